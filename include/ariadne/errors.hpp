@@ -1,0 +1,36 @@
+// Errors that cross the library boundary. Bad input is always an InputError carrying
+// the place it was found, so the command line can print file:line:column and exit 65.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ariadne {
+
+struct SourcePos {
+  std::uint32_t line = 0;    // 1-based; 0 when unknown
+  std::uint32_t column = 0;  // 1-based; 0 when unknown
+};
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string source, SourcePos pos, std::string message);
+  const std::string& source() const { return source_; }
+  SourcePos pos() const { return pos_; }
+  // The message alone, without the "file:line:column: " prefix that what() carries.
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string source_;
+  SourcePos pos_;
+  std::string message_;
+};
+
+// A command-line or API misuse (unknown model name, bad option value): exit 64.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace ariadne

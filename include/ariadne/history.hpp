@@ -1,0 +1,98 @@
+// Histories: the events a test recorded, and the operations they pair into.
+//
+// Semantics follow Jepsen and Knossos: events pair per process; an :ok completion
+// means the operation took effect and returned the completion's value; a :fail pair
+// certainly did not happen and is dropped (unless the model treats it as an
+// observation, as the etcd model does for a failed cas); an :info completion, or an
+// invocation that never completes, is a crashed operation that may take effect at any
+// point after its invocation, or never. :info events with no open invocation and all
+// events of non-client processes (a :process that is not an integer) are ignored.
+// Real time is file order.
+#pragma once
+
+#include <ariadne/errors.hpp>
+#include <ariadne/value.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ariadne {
+
+class Model;
+
+enum class EventType : std::uint8_t { invoke, ok, fail, info };
+
+struct Event {
+  Value process;  // an integer for a client; anything else (e.g. :nemesis) is ignored
+  EventType type = EventType::invoke;
+  std::string f;  // operation name, e.g. "read" (keywords lose their colon)
+  Value value;
+  Value key;  // the Porcupine kv format's :key; nil when the format has none
+  std::optional<std::int64_t> index;  // Jepsen's :index, kept for reports
+  SourcePos pos;                      // where the event starts in its file
+};
+
+struct EventLog {
+  std::string source;  // file name for messages
+  std::vector<Event> events;
+};
+
+enum class OpStatus : std::uint8_t {
+  ok,       // completed: took effect with the recorded result
+  crashed,  // :info or never completed: may take effect at most once, result unknown
+  failed,   // :fail, kept only when the model treats it as an observation (etcd cas)
+};
+
+// Event positions double as timestamps: file order is real time.
+inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+struct Operation {
+  // The 0-based position of the invocation event among all events of the file,
+  // counting ignored events too. This is the op id of the command-line contract.
+  std::uint32_t id = 0;
+  std::int64_t process = 0;
+  std::string f;
+  // For :ok ops the completion's value; for crashed and failed ops the invocation's.
+  Value value;
+  Value invoke_value;
+  Value key;
+  OpStatus status = OpStatus::ok;
+  std::uint64_t call = 0;     // position of the invocation event
+  std::uint64_t ret = kNever;  // position of the completion event; kNever if crashed
+  std::optional<std::int64_t> index;
+  SourcePos call_pos;
+  SourcePos ret_pos;
+
+  bool must_take_effect() const { return status != OpStatus::crashed; }
+  // Real-time precedence: this op completed before `other` was invoked.
+  bool precedes(const Operation& other) const { return ret < other.call; }
+};
+
+struct History {
+  std::string source;
+  std::size_t event_count = 0;
+  std::vector<Operation> ops;  // in invocation order (ascending id)
+};
+
+// Pairs events into operations with the semantics above and asks the model to vet
+// every operation's shape. Throws InputError naming the offending event's position.
+History build_history(const EventLog& log, const Model& model);
+
+enum class Format : std::uint8_t { auto_detect, edn, jepsen_log, porcupine_kv, json };
+
+std::optional<Format> parse_format(std::string_view name);
+std::string_view format_name(Format format);
+
+// Reads a history file. With Format::auto_detect the format is guessed from the
+// content (see history/format_detect.cpp). Throws InputError on malformed input.
+EventLog read_events(const std::string& path, Format format = Format::auto_detect);
+EventLog parse_events(std::string_view text, const std::string& source,
+                      Format format = Format::auto_detect);
+
+// Parses a single EDN value, e.g. an --init argument. Throws InputError.
+Value parse_edn_value(std::string_view text, const std::string& source);
+
+}  // namespace ariadne

@@ -1,0 +1,75 @@
+// Sequential models: what a correct single-copy object would have answered.
+//
+// A Model is an immutable, thread-safe description (e.g. "cas-register starting at 0").
+// To search, an engine compiles it for the operations of one (sub)history into a
+// CompiledModel, which the engine owns alone. Compiled models name states by
+// StateId; models whose states do not fit in 64 bits intern them, so that two equal
+// states always get the same id and engines compare and hash states as integers.
+//
+// Unknown results: a crashed operation may take effect with any result the model
+// allows, so its step may have several successors (a crashed dequeue from an
+// unordered queue may remove any element) or none (a crashed cas whose expected
+// value does not match: taking no effect is then the only option, and engines get
+// that by not linearizing the op at all).
+#pragma once
+
+#include <ariadne/history.hpp>
+#include <ariadne/value.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ariadne {
+
+using StateId = std::uint64_t;
+
+class CompiledModel {
+ public:
+  virtual ~CompiledModel() = default;
+  virtual StateId initial() = 0;
+  // Appends to `next` every state that operation `op` (an index into the span the
+  // model was compiled for) may lead to from `state`; appends nothing if the op
+  // cannot take effect there with its recorded result. Pure in its meaning: the same
+  // arguments always yield the same states (interning tables may grow).
+  virtual void step(StateId state, std::uint32_t op, std::vector<StateId>& next) = 0;
+  virtual std::string describe_state(StateId state) const = 0;
+  // Bytes held by interning tables, counted against --memory-limit.
+  virtual std::size_t memory_bytes() const { return 0; }
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::string name() const = 0;
+  // The model as written in expected.tsv files, e.g. "cas-register(0)".
+  virtual std::string spec() const = 0;
+  // Checks an operation's f and value shape. Returns a message such as
+  // "expected [old new] for :cas, got 3" when the op does not fit the model.
+  virtual std::optional<std::string> check_operation(const Operation& op) const = 0;
+  // Whether a :fail pair is an observation the model must explain (the etcd model's
+  // failed cas: "the register did not hold the expected value") rather than an op
+  // that never happened and is dropped.
+  virtual bool failed_is_observation(const Operation& /*op*/) const { return false; }
+  // Keyed models check each key on its own (locality, [HerlihyWing90]).
+  virtual bool is_partitioned() const { return false; }
+  virtual Value partition_key(const Operation& /*op*/) const { return {}; }
+  virtual std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const = 0;
+  // Human description of an op, e.g. "write 3" or "cas 1->2".
+  virtual std::string describe_operation(const Operation& op) const;
+};
+
+// Model names: register, cas-register, multi-register, mutex, set, unordered-queue,
+// fifo-queue, stack, kv, etcd (alias etcd-register-cas). `init` is the initial state
+// (nil = the model's default). Throws UsageError for an unknown name or a bad init.
+std::unique_ptr<Model> make_model(std::string_view name, const Value& init);
+// "cas-register(0)", "multi-register({:x 0 :y 0})", "mutex()", "kv": the notation of
+// expected.tsv files. Throws UsageError.
+std::unique_ptr<Model> make_model_from_spec(std::string_view spec);
+// Names with a one-line description each, for --help.
+std::vector<std::pair<std::string, std::string>> model_catalogue();
+
+}  // namespace ariadne
