@@ -1,0 +1,262 @@
+// check(): split the history into partitions, schedule the engines over them, and
+// certify the answer before anyone sees it. This is the only place that starts threads.
+//
+// Scheduling: with one partition the engine simply runs to the end. With several, the
+// partitions are time-sliced (a budget of model steps per turn, doubling each turn)
+// across the worker threads, so a key that is hard to decide cannot keep a worker from
+// the key that refutes the whole history; the first refutation stops everyone.
+#include <ariadne/check.hpp>
+
+#include "certify/witness_checker.hpp"
+#include "portfolio/merge.hpp"
+#include "search/search_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace ariadne {
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::linearizable: return "linearizable";
+    case Verdict::not_linearizable: return "not-linearizable";
+    case Verdict::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::optional<Engine> parse_engine(std::string_view name) {
+  if (name == "auto") return Engine::automatic;
+  if (name == "wgl") return Engine::wgl;
+  if (name == "brute") return Engine::brute;
+  return std::nullopt;
+}
+
+std::string_view engine_name(Engine e) {
+  switch (e) {
+    case Engine::automatic: return "auto";
+    case Engine::wgl: return "wgl";
+    case Engine::brute: return "brute";
+  }
+  return "auto";
+}
+
+namespace {
+
+using search::Outcome;
+using search::StopSignal;
+using search::SubHistory;
+
+struct Partition {
+  Value key;
+  SubHistory sub;
+  std::unique_ptr<search::SearchEngine> engine;
+  Outcome outcome = Outcome::undecided;
+  std::uint64_t slice = 0;
+  std::vector<const Operation*> linearization;
+  std::uint64_t steps = 0;
+};
+
+std::vector<Partition> split(const History& history, const Model& model) {
+  std::vector<Partition> parts;
+  if (!model.is_partitioned()) {
+    if (history.ops.empty()) return parts;
+    parts.emplace_back();
+    for (const Operation& op : history.ops) parts.back().sub.ops.push_back(&op);
+    return parts;
+  }
+  std::unordered_map<Value, std::size_t, ValueHash> index;
+  for (const Operation& op : history.ops) {
+    Value key = model.partition_key(op);
+    auto [it, inserted] = index.try_emplace(key, parts.size());
+    if (inserted) {
+      parts.emplace_back();
+      parts.back().key = key;
+    }
+    parts[it->second].sub.ops.push_back(&op);
+  }
+  return parts;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  if (bytes % (1ULL << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes % (1ULL << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+class Scheduler {
+ public:
+  Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, Engine engine)
+      : parts_(parts), model_(model), engine_(engine), memory_(options.memory_limit) {
+    if (options.timeout_seconds > 0) {
+      stop_.deadline = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(options.timeout_seconds));
+    }
+    stop_.cancel = options.cancel;
+    stop_.decided = &decided_;
+    for (std::size_t i = 0; i < parts_.size(); ++i) queue_.push_back(i);
+    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    workers_ = std::min<std::size_t>(options.jobs ? options.jobs : hw, parts_.size());
+  }
+
+  void run() {
+    if (workers_ <= 1) {
+      work();
+      return;
+    }
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < workers_; ++i) threads.emplace_back([this] { work(); });
+    for (auto& t : threads) t.join();
+  }
+
+  std::uint64_t peak_bytes() const { return memory_.peak(); }
+  StopSignal::Why stop_reason() const { return stop_reason_; }
+  std::uint64_t memory_limit() const { return memory_.limit(); }
+
+ private:
+  void work() {
+    const bool sliced = parts_.size() > 1;
+    while (true) {
+      std::size_t i;
+      {
+        std::lock_guard lock(mutex_);
+        if (queue_.empty() || decided_.load()) return;
+        i = queue_.front();
+        queue_.pop_front();
+      }
+      Partition& p = parts_[i];
+      if (!p.engine) {
+        p.engine = engine_ == Engine::brute ? search::make_brute_force(p.sub, model_, stop_)
+                                            : search::make_wgl(p.sub, model_, memory_, stop_);
+        p.slice = 20000;
+      }
+      Outcome o = p.engine->run(sliced ? p.slice : UINT64_MAX);
+      p.slice *= 2;
+      p.steps = p.engine->steps();
+      std::lock_guard lock(mutex_);
+      p.outcome = o;
+      switch (o) {
+        case Outcome::undecided:
+          queue_.push_back(i);
+          break;
+        case Outcome::linearizable:
+          for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
+          p.engine.reset();  // frees the memo table
+          break;
+        case Outcome::not_linearizable:
+        case Outcome::out_of_memory:
+          decided_.store(true);
+          p.engine.reset();
+          break;
+        case Outcome::stopped:
+          if (stop_reason_ == StopSignal::Why::none) stop_reason_ = p.engine->stop_reason();
+          if (p.engine->stop_reason() != StopSignal::Why::decided) decided_.store(true);
+          break;
+      }
+    }
+  }
+
+  std::vector<Partition>& parts_;
+  const Model& model_;
+  Engine engine_;
+  search::MemoryBudget memory_;
+  StopSignal stop_;
+  std::atomic<bool> decided_{false};
+  std::mutex mutex_;
+  std::deque<std::size_t> queue_;
+  std::size_t workers_ = 1;
+  StopSignal::Why stop_reason_ = StopSignal::Why::none;
+};
+
+std::string describe_partition(const Model& model, const Partition& p) {
+  return model.is_partitioned() ? " on key " + p.key.to_edn() : std::string();
+}
+
+}  // namespace
+
+CheckResult check(const History& history, const Model& model, const CheckOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  CheckResult result;
+  result.operations = history.ops.size();
+  const Engine engine = options.engine == Engine::automatic ? Engine::wgl : options.engine;
+  result.engine = std::string(engine_name(engine));
+
+  std::vector<Partition> parts = split(history, model);
+  result.partitions = parts.size();
+  auto finish = [&]() -> CheckResult {
+    result.elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return result;
+  };
+
+  if (engine == Engine::brute) {
+    for (const Partition& p : parts) {
+      if (p.sub.ops.size() > search::kBruteForceMaxOps) {
+        result.verdict = Verdict::unknown;
+        result.reason = "the brute-force engine handles at most " + std::to_string(search::kBruteForceMaxOps) +
+                        " operations per partition, and this history has " + std::to_string(p.sub.ops.size()) +
+                        describe_partition(model, p);
+        return finish();
+      }
+    }
+  }
+
+  Scheduler scheduler(parts, model, options, engine);
+  scheduler.run();
+  result.peak_search_bytes = scheduler.peak_bytes();
+  for (const Partition& p : parts) result.steps += p.steps;
+
+  // A refutation is final whatever else happened; report the first partition refuted.
+  for (const Partition& p : parts) {
+    if (p.outcome != Outcome::not_linearizable) continue;
+    result.verdict = Verdict::not_linearizable;
+    for (const Operation* op : p.sub.ops) result.core.push_back(op->id);
+    if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
+    result.explanation = "No order of these " + std::to_string(p.sub.ops.size()) + " operations" +
+                         describe_partition(model, p) + " respects both their real-time order and the " +
+                         model.spec() + " model: in every order that real time allows, some operation " +
+                         "observes a result the model cannot produce.";
+    return finish();
+  }
+  // Unknown: memory is the more specific reason, since running out of it stops the
+  // other partitions too (they then merely report having been stopped).
+  const Partition* undecided = nullptr;
+  for (const Partition& p : parts) {
+    if (p.outcome == Outcome::out_of_memory) {
+      result.verdict = Verdict::unknown;
+      result.reason = "memory limit of " + format_bytes(scheduler.memory_limit()) + " reached" +
+                      describe_partition(model, p);
+      return finish();
+    }
+    if (p.outcome != Outcome::linearizable && !undecided) undecided = &p;
+  }
+  if (undecided) {
+    result.verdict = Verdict::unknown;
+    if (scheduler.stop_reason() == StopSignal::Why::cancelled) {
+      result.reason = "cancelled";
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", options.timeout_seconds);
+      result.reason = std::string("timeout after ") + buf + " s" + describe_partition(model, *undecided);
+    }
+    return finish();
+  }
+
+  std::vector<std::vector<const Operation*>> chains;
+  chains.reserve(parts.size());
+  for (Partition& p : parts) chains.push_back(std::move(p.linearization));
+  result.linearization = portfolio::merge_linearizations(chains);
+  if (auto problem = certify::check_linearization(history, model, result.linearization)) {
+    throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " +
+                        *problem);
+  }
+  result.verdict = Verdict::linearizable;
+  return finish();
+}
+
+}  // namespace ariadne

@@ -1,0 +1,92 @@
+// The interface every native search engine implements, so the scheduler in
+// portfolio/ can run them in budgeted slices, interleave partitions, and stop them.
+//
+// An engine searches one partition (a sub-history in invocation order). run() takes a
+// budget of model steps and returns early with `undecided` when it is spent, keeping
+// its whole state so the next run() resumes where it stopped. This is what lets one
+// thread time-slice many partitions fairly: a hard key cannot starve an easy one that
+// would refute the whole history (Porcupine's kv/c50-bad key 0 is such a hard key).
+#pragma once
+
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ariadne::search {
+
+struct SubHistory {
+  std::vector<const Operation*> ops;  // ascending call time
+};
+
+// Shared across the engines of one check: the byte budget of --memory-limit.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::uint64_t limit) : limit_(limit) {}
+  // Records a change in an engine's usage; returns false if the total is now over.
+  bool adjust(std::int64_t delta) {
+    std::int64_t now = used_.fetch_add(delta, std::memory_order_relaxed) + delta;
+    std::int64_t peak = peak_.load(std::memory_order_relaxed);
+    while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+    return now <= static_cast<std::int64_t>(limit_);
+  }
+  std::uint64_t peak() const { return static_cast<std::uint64_t>(peak_.load(std::memory_order_relaxed)); }
+  bool over() const { return used_.load(std::memory_order_relaxed) > static_cast<std::int64_t>(limit_); }
+  std::uint64_t limit() const { return limit_; }
+  std::int64_t used() const { return used_.load(std::memory_order_relaxed); }
+
+ private:
+  std::uint64_t limit_;
+  std::atomic<std::int64_t> used_{0};
+  std::atomic<std::int64_t> peak_{0};
+};
+
+// When to give up: a wall-clock deadline, a caller's cancel flag, or another
+// partition having already refuted the history.
+struct StopSignal {
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* cancel = nullptr;
+  const std::atomic<bool>* decided = nullptr;
+
+  enum class Why : std::uint8_t { none, timeout, cancelled, decided };
+  Why check() const {
+    if (decided && decided->load(std::memory_order_relaxed)) return Why::decided;
+    if (cancel && cancel->load(std::memory_order_relaxed)) return Why::cancelled;
+    if (std::chrono::steady_clock::now() >= deadline) return Why::timeout;
+    return Why::none;
+  }
+};
+
+enum class Outcome : std::uint8_t {
+  linearizable,
+  not_linearizable,
+  undecided,      // budget spent: call run() again
+  stopped,        // the StopSignal fired
+  out_of_memory,  // memory the engine cannot give back (model interning) is over budget
+};
+
+class SearchEngine {
+ public:
+  virtual ~SearchEngine() = default;
+  virtual std::string name() const = 0;
+  virtual Outcome run(std::uint64_t step_budget) = 0;
+  // After `linearizable`: indices into the SubHistory's ops, in linearization order.
+  virtual std::vector<std::uint32_t> linearization() const = 0;
+  virtual std::uint64_t steps() const = 0;
+  virtual StopSignal::Why stop_reason() const = 0;
+};
+
+std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                       const StopSignal& stop);
+// Exhaustive enumeration of orders, for tiny histories: the test oracle.
+std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
+                                               const StopSignal& stop);
+inline constexpr std::size_t kBruteForceMaxOps = 14;
+
+}  // namespace ariadne::search

@@ -1,0 +1,328 @@
+// Wing and Gong's search for a linearization with Lowe's memoization [WingGong93,
+// Lowe17], the algorithm of Knossos and Porcupine, iterative and resumable.
+//
+// The history is a doubly linked list of call and return entries in time order.
+// Scanning from the head, every call met before the first return belongs to an op
+// that may be linearized next: step the model; if the op fits and the configuration
+// (linearized set, state) is new, lift the op's two entries out of the list and start
+// again from the head. Meeting the return of an op not yet linearized means the last
+// choice was wrong: put the most recent op back and try the next candidate after it.
+// A crashed op's return lies after every real event, so reaching one means every op
+// that had to take effect has; crashed ops left in the list simply never happened.
+//
+// Two refinements over the textbook version:
+// - The linearized set is a bitset with a Zobrist hash kept incrementally, so a cache
+//   probe costs O(1) amortised instead of hashing n bits.
+// - Symmetry of crashed ops: two crashed ops with the same operation (f, value, key)
+//   that are both pending are interchangeable, since their returns are both at the end
+//   of time. Only the earliest-invoked unlinearized member of such a class is tried,
+//   which prunes the k! orders of k identical crashed writes (common in etcd
+//   histories, where the values are 0-4) without losing any linearization.
+#include "search/config_cache.hpp"
+#include "search/search_engine.hpp"
+
+#include <algorithm>
+#include <random>
+#include <unordered_map>
+
+namespace ariadne::search {
+
+namespace {
+
+constexpr std::int32_t kNone = -1;
+constexpr std::uint32_t kNoClass = 0xffffffffu;
+
+struct Node {
+  std::int32_t prev = kNone;
+  std::int32_t next = kNone;
+  std::uint32_t op = 0;
+  std::int32_t match = kNone;  // a call's return node
+  bool is_call = false;
+};
+
+struct Frame {
+  std::int32_t call_node;
+  StateId prev_state;
+  std::uint32_t succ_begin;  // successors of this step in succ_pool_
+  std::uint32_t succ_end;
+  std::uint32_t succ_next;  // the next successor to try on backtracking
+};
+
+std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+class Wgl final : public SearchEngine {
+ public:
+  Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
+      : sub_(sub),
+        memory_(memory),
+        stop_(stop),
+        compiled_(model.compile(sub.ops)),
+        words_((sub.ops.size() + 63) / 64),
+        bits_(words_, 0),
+        cache_(words_) {
+    build_list();
+    build_symmetry_classes();
+    std::mt19937_64 rng(0x5eed);
+    zobrist_.resize(sub.ops.size());
+    for (auto& z : zobrist_) z = rng();
+    state_ = compiled_->initial();
+    for (const Operation* op : sub.ops) required_left_ += op->must_take_effect() ? 1 : 0;
+    cursor_ = nodes_[head_].next;
+    account_memory();
+  }
+
+  ~Wgl() override { memory_.adjust(-reported_bytes_); }
+
+  std::string name() const override { return "wgl"; }
+  std::uint64_t steps() const override { return steps_; }
+  StopSignal::Why stop_reason() const override { return stop_reason_; }
+
+  std::vector<std::uint32_t> linearization() const override {
+    std::vector<std::uint32_t> order;
+    order.reserve(stack_.size());
+    for (const Frame& f : stack_) order.push_back(nodes_[f.call_node].op);
+    return order;
+  }
+
+  Outcome run(std::uint64_t step_budget) override {
+    if (finished_) return outcome_;
+    const std::uint64_t step_limit = steps_ + step_budget;
+    std::uint32_t iterations = 0;
+    while (true) {
+      if (required_left_ == 0) return finish(Outcome::linearizable);
+      if ((++iterations & 1023) == 0) {
+        if (auto why = stop_.check(); why != StopSignal::Why::none) {
+          stop_reason_ = why;
+          return Outcome::stopped;  // resumable: nothing is lost
+        }
+        if (!account_memory()) return finish(Outcome::out_of_memory);
+        if (steps_ >= step_limit) return Outcome::undecided;
+      }
+      if (cursor_ == kNone) return finish(Outcome::linearizable);
+      const Node& node = nodes_[cursor_];
+      const Operation& op = *sub_.ops[node.op];
+      if (node.is_call) {
+        if (!is_first_of_class(node.op)) {
+          cursor_ = node.next;
+          continue;
+        }
+        auto begin = static_cast<std::uint32_t>(succ_pool_.size());
+        compiled_->step(state_, node.op, succ_pool_);
+        ++steps_;
+        if (!try_successors(cursor_, begin, static_cast<std::uint32_t>(succ_pool_.size()), begin)) {
+          succ_pool_.resize(begin);
+          cursor_ = node.next;
+        }
+        continue;
+      }
+      if (!op.must_take_effect()) return finish(Outcome::linearizable);
+      if (stack_.empty()) return finish(Outcome::not_linearizable);
+      backtrack();
+    }
+  }
+
+ private:
+  Outcome finish(Outcome o) {
+    finished_ = true;
+    outcome_ = o;
+    // The answer is known: give the memo table back now rather than at destruction.
+    cache_.clear();
+    account_memory();
+    return o;
+  }
+
+  void build_list() {
+    const std::size_t n = sub_.ops.size();
+    struct Point {
+      std::uint64_t time;
+      std::uint32_t op;
+      bool is_call;
+    };
+    std::vector<Point> points;
+    points.reserve(2 * n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      points.push_back({sub_.ops[i]->call, i, true});
+      points.push_back({sub_.ops[i]->ret, i, false});
+    }
+    // Crashed returns all sit at kNever; their relative order does not matter.
+    std::stable_sort(points.begin(), points.end(),
+                     [](const Point& a, const Point& b) { return a.time < b.time; });
+    nodes_.resize(2 * n + 1);
+    head_ = static_cast<std::int32_t>(2 * n);
+    std::vector<std::int32_t> call_node(n), ret_node(n);
+    std::int32_t prev = head_;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      auto idx = static_cast<std::int32_t>(k);
+      nodes_[idx].op = points[k].op;
+      nodes_[idx].is_call = points[k].is_call;
+      nodes_[idx].prev = prev;
+      nodes_[prev].next = idx;
+      prev = idx;
+      (points[k].is_call ? call_node : ret_node)[points[k].op] = idx;
+    }
+    nodes_[prev].next = kNone;
+    for (std::size_t i = 0; i < n; ++i) nodes_[call_node[i]].match = ret_node[i];
+  }
+
+  void build_symmetry_classes() {
+    const std::size_t n = sub_.ops.size();
+    class_of_.assign(n, kNoClass);
+    std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Operation& op = *sub_.ops[i];
+      if (op.must_take_effect()) continue;
+      std::size_t h = std::hash<std::string>{}(op.f) ^ (op.value.hash() * 31) ^ (op.key.hash() * 131);
+      auto& candidates = by_hash[h];
+      std::uint32_t cls = kNoClass;
+      for (std::uint32_t c : candidates) {
+        const Operation& rep = *sub_.ops[class_members_[c].front()];
+        if (rep.f == op.f && rep.value == op.value && rep.key == op.key) {
+          cls = c;
+          break;
+        }
+      }
+      if (cls == kNoClass) {
+        cls = static_cast<std::uint32_t>(class_members_.size());
+        class_members_.emplace_back();
+        candidates.push_back(cls);
+      }
+      class_members_[cls].push_back(i);  // ascending call order
+      class_of_[i] = cls;
+    }
+    class_linearized_.assign(class_members_.size(), 0);
+  }
+
+  bool is_first_of_class(std::uint32_t op) const {
+    std::uint32_t cls = class_of_[op];
+    return cls == kNoClass || class_members_[cls][class_linearized_[cls]] == op;
+  }
+
+  void toggle(std::uint32_t op) {
+    bits_[op >> 6] ^= std::uint64_t{1} << (op & 63);
+    bits_hash_ ^= zobrist_[op];
+  }
+
+  std::uint64_t config_hash(StateId s) const { return mix64(bits_hash_ ^ mix64(s + 0x9e3779b97f4a7c15ULL)); }
+
+  // Tries the successors [next, end) of the step at call node `call`; on the first whose
+  // configuration is new, linearizes the op and returns true.
+  bool try_successors(std::int32_t call, std::uint32_t begin, std::uint32_t end, std::uint32_t next) {
+    const std::uint32_t op = nodes_[call].op;
+    toggle(op);
+    for (std::uint32_t i = next; i < end; ++i) {
+      StateId s = succ_pool_[i];
+      if (!cache_.insert(config_hash(s), s, bits_.data())) continue;
+      stack_.push_back(Frame{call, state_, begin, end, i + 1});
+      state_ = s;
+      lift(call);
+      if (sub_.ops[op]->must_take_effect()) --required_left_;
+      if (class_of_[op] != kNoClass) ++class_linearized_[class_of_[op]];
+      cursor_ = nodes_[head_].next;
+      return true;
+    }
+    toggle(op);
+    return false;
+  }
+
+  void backtrack() {
+    Frame f = stack_.back();
+    stack_.pop_back();
+    const std::uint32_t op = nodes_[f.call_node].op;
+    unlift(f.call_node);
+    state_ = f.prev_state;
+    toggle(op);
+    if (sub_.ops[op]->must_take_effect()) ++required_left_;
+    if (class_of_[op] != kNoClass) --class_linearized_[class_of_[op]];
+    succ_pool_.resize(f.succ_end);
+    if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
+      succ_pool_.resize(f.succ_begin);
+      cursor_ = nodes_[f.call_node].next;
+    }
+  }
+
+  void unlink(std::int32_t i) {
+    Node& n = nodes_[i];
+    nodes_[n.prev].next = n.next;
+    if (n.next != kNone) nodes_[n.next].prev = n.prev;
+  }
+
+  void relink(std::int32_t i) {
+    Node& n = nodes_[i];
+    nodes_[n.prev].next = i;
+    if (n.next != kNone) nodes_[n.next].prev = i;
+  }
+
+  void lift(std::int32_t call) {
+    unlink(call);
+    unlink(nodes_[call].match);
+  }
+
+  void unlift(std::int32_t call) {
+    relink(nodes_[call].match);
+    relink(call);
+  }
+
+  // Keeps the shared budget informed and tells the memo table how far it may grow:
+  // what the limit leaves after everyone else's usage. Returns false if the memory
+  // that cannot be given back (interned model states) alone is over the limit.
+  bool account_memory() {
+    const auto fixed = static_cast<std::int64_t>(compiled_->memory_bytes() + nodes_.capacity() * sizeof(Node) +
+                                                 stack_.capacity() * sizeof(Frame) +
+                                                 succ_pool_.capacity() * sizeof(StateId) +
+                                                 zobrist_.capacity() * sizeof(std::uint64_t));
+    const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
+    const bool ok = memory_.adjust(usage - reported_bytes_);
+    reported_bytes_ = usage;
+    const std::int64_t others = memory_.used() - usage;
+    const std::int64_t room = static_cast<std::int64_t>(memory_.limit()) - others - fixed;
+    // Keep a little headroom for the growth between two checks of the budget.
+    cache_.set_byte_limit(room > 0 ? static_cast<std::size_t>(room) * 7 / 8 : 0);
+    if (ok || finished_) return true;
+    cache_.clear();
+    const auto after = fixed + static_cast<std::int64_t>(cache_.bytes());
+    const bool fits = memory_.adjust(after - reported_bytes_);
+    reported_bytes_ = after;
+    return fits;
+  }
+
+  const SubHistory& sub_;
+  MemoryBudget& memory_;
+  const StopSignal& stop_;
+  std::unique_ptr<CompiledModel> compiled_;
+  std::size_t words_;
+  std::vector<std::uint64_t> bits_;
+  std::uint64_t bits_hash_ = 0;
+  std::vector<std::uint64_t> zobrist_;
+  ConfigCache cache_;
+  std::vector<Node> nodes_;
+  std::int32_t head_ = 0;
+  std::int32_t cursor_ = kNone;
+  std::vector<Frame> stack_;
+  std::vector<StateId> succ_pool_;
+  StateId state_ = 0;
+  std::size_t required_left_ = 0;
+  std::vector<std::uint32_t> class_of_;
+  std::vector<std::vector<std::uint32_t>> class_members_;
+  std::vector<std::uint32_t> class_linearized_;
+  std::uint64_t steps_ = 0;
+  std::int64_t reported_bytes_ = 0;
+  bool finished_ = false;
+  Outcome outcome_ = Outcome::undecided;
+  StopSignal::Why stop_reason_ = StopSignal::Why::none;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                       const StopSignal& stop) {
+  return std::make_unique<Wgl>(sub, model, memory, stop);
+}
+
+}  // namespace ariadne::search
