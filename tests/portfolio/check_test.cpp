@@ -1,0 +1,120 @@
+#include <ariadne/check.hpp>
+
+#include "certify/witness_checker.hpp"
+#include "portfolio/merge.hpp"
+#include "support/history_builder.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <thread>
+
+using namespace ariadne;
+using testing::EventScript;
+using testing::I;
+
+namespace {
+
+Value S(const char* s) { return Value::string(s); }
+
+// n writes of distinct values, all concurrent, and a read of a value nobody wrote that
+// overlaps them all: refuting it means trying every subset of the writes, 2^n configs.
+EventScript exponential_history(int n) {
+  EventScript s;
+  for (int p = 0; p < n; ++p) s.invoke(p, "write", I(p + 1));
+  s.invoke(n, "read");
+  for (int p = 0; p < n; ++p) s.ok(p, "write", I(p + 1));
+  s.ok(n, "read", I(999));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("keyed histories are checked per key and merged into one certified order") {
+  auto model = make_model_from_spec("kv");
+  EventScript s;
+  // key a: append x, then get "x"; key b: put y overlapping a's ops, get "y" after.
+  s.invoke(0, "append", S("x"), S("a")).invoke(1, "put", S("y"), S("b"));
+  s.ok(0, "append", S("x"), S("a")).invoke(0, "get", Value(), S("b"));
+  s.ok(1, "put", S("y"), S("b")).ok(0, "get", S("y"), S("b"));
+  s.invoke(1, "get", Value(), S("a")).ok(1, "get", S("x"), S("a"));
+  History h = s.build(*model);
+  for (unsigned jobs : {1u, 2u}) {
+    auto r = check(h, *model, CheckOptions{.jobs = jobs});
+    REQUIRE(r.verdict == Verdict::linearizable);
+    CHECK(r.partitions == 2);
+    CHECK(r.linearization.size() == 4);
+    CHECK_FALSE(certify::check_linearization(h, *model, r.linearization).has_value());
+  }
+}
+
+TEST_CASE("a refuted key makes the whole keyed history not linearizable") {
+  auto model = make_model_from_spec("kv");
+  EventScript s;
+  s.invoke(0, "put", S("x"), S("a")).ok(0, "put", S("x"), S("a"));
+  s.invoke(0, "get", Value(), S("b")).ok(0, "get", S("zzz"), S("b"));
+  History h = s.build(*model);
+  auto r = check(h, *model, CheckOptions{});
+  CHECK(r.verdict == Verdict::not_linearizable);
+  CHECK(r.failing_partition == "\"b\"");
+  CHECK(r.core == std::vector<std::uint32_t>{2});
+}
+
+TEST_CASE("merging respects real time across partitions") {
+  // A long op on one key, and on another key a short op inside it followed by one
+  // after it: the merge must not emit the long op's successor-in-time first.
+  Operation long_op, inner, after;
+  long_op.id = 0, long_op.call = 0, long_op.ret = 100;
+  inner.id = 1, inner.call = 10, inner.ret = 20;
+  after.id = 2, after.call = 30, after.ret = 40;
+  std::vector<std::vector<const Operation*>> chains{{&long_op}, {&inner, &after}};
+  auto order = portfolio::merge_linearizations(chains);
+  REQUIRE(order.size() == 3);
+  // `after` must come after `inner`; `long_op` may be anywhere.
+  auto where = [&](std::uint32_t id) { return std::find(order.begin(), order.end(), id) - order.begin(); };
+  CHECK(where(1) < where(2));
+}
+
+TEST_CASE("the timeout is honoured with an honest unknown") {
+  auto model = make_model_from_spec("register(0)");
+  History h = exponential_history(40).build(*model);
+  auto started = std::chrono::steady_clock::now();
+  auto r = check(h, *model, CheckOptions{.timeout_seconds = 0.2, .jobs = 1});
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(r.verdict == Verdict::unknown);
+  CHECK(r.reason.find("timeout") != std::string::npos);
+  // Generous bound: the contract is 100 ms past the deadline; CI machines are noisy.
+  CHECK(seconds < 1.5);
+}
+
+TEST_CASE("a cancel flag stops the search") {
+  auto model = make_model_from_spec("register(0)");
+  History h = exponential_history(40).build(*model);
+  std::atomic<bool> cancel{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel = true;
+  });
+  auto r = check(h, *model, CheckOptions{.jobs = 1, .cancel = &cancel});
+  stopper.join();
+  CHECK(r.verdict == Verdict::unknown);
+  CHECK(r.reason == "cancelled");
+}
+
+TEST_CASE("a small memory limit degrades the memo table instead of failing") {
+  auto model = make_model_from_spec("register(0)");
+  History h = exponential_history(14).build(*model);
+  auto generous = check(h, *model, CheckOptions{.jobs = 1});
+  auto tight = check(h, *model, CheckOptions{.timeout_seconds = 60, .memory_limit = 1 << 20, .jobs = 1});
+  CHECK(generous.verdict == Verdict::not_linearizable);
+  CHECK(tight.verdict == Verdict::not_linearizable);
+  CHECK(tight.peak_search_bytes <= (2u << 20));
+}
+
+TEST_CASE("brute force refuses histories too large for it, saying so") {
+  auto model = make_model_from_spec("register(0)");
+  History h = exponential_history(20).build(*model);
+  auto r = check(h, *model, CheckOptions{.engine = Engine::brute});
+  CHECK(r.verdict == Verdict::unknown);
+  CHECK(r.reason.find("brute-force") != std::string::npos);
+}
