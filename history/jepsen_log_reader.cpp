@@ -1,0 +1,104 @@
+// Reads Jepsen text logs line by line: the EDN reader is restarted on each line, so a
+// malformed value cannot swallow the next line and errors name the line's end, while
+// the keywords it interned carry over from line to line.
+#include "history/jepsen_log_reader.hpp"
+
+#include "history/edn_history_reader.hpp"
+#include "history/edn_reader.hpp"
+
+namespace ariadne {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+bool is_blank(std::string_view line) {
+  for (char c : line) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
+
+// A `;` comment line, as in EDN: no event starts with a semicolon.
+bool is_comment(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  return i < line.size() && line[i] == ';';
+}
+
+// How many bytes of log prefix ("INFO  jepsen.util - ") precede the event. A " - "
+// after the start of an event belongs to its value (a string, a nemesis message).
+std::size_t prefix_length(std::string_view line) {
+  if (looks_like_jepsen_log_event(line)) return 0;
+  const std::size_t dash = line.find(" - ");
+  return dash == std::string_view::npos ? 0 : dash + 3;
+}
+
+Event parse_line(edn::Reader& reader, const std::string& source) {
+  if (reader.at_end()) {
+    reader.fail(reader.position(), "expected an event '<process> :<type> :<f> <value>', found end of line");
+  }
+  Event event;
+  event.pos = reader.position();
+  event.process = reader.read();
+  const bool client = event.process.is_integer();
+
+  if (reader.at_end()) {
+    reader.fail(reader.position(), "expected :type (:invoke, :ok, :fail or :info) after the process, found end of line");
+  }
+  const SourcePos type_pos = reader.position();
+  event.type = event_type_from_edn(reader.read(), type_pos, source);
+
+  if (reader.at_end()) {
+    if (client) reader.fail(reader.position(), "expected the operation :f after :type, found end of line");
+    return event;
+  }
+  const SourcePos f_pos = reader.position();
+  event.f = operation_name_from_edn(reader.read(), client, f_pos, source);
+
+  // Jepsen appends error annotations (":conn-not-ready", "[:psql-exception ...]")
+  // after the value; they are not part of the history.
+  if (!reader.at_end()) event.value = reader.read();
+  return event;
+}
+
+}  // namespace
+
+bool looks_like_jepsen_log_event(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == line.size() || std::string_view("{[(#\";").find(line[i]) != std::string_view::npos) return false;
+  while (i < line.size() && !is_space(line[i]) && line[i] != '\n') ++i;
+  const std::size_t token_end = i;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == token_end || i == line.size() || line[i] != ':') return false;
+  const std::size_t name_begin = ++i;
+  while (i < line.size() && !is_space(line[i]) && line[i] != '\n') ++i;
+  const std::string_view name = line.substr(name_begin, i - name_begin);
+  return name == "invoke" || name == "ok" || name == "fail" || name == "info";
+}
+
+EventLog parse_jepsen_log(std::string_view text, const std::string& source) {
+  EventLog log;
+  log.source = source;
+  edn::Reader reader({}, source, {1, 1}, "end of line");
+  std::uint32_t line_number = 0;
+  std::size_t at = 0;
+  // A byte-order mark is invisible in editors, so columns count from after it.
+  const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    ++line_number;
+    std::string_view line = text.substr(at, end - at);
+    if (line_number == 1) line.remove_prefix(bom);
+    at = end + 1;
+    if (is_blank(line) || is_comment(line)) continue;
+    const std::size_t prefix = prefix_length(line);
+    reader.restart(line.substr(prefix), {line_number, static_cast<std::uint32_t>(prefix + 1)});
+    log.events.push_back(parse_line(reader, source));
+  }
+  return log;
+}
+
+}  // namespace ariadne

@@ -1,0 +1,22 @@
+// Jepsen's line-oriented text logs: one event per line, as in Porcupine's etcd test
+// data (`INFO  jepsen.util - 3<TAB>:invoke<TAB>:read<TAB>nil`) and old Knossos logs
+// (`94  :invoke :write  0 :conn-not-ready`). See docs/formats.md for the rules.
+#pragma once
+
+#include <ariadne/history.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace ariadne {
+
+// Every line that is neither blank nor a `;` comment is an event; a log prefix ending in " - " is stripped, then the
+// line holds EDN values: process, :type, :f, value. Text after the value is ignored.
+EventLog parse_jepsen_log(std::string_view text, const std::string& source);
+
+// Whether a line starts with an event with no log prefix: a token, whitespace, then
+// :invoke, :ok, :fail or :info. The token must not open an EDN form, so an op map
+// such as `{:type :invoke ...}` does not count.
+bool looks_like_jepsen_log_event(std::string_view line);
+
+}  // namespace ariadne

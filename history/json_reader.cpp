@@ -1,0 +1,415 @@
+// A strict JSON parser (RFC 8259: no comments, no trailing commas, no NaN, strings of
+// valid UTF-8) and the event rules of ariadne's JSON history format.
+//
+// Recursive descent is safe here because nesting stops at kMaxJsonDepth, the same
+// bound the EDN reader keeps for Values. The loops over array elements and object
+// members take a callback, so the history reader walks the top level with the very
+// same code and learns where each event object starts.
+#include "history/json_reader.hpp"
+
+#include "history/edn_reader.hpp"
+
+#include <charconv>
+#include <vector>
+
+namespace ariadne {
+
+namespace {
+
+constexpr std::size_t kMaxJsonDepth = edn::kMaxNestingDepth;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word_char(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+// Length of a well-formed UTF-8 sequence at text[at], or 0: no overlong forms,
+// no surrogates, nothing above U+10FFFF.
+std::size_t valid_utf8_length(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length;
+  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (at + length > text.size()) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto c = static_cast<unsigned char>(text[at + i]);
+    if (i == 1 ? (c < low || c > high) : (c < 0x80 || c > 0xBF)) return 0;
+  }
+  return length;
+}
+
+class JsonParser {
+ public:
+  JsonParser(std::string_view text, const std::string& source) : text_(text), source_(source) {
+    // A byte-order mark is invisible in editors, so columns count from after it.
+    if (text_.starts_with("\xEF\xBB\xBF")) at_ = line_start_ = 3;
+  }
+
+  SourcePos position() const {
+    return {line_, static_cast<std::uint32_t>(at_ - line_start_ + 1)};
+  }
+  [[noreturn]] void fail(SourcePos pos, const std::string& message) const {
+    throw InputError(source_, pos, message);
+  }
+  char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
+
+  void skip_space() {
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c == '\n') {
+        ++line_;
+        line_start_ = at_ + 1;
+      } else if (c != ' ' && c != '\t' && c != '\r') {
+        break;
+      }
+      ++at_;
+    }
+  }
+
+  bool at_end() {
+    skip_space();
+    return at_ >= text_.size();
+  }
+
+  std::string describe_next() const {
+    if (at_ >= text_.size()) return "end of input";
+    std::size_t end = at_;
+    while (end < text_.size() && end - at_ < 24 && is_word_char(text_[end])) ++end;
+    if (end == at_) {
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+      static const char* const kHex = "0123456789abcdef";
+      return std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+    }
+    return "'" + std::string(text_.substr(at_, end - at_)) + "'";
+  }
+
+  Value parse_value(std::size_t depth) {
+    skip_space();
+    const SourcePos start = position();
+    switch (peek()) {
+      case '{': {
+        std::vector<Value::Entry> entries;
+        each_member(depth, [&](std::string key, SourcePos, std::size_t inner) {
+          Value value = parse_value(inner);
+          entries.emplace_back(Value::string(std::move(key)), std::move(value));
+        });
+        return Value::map(std::move(entries));
+      }
+      case '[': {
+        std::vector<Value> elements;
+        each_element(depth, [&](std::size_t inner) { elements.push_back(parse_value(inner)); });
+        return Value::vector(std::move(elements));
+      }
+      case '"': return Value::string(parse_string());
+      default: break;
+    }
+    if (peek() == '-' || is_digit(peek())) return parse_number(start);
+    if (peek() >= 'a' && peek() <= 'z') {
+      const std::size_t begin = at_;
+      while (at_ < text_.size() && text_[at_] >= 'a' && text_[at_] <= 'z') ++at_;
+      const std::string_view word = text_.substr(begin, at_ - begin);
+      if (word == "null") return Value();
+      if (word == "true") return Value::boolean(true);
+      if (word == "false") return Value::boolean(false);
+      at_ = begin;
+    }
+    fail(start, "expected a JSON value, found " + describe_next());
+  }
+
+  // Walks the array opening at the current position; `on_element(depth)` parses each
+  // element, starting at its first byte.
+  template <class OnElement>
+  void each_element(std::size_t depth, OnElement on_element) {
+    each_item(depth, ']', "array", "an array element", on_element);
+  }
+
+  // Walks the object opening at the current position; `on_member(key, key_pos, depth)`
+  // parses each member's value.
+  template <class OnMember>
+  void each_member(std::size_t depth, OnMember on_member) {
+    each_item(depth, '}', "object", "an object member", [&](std::size_t inner) {
+      if (peek() != '"') fail(position(), "expected a string key, found " + describe_next());
+      const SourcePos key_pos = position();
+      std::string key = parse_string();
+      skip_space();
+      if (peek() != ':') fail(position(), "expected ':' after the key, found " + describe_next());
+      ++at_;
+      skip_space();
+      on_member(std::move(key), key_pos, inner);
+    });
+  }
+
+ private:
+  template <class OnItem>
+  void each_item(std::size_t depth, char close, const char* name, const char* item, OnItem on_item) {
+    const SourcePos opened = position();
+    if (depth >= kMaxJsonDepth) fail(opened, "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    ++at_;  // the opening bracket or brace
+    auto unterminated = [&] {
+      fail(position(), std::string("unterminated ") + name + ": expected '" + close +
+                           "' before end of input (opened at " + edn::format_pos(opened) + ")");
+    };
+    skip_space();
+    if (peek() == close) {
+      ++at_;
+      return;
+    }
+    for (;;) {
+      if (at_end()) unterminated();
+      on_item(depth + 1);
+      if (at_end()) unterminated();
+      if (peek() == close) {
+        ++at_;
+        return;
+      }
+      if (peek() != ',') {
+        fail(position(), std::string("expected ',' or '") + close + "' after " + item + " (the " + name +
+                             " opened at " + edn::format_pos(opened) + "), found " + describe_next());
+      }
+      ++at_;
+      skip_space();
+      if (peek() == close) fail(position(), std::string("expected a value after ',', found '") + close +
+                                                "' (JSON does not allow a trailing comma)");
+    }
+  }
+
+  std::string parse_string() {
+    const SourcePos opened = position();
+    ++at_;  // the opening quote
+    std::string out;
+    for (;;) {
+      std::size_t run = at_;
+      while (run < text_.size()) {
+        const auto c = static_cast<unsigned char>(text_[run]);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++run;
+      }
+      out.append(text_.substr(at_, run - at_));
+      at_ = run;
+      if (at_ >= text_.size()) {
+        fail(position(), "unterminated string: expected '\"' before end of input (opened at " +
+                             edn::format_pos(opened) + ")");
+      }
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        ++at_;
+        return out;
+      }
+      if (c < 0x20) {
+        fail(position(), c == '\n' ? "unterminated string: a line break must be written \\n (opened at " +
+                                         edn::format_pos(opened) + ")"
+                                   : "control character in string; write it as a \\u escape");
+      }
+      if (c >= 0x80) {
+        const std::size_t length = valid_utf8_length(text_, at_);
+        if (length == 0) fail(position(), "invalid UTF-8 in string");
+        out.append(text_.substr(at_, length));
+        at_ += length;
+        continue;
+      }
+      parse_escape(out);
+    }
+  }
+
+  void parse_escape(std::string& out) {
+    const SourcePos escape = position();
+    const char e = at_ + 1 < text_.size() ? text_[at_ + 1] : '\0';
+    switch (e) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case '/': out += '/'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'u': {
+        const edn::UnicodeEscape decoded = edn::decode_unicode_escape(text_, at_ + 2, out);
+        if (decoded.error) fail(escape, std::string(decoded.error) + " in string");
+        at_ += 2 + decoded.length;
+        return;
+      }
+      default:
+        ++at_;
+        fail(escape, "invalid escape '\\' followed by " + describe_next() +
+                         " in string (JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)");
+    }
+    at_ += 2;
+  }
+
+  Value parse_number(SourcePos start) {
+    const std::size_t begin = at_;
+    while (at_ < text_.size() && is_word_char(text_[at_])) ++at_;
+    const std::string_view token = text_.substr(begin, at_ - begin);
+    auto invalid = [&](const char* why) { fail(start, "invalid number '" + std::string(token) + "'" + why); };
+
+    // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+    std::size_t i = token[0] == '-' ? 1 : 0;
+    if (i < token.size() && token[i] == '0') {
+      ++i;
+    } else {
+      if (i == token.size() || !is_digit(token[i])) invalid("");
+      while (i < token.size() && is_digit(token[i])) ++i;
+    }
+    bool integral = true;
+    if (i < token.size() && token[i] == '.') {
+      integral = false;
+      const std::size_t digits = ++i;
+      while (i < token.size() && is_digit(token[i])) ++i;
+      if (i == digits) invalid("");
+    }
+    if (i < token.size() && (token[i] == 'e' || token[i] == 'E')) {
+      integral = false;
+      ++i;
+      if (i < token.size() && (token[i] == '+' || token[i] == '-')) ++i;
+      const std::size_t digits = i;
+      while (i < token.size() && is_digit(token[i])) ++i;
+      if (i == digits) invalid("");
+    }
+    if (i != token.size()) invalid("");
+
+    if (integral) {
+      std::int64_t n = 0;
+      const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), n);
+      if (ec == std::errc::result_out_of_range) return Value::big_integer(std::string(token));
+      return Value::integer(n);
+    }
+    double d = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), d);
+    if (ec != std::errc()) invalid(": out of range for a double");
+    return Value::floating(d);
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::size_t at_ = 0;
+  std::uint32_t line_ = 1;
+  std::size_t line_start_ = 0;
+};
+
+std::string describe_json(const Value& value) {
+  constexpr std::size_t kShown = 40;
+  std::string text = value.to_json();
+  return text.size() > kShown ? text.substr(0, kShown) + "..." : text;
+}
+
+Event event_from_json(const Value& object, SourcePos pos, const std::string& source) {
+  auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
+  const Value* process = nullptr;
+  const Value* type = nullptr;
+  const Value* f = nullptr;
+  const Value* value = nullptr;
+  const Value* key = nullptr;
+  const Value* index = nullptr;
+  for (const auto& [k, v] : object.entries()) {
+    const std::string& name = k.text();
+    if (name == "process") process = &v;
+    else if (name == "type") type = &v;
+    else if (name == "f") f = &v;
+    else if (name == "value") value = &v;
+    else if (name == "key") key = &v;
+    else if (name == "index") index = &v;
+  }
+  if (!process) fail("event has no \"process\"");
+  if (!type) fail("event has no \"type\"");
+
+  Event event;
+  event.pos = pos;
+  event.process = *process;
+  const bool client = process->is_integer();
+  if (!type->is_string()) {
+    fail("\"type\" must be a string (\"invoke\", \"ok\", \"fail\" or \"info\"), found " + describe_json(*type));
+  }
+  const std::string& t = type->text();
+  if (t == "invoke") event.type = EventType::invoke;
+  else if (t == "ok") event.type = EventType::ok;
+  else if (t == "fail") event.type = EventType::fail;
+  else if (t == "info") event.type = EventType::info;
+  else fail("unknown \"type\" " + describe_json(*type) + ", expected \"invoke\", \"ok\", \"fail\" or \"info\"");
+
+  if (f && f->is_string()) {
+    event.f = f->text();
+  } else if (client) {
+    fail(f ? "\"f\" must be a string, found " + describe_json(*f)
+           : "event of client process " + process->to_json() + " has no \"f\"");
+  } else if (f) {
+    event.f = f->to_json();  // non-client events are never checked
+  }
+  if (value) event.value = *value;
+  if (key) event.key = *key;
+  if (index && !index->is_nil()) {
+    if (!index->is_integer()) fail("\"index\" must be an integer, found " + describe_json(*index));
+    event.index = index->as_integer();
+  }
+  return event;
+}
+
+}  // namespace
+
+Value parse_json_value(std::string_view text, const std::string& source) {
+  JsonParser parser(text, source);
+  Value value = parser.parse_value(0);
+  if (!parser.at_end()) {
+    parser.fail(parser.position(), "expected end of input after the JSON value, found " + parser.describe_next());
+  }
+  return value;
+}
+
+EventLog parse_json_history(std::string_view text, const std::string& source) {
+  JsonParser parser(text, source);
+  EventLog log;
+  log.source = source;
+  auto read_events = [&](std::size_t depth) {
+    parser.each_element(depth, [&](std::size_t inner) {
+      const SourcePos pos = parser.position();
+      if (parser.peek() != '{') {
+        parser.fail(pos, "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
+                             parser.describe_next());
+      }
+      log.events.push_back(event_from_json(parser.parse_value(inner), pos, source));
+    });
+  };
+
+  parser.skip_space();
+  if (parser.peek() == '[') {
+    read_events(0);
+  } else if (parser.peek() == '{') {
+    const SourcePos opened = parser.position();
+    bool found = false;
+    parser.each_member(0, [&](std::string key, SourcePos key_pos, std::size_t inner) {
+      if (key != "events") {
+        parser.parse_value(inner);  // metadata next to the events is allowed and ignored
+        return;
+      }
+      if (found) parser.fail(key_pos, "duplicate \"events\" member");
+      if (parser.peek() != '[') {
+        parser.fail(parser.position(), "\"events\" must be an array of event objects, found " + parser.describe_next());
+      }
+      found = true;
+      read_events(inner);
+    });
+    if (!found) parser.fail(opened, "expected an \"events\" member holding the array of events");
+  } else {
+    parser.fail(parser.position(),
+                "expected a JSON array of events or an object with an \"events\" array, found " + parser.describe_next());
+  }
+  if (!parser.at_end()) {
+    parser.fail(parser.position(), "expected end of input after the JSON document, found " + parser.describe_next());
+  }
+  return log;
+}
+
+}  // namespace ariadne
