@@ -1,0 +1,51 @@
+// What the built-in models share: their name, the wording of their error messages,
+// the notation of their specs, and how op names and values are recognised whether
+// they came from EDN (keywords) or JSON (strings).
+#pragma once
+
+#include <ariadne/model.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace ariadne::models {
+
+// Whether `v` is the keyword, string or symbol `name`: EDN histories write :read,
+// JSON ones "read", and both mean the same micro-op.
+bool is_named(const Value& v, std::string_view name);
+
+// A vector or list of exactly two elements, e.g. a cas value [old new].
+bool is_pair(const Value& v);
+
+// EDN text of `v`, cut short for error messages.
+std::string abbreviated(const Value& v);
+
+// "cas-register(0)": the expected.tsv notation with the initial state spelled out.
+std::string spec_with_init(std::string_view name, const Value& init);
+
+// Throws UsageError "<model>: the initial state must be <expected>, got <init>".
+[[noreturn]] void reject_init(std::string_view model, std::string_view expected, const Value& init);
+
+class BuiltinModel : public Model {
+ public:
+  std::string name() const final { return std::string(name_); }
+
+ protected:
+  explicit BuiltinModel(std::string_view name) : name_(name) {}
+
+  // Whether the op's value must have the model's shape. A :fail pair the model drops
+  // never took effect, so only its :f has to make sense.
+  bool value_matters(const Operation& op) const {
+    return op.status != OpStatus::failed || failed_is_observation(op);
+  }
+  // "register: unknown operation :cas (expected :read or :write)"
+  std::string unknown_operation(const Operation& op, std::initializer_list<std::string_view> known) const;
+  // "cas-register: expected :cas value [old new], got 3"
+  std::string bad_value(const Operation& op, std::string_view expected) const;
+
+ private:
+  std::string_view name_;  // a string literal from the model's own file
+};
+
+}  // namespace ariadne::models

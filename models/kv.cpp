@@ -1,0 +1,183 @@
+// Porcupine's key/value store (porcupine_test.go, kvModel): every key holds a string,
+// "" until written; :get returns S and is legal only when the key holds S; :put S
+// sets it; :append S appends to it. Keys are independent, so the model is partitioned
+// by key (locality, [HerlihyWing90]) and an engine normally compiles one key's ops.
+// A completed :get of nil is read as "" (a key never written), for JSON writers that
+// report a missing key as null.
+//
+// Strings are interned by content in one table. Compiled for one key, as partitioned
+// engines do, a state is its string's id; for several keys it is the list of their
+// string ids, interned again. Long
+// runs of appends make many distinct strings, so every put and append step is
+// memoised: a search revisiting a step finds its successor with one probe. Crashed
+// ops: a get reveals nothing and changes nothing; a put or an append applies.
+#include "models/builtin_model.hpp"
+#include "models/content_table.hpp"
+#include "models/model_factories.hpp"
+#include "models/step_cache.hpp"
+#include "models/value_table.hpp"
+
+#include <string_view>
+
+namespace ariadne::models {
+
+namespace {
+
+enum class KvStep : std::uint8_t { any, get, put, append, never };
+
+struct KvOp {
+  KvStep kind = KvStep::any;
+  std::uint32_t key = 0;     // index among the compiled keys
+  std::uint32_t string = 0;  // string id read, put or appended
+};
+
+std::span<const char> chars(std::string_view s) { return {s.data(), s.size()}; }
+
+class CompiledKv final : public CompiledModel {
+ public:
+  CompiledKv(const Value& init, std::span<const Operation* const> ops) {
+    const std::uint32_t empty = strings_.intern(chars(""));
+    ops_.reserve(ops.size());
+    for (const Operation* op : ops) ops_.push_back(translate(*op));
+    single_key_ = keys_.size() <= 1;
+    scratch_.assign(keys_.size(), empty);
+    for (std::uint32_t key = 0; key < keys_.size(); ++key) {
+      if (const Value* initial = init.find(keys_.at(key))) scratch_[key] = strings_.intern(chars(initial->text()));
+    }
+    if (single_key_) {
+      initial_ = scratch_.empty() ? empty : scratch_[0];
+    } else {
+      initial_ = states_.intern(scratch_);
+    }
+  }
+
+  StateId initial() override { return initial_; }
+
+  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
+    const KvOp& o = ops_[op];
+    switch (o.kind) {
+      case KvStep::any: next.push_back(state); break;
+      case KvStep::get:
+        if (string_of(state, o.key) == o.string) next.push_back(state);
+        break;
+      case KvStep::put:
+      case KvStep::append:
+        cache_.append_successor(state, op, next, [&] { return write(state, o); });
+        break;
+      case KvStep::never: break;
+    }
+  }
+
+  std::string describe_state(StateId state) const override {
+    if (single_key_) return string_value(static_cast<std::uint32_t>(state)).to_edn();
+    const auto strings = states_.at(static_cast<std::uint32_t>(state));
+    std::vector<Value::Entry> entries;
+    for (std::uint32_t key = 0; key < strings.size(); ++key) {
+      entries.emplace_back(keys_.at(key), string_value(strings[key]));
+    }
+    return Value::map(std::move(entries)).to_edn();
+  }
+
+  std::size_t memory_bytes() const override {
+    return keys_.memory_bytes() + strings_.memory_bytes() + states_.memory_bytes() + cache_.memory_bytes() +
+           text_.capacity();
+  }
+
+ private:
+  KvOp translate(const Operation& op) {
+    if (op.status == OpStatus::failed) return {KvStep::any};  // never happened
+    const std::uint32_t key = keys_.intern(op.key);
+    const bool crashed = op.status == OpStatus::crashed;
+    if (op.f == "get") {
+      if (crashed) return {KvStep::any};
+      if (op.value.is_nil()) return {KvStep::get, key, strings_.intern(chars(""))};
+      if (op.value.is_string()) return {KvStep::get, key, strings_.intern(chars(op.value.text()))};
+    }
+    if ((op.f == "put" || op.f == "append") && op.value.is_string()) {
+      return {op.f == "put" ? KvStep::put : KvStep::append, key, strings_.intern(chars(op.value.text()))};
+    }
+    return {KvStep::never};  // rejected by check_operation beforehand
+  }
+
+  std::uint32_t string_of(StateId state, std::uint32_t key) const {
+    return single_key_ ? static_cast<std::uint32_t>(state) : states_.at(static_cast<std::uint32_t>(state))[key];
+  }
+
+  StateId write(StateId state, const KvOp& o) {
+    std::uint32_t written = o.string;
+    if (o.kind == KvStep::append) {
+      const auto head = strings_.at(string_of(state, o.key));
+      const auto tail = strings_.at(o.string);
+      text_.assign(head.begin(), head.end());
+      text_.insert(text_.end(), tail.begin(), tail.end());
+      written = strings_.intern(text_);
+    }
+    if (single_key_) return written;
+    const auto strings = states_.at(static_cast<std::uint32_t>(state));
+    scratch_.assign(strings.begin(), strings.end());
+    scratch_[o.key] = written;
+    return states_.intern(scratch_);
+  }
+
+  Value string_value(std::uint32_t id) const {
+    const auto text = strings_.at(id);
+    return Value::string(std::string(text.begin(), text.end()));
+  }
+
+  ValueTable keys_;
+  ContentTable<char> strings_;
+  ContentTable<std::uint32_t> states_;  // used only when compiled for several keys
+  StepCache cache_;
+  std::vector<KvOp> ops_;
+  std::vector<std::uint32_t> scratch_;
+  std::vector<char> text_;
+  std::uint32_t initial_ = 0;
+  bool single_key_ = true;
+};
+
+class KvModel final : public BuiltinModel {
+ public:
+  explicit KvModel(Value init) : BuiltinModel("kv"), init_(std::move(init)) {}
+
+  // Bare "kv" for the usual empty start, as Porcupine's corpus writes it.
+  std::string spec() const override { return init_.entries().empty() ? name() : spec_with_init(name(), init_); }
+
+  std::optional<std::string> check_operation(const Operation& op) const override {
+    const bool is_get = op.f == "get";
+    if (!is_get && op.f != "put" && op.f != "append") return unknown_operation(op, {"get", "put", "append"});
+    if (op.key.is_nil()) return name() + ": :" + op.f + " has no :key (every kv operation names its key)";
+    if (!value_matters(op)) return std::nullopt;
+    if (is_get) {
+      if (op.status == OpStatus::ok && !op.value.is_nil() && !op.value.is_string()) {
+        return bad_value(op, "a string (or nil for a missing key)");
+      }
+    } else if (!op.value.is_string()) {
+      return bad_value(op, "a string");
+    }
+    return std::nullopt;
+  }
+
+  bool is_partitioned() const override { return true; }
+  Value partition_key(const Operation& op) const override { return op.key; }
+
+  std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
+    return std::make_unique<CompiledKv>(init_, ops);
+  }
+
+ private:
+  Value init_;  // a map from keys to strings
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_kv(const Value& init) {
+  if (init.is_nil()) return std::make_unique<KvModel>(Value::map({}));
+  bool strings_only = init.is_map();
+  if (strings_only) {
+    for (const auto& [key, value] : init.entries()) strings_only = strings_only && value.is_string();
+  }
+  if (!strings_only) reject_init("kv", "a map from keys to strings such as {\"k\" \"x 0 0 y\"}", init);
+  return std::make_unique<KvModel>(init);
+}
+
+}  // namespace ariadne::models

@@ -1,0 +1,119 @@
+// The read/write register and the compare-and-set register, with the semantics of
+// Knossos' knossos.model/register and cas-register: :write x sets x; :read x is legal
+// when x equals the state, and a read of nil is legal anywhere because nil means the
+// client never learned what it read; :cas [old new] is legal only when the state
+// equals old, and then sets new. A failed cas is a :fail pair, dropped before search.
+//
+// The state fits in a StateId as the interned index of its value. Crashed ops: a read
+// reveals nothing, so it is always legal; a write applies; a cas applies only where
+// its expected value matches (elsewhere the op simply never took effect).
+#include "models/builtin_model.hpp"
+#include "models/model_factories.hpp"
+#include "models/value_table.hpp"
+
+namespace ariadne::models {
+
+namespace {
+
+enum class RegisterStep : std::uint8_t { any, read, write, cas, never };
+
+struct RegisterOp {
+  RegisterStep kind = RegisterStep::any;
+  std::uint32_t a = 0;  // read: the value read; write: the value written; cas: old
+  std::uint32_t b = 0;  // cas: new
+};
+
+class CompiledRegister final : public CompiledModel {
+ public:
+  CompiledRegister(ValueTable values, std::vector<RegisterOp> ops, std::uint32_t initial)
+      : values_(std::move(values)), ops_(std::move(ops)), initial_(initial) {}
+
+  StateId initial() override { return initial_; }
+
+  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
+    const RegisterOp& o = ops_[op];
+    switch (o.kind) {
+      case RegisterStep::any: next.push_back(state); break;
+      case RegisterStep::read:
+        if (state == o.a) next.push_back(state);
+        break;
+      case RegisterStep::write: next.push_back(o.a); break;
+      case RegisterStep::cas:
+        if (state == o.a) next.push_back(o.b);
+        break;
+      case RegisterStep::never: break;
+    }
+  }
+
+  std::string describe_state(StateId state) const override {
+    return values_.at(static_cast<std::uint32_t>(state)).to_edn();
+  }
+
+  std::size_t memory_bytes() const override { return values_.memory_bytes(); }
+
+ private:
+  ValueTable values_;
+  std::vector<RegisterOp> ops_;
+  std::uint32_t initial_;
+};
+
+class RegisterModel final : public BuiltinModel {
+ public:
+  RegisterModel(std::string_view name, bool with_cas, Value init)
+      : BuiltinModel(name), with_cas_(with_cas), init_(std::move(init)) {}
+
+  std::string spec() const override { return spec_with_init(name(), init_); }
+
+  std::optional<std::string> check_operation(const Operation& op) const override {
+    if (op.f == "read" || op.f == "write") return std::nullopt;
+    if (with_cas_ && op.f == "cas") {
+      if (value_matters(op) && !is_pair(op.value)) return bad_value(op, "[old new]");
+      return std::nullopt;
+    }
+    if (with_cas_) return unknown_operation(op, {"read", "write", "cas"});
+    return unknown_operation(op, {"read", "write"});
+  }
+
+  std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
+    ValueTable values;
+    const std::uint32_t initial = values.intern(init_);
+    std::vector<RegisterOp> compiled;
+    compiled.reserve(ops.size());
+    for (const Operation* op : ops) compiled.push_back(translate(*op, values));
+    return std::make_unique<CompiledRegister>(std::move(values), std::move(compiled), initial);
+  }
+
+ private:
+  RegisterOp translate(const Operation& op, ValueTable& values) const {
+    // A :fail pair never happened; should an engine still be handed one, taking no
+    // effect anywhere is its meaning.
+    if (op.status == OpStatus::failed) return {RegisterStep::any};
+    const bool crashed = op.status == OpStatus::crashed;
+    if (op.f == "read") {
+      if (crashed || op.value.is_nil()) return {RegisterStep::any};
+      return {RegisterStep::read, values.intern(op.value)};
+    }
+    if (op.f == "write") return {RegisterStep::write, values.intern(op.value)};
+    if (with_cas_ && op.f == "cas" && is_pair(op.value)) {
+      const auto& old_new = op.value.elements();
+      return {RegisterStep::cas, values.intern(old_new[0]), values.intern(old_new[1])};
+    }
+    // check_operation rejects these before any search; an unvetted one cannot happen.
+    return {RegisterStep::never};
+  }
+
+  bool with_cas_;
+  Value init_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_register(const Value& init) {
+  return std::make_unique<RegisterModel>("register", false, init);
+}
+
+std::unique_ptr<Model> make_cas_register(const Value& init) {
+  return std::make_unique<RegisterModel>("cas-register", true, init);
+}
+
+}  // namespace ariadne::models

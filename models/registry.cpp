@@ -1,0 +1,114 @@
+// The model registry: built-in models by name, the spec notation of expected.tsv
+// files ("cas-register(0)"), the catalogue for --help, and the default description
+// of an operation. Like Bitwuzla's solver factory, one table says what exists.
+//
+// Spec convention, chosen so every spec reads back into an equal model and matches
+// the corpora's own spelling: Knossos-style models always print their initial state
+// ("register(nil)", "cas-register(0)", "set(#{})", "fifo-queue([])"), the mutex, which
+// has none, prints "mutex()", and the Porcupine models print their bare name unless
+// started from a non-default state ("kv", "etcd", "etcd(3)").
+#include "models/model_factories.hpp"
+
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace ariadne {
+
+namespace {
+
+struct ModelEntry {
+  std::string_view name;
+  std::string_view alias;  // empty when none
+  std::string_view description;
+  std::unique_ptr<Model> (*make)(const Value& init);
+};
+
+constexpr std::array kModels{
+    ModelEntry{"register", "", "read/write register (Knossos); init a value, default nil",
+               models::make_register},
+    ModelEntry{"cas-register", "", "register plus :cas [old new] (Knossos); init a value, default nil",
+               models::make_cas_register},
+    ModelEntry{"multi-register", "", ":txn of [f k v] reads and writes over keys (Knossos); init a map",
+               models::make_multi_register},
+    ModelEntry{"mutex", "", ":acquire and :release of one lock (Knossos); no init", models::make_mutex},
+    ModelEntry{"set", "", ":add x and :read of the whole set (Knossos); init a set, default #{}",
+               models::make_set},
+    ModelEntry{"unordered-queue", "", ":enqueue and :dequeue in any order (Knossos); init a vector",
+               models::make_unordered_queue},
+    ModelEntry{"fifo-queue", "", ":enqueue and :dequeue first-in first-out (Knossos); init a vector",
+               models::make_fifo_queue},
+    ModelEntry{"stack", "", ":push and :pop last-in first-out; init a vector, bottom first", models::make_stack},
+    ModelEntry{"kv", "", "string :get/:put/:append per :key, partitioned (Porcupine); init a map",
+               models::make_kv},
+    ModelEntry{"etcd", "etcd-register-cas",
+               "register starting absent with :cas, failed cas observed (Porcupine); init a value",
+               models::make_etcd},
+};
+
+std::string_view trimmed(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const auto first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
+}  // namespace
+
+std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
+  for (const ModelEntry& entry : kModels) {
+    if (name == entry.name || (!entry.alias.empty() && name == entry.alias)) return entry.make(init);
+  }
+  std::string known;
+  for (const ModelEntry& entry : kModels) {
+    if (!known.empty()) known += ", ";
+    known += entry.name;
+    if (!entry.alias.empty()) known += ", " + std::string(entry.alias);
+  }
+  throw UsageError("unknown model '" + std::string(name) + "' (known models: " + known + ")");
+}
+
+std::unique_ptr<Model> make_model_from_spec(std::string_view spec) {
+  const std::string_view text = trimmed(spec);
+  const auto open = text.find('(');
+  if (open == std::string_view::npos) return make_model(text, Value());
+  if (text.back() != ')') {
+    throw UsageError("model spec '" + std::string(spec) + "': expected name(initial-state), missing ')'");
+  }
+  const std::string_view name = trimmed(text.substr(0, open));
+  const std::string_view init_text = trimmed(text.substr(open + 1, text.size() - open - 2));
+  if (init_text.empty()) return make_model(name, Value());
+  Value init;
+  try {
+    init = parse_edn_value(init_text, "model spec");
+  } catch (const InputError& e) {
+    throw UsageError("model spec '" + std::string(spec) + "': bad initial state: " + e.message());
+  }
+  return make_model(name, init);
+}
+
+std::vector<std::pair<std::string, std::string>> model_catalogue() {
+  std::vector<std::pair<std::string, std::string>> catalogue;
+  for (const ModelEntry& entry : kModels) {
+    std::string description(entry.description);
+    if (!entry.alias.empty()) description += " (alias " + std::string(entry.alias) + ")";
+    catalogue.emplace_back(std::string(entry.name), std::move(description));
+  }
+  return catalogue;
+}
+
+std::string Model::describe_operation(const Operation& op) const {
+  std::string text = op.f;
+  if (!op.key.is_nil()) text += " " + op.key.to_edn();
+  const Value& v = op.value;
+  if (op.f == "cas" && v.is_sequential() && v.elements().size() == 2) {
+    return text + " " + v.elements()[0].to_edn() + "->" + v.elements()[1].to_edn();
+  }
+  return text + " " + v.to_edn();
+}
+
+}  // namespace ariadne
