@@ -1,0 +1,57 @@
+// `ariadne check`: read, pair, check, report. Everything that can go wrong before the
+// search (options, the file, the model's view of each op) is reported as a typed
+// error and mapped to an exit status by main(); the search itself never throws for
+// bad input, it answers unknown with a reason.
+#include "cli/check_command.hpp"
+
+#include "cli/check_report.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/option_values.hpp"
+#include "cli/terminal.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace ariadne::cli {
+
+namespace {
+
+// A missing or unreadable file is bad input naming that file, whatever the reader
+// would have said about it.
+void require_readable_file(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw InputError(path, {}, "no such file");
+  if (std::filesystem::is_directory(status)) throw InputError(path, {}, "is a directory, expected a history file");
+}
+
+}  // namespace
+
+int run_check_command(const CheckCommandOptions& options) {
+  // Options first, so a typo fails fast before a large file is read.
+  const CheckOptions check_options = make_check_options(options.limits, options.jobs);
+  const Format format = choose_format(options.format);
+  const auto model = choose_model(options.model, options.init);
+
+  const auto start = std::chrono::steady_clock::now();
+  require_readable_file(options.file);
+  const EventLog log = read_events(options.file, format);
+  const History history = build_history(log, *model);
+  const CheckResult result = check(history, *model, check_options);
+  const double total_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  const CheckReport report{options.file, model->spec(), &history, &result, total_ms};
+  const std::string text =
+      options.json ? format_check_json(report) : format_check_text(report, Style::for_stream(stdout), options.full);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return exit_status_for(result.verdict);
+}
+
+}  // namespace ariadne::cli

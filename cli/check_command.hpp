@@ -1,0 +1,26 @@
+// `ariadne check FILE --model MODEL ...`: decide one history and report the verdict.
+#pragma once
+
+#include "cli/option_values.hpp"
+
+#include <optional>
+#include <string>
+
+namespace ariadne::cli {
+
+struct CheckCommandOptions {
+  std::string file;
+  std::string model = "";              // a name or a spec, e.g. "cas-register(0)"
+  std::optional<std::string> init;     // EDN; overrides the spec's initial state
+  std::string format = "auto";
+  SearchLimits limits;
+  unsigned jobs = 0;                   // 0: all cores
+  bool json = false;
+  bool full = false;                   // print every table row
+};
+
+// Returns the exit status for the verdict. Throws UsageError for bad options and
+// InputError for a bad history; main() turns those into 64 and 65.
+int run_check_command(const CheckCommandOptions& options);
+
+}  // namespace ariadne::cli

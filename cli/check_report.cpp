@@ -1,0 +1,190 @@
+// Reporting a check. The human report leads with the verdict because that is what a
+// reader looks for; the ops table lets them follow the witness (or the contradiction)
+// back to the file: op ids and call/ret are event positions in the file, and Jepsen's
+// :index is shown when the file had one, since that is what Jepsen users search for.
+#include "cli/check_report.hpp"
+
+#include "cli/json_writer.hpp"
+#include "cli/terminal.hpp"
+#include "cli/text_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ariadne::cli {
+
+namespace {
+
+std::string format_ms(double ms) {
+  char buffer[64];
+  if (ms < 1000) {
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", ms);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.2f s", ms / 1000);
+  }
+  return buffer;
+}
+
+double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
+
+std::string_view status_name(OpStatus status) {
+  switch (status) {
+    case OpStatus::ok: return "ok";
+    case OpStatus::crashed: return "crashed";
+    case OpStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+const Operation* find_op(const History& history, std::uint32_t id) {
+  // Ops are kept in invocation order, which is ascending id.
+  const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
+                                   [](const Operation& op, std::uint32_t key) { return op.id < key; });
+  if (it == history.ops.end() || it->id != id) return nullptr;
+  return &*it;
+}
+
+// The ops table: one row per id, in the order given, at most kTableRowLimit rows
+// unless `full`.
+std::string format_ops_table(const History& history, const std::vector<std::uint32_t>& ids, bool full) {
+  bool any_index = false;
+  bool any_key = false;
+  for (const auto id : ids) {
+    if (const Operation* op = find_op(history, id)) {
+      any_index = any_index || op->index.has_value();
+      any_key = any_key || !op->key.is_nil();
+    }
+  }
+
+  using Align = TextTable::Align;
+  TextTable table;
+  table.add_column("#", Align::right);
+  table.add_column("op", Align::right);
+  if (any_index) table.add_column(":index", Align::right);
+  table.add_column("process", Align::right);
+  table.add_column("f");
+  if (any_key) table.add_column("key");
+  table.add_column("value");
+  table.add_column("call", Align::right);
+  table.add_column("ret", Align::right);
+  table.add_column("status");
+
+  const std::size_t shown = full ? ids.size() : std::min(ids.size(), kTableRowLimit);
+  for (std::size_t i = 0; i < shown; ++i) {
+    std::vector<std::string> cells;
+    cells.push_back(std::to_string(i + 1));
+    cells.push_back(std::to_string(ids[i]));
+    const Operation* op = find_op(history, ids[i]);
+    if (op == nullptr) {
+      // The engine named an op the history does not have; show it rather than hide it.
+      table.add_row(std::move(cells));
+      continue;
+    }
+    if (any_index) cells.push_back(op->index ? std::to_string(*op->index) : "-");
+    cells.push_back(std::to_string(op->process));
+    cells.push_back(op->f);
+    if (any_key) cells.push_back(op->key.is_nil() ? "-" : op->key.to_edn());
+    cells.push_back(op->value.to_edn());
+    cells.push_back(std::to_string(op->call));
+    cells.push_back(op->ret == kNever ? "-" : std::to_string(op->ret));
+    cells.push_back(std::string(status_name(op->status)));
+    table.add_row(std::move(cells));
+  }
+
+  std::string out = table.render();
+  if (shown < ids.size()) {
+    out += "  \u2026 " + std::to_string(ids.size() - shown) + " more (use --json for all)\n";
+  }
+  return out;
+}
+
+std::string verdict_headline(Verdict verdict, const Style& style) {
+  switch (verdict) {
+    case Verdict::linearizable: return style.green("LINEARIZABLE");
+    case Verdict::not_linearizable: return style.red("NOT LINEARIZABLE");
+    case Verdict::unknown: return style.yellow("UNKNOWN");
+  }
+  return "UNKNOWN";
+}
+
+}  // namespace
+
+std::string format_check_text(const CheckReport& report, const Style& style, bool full) {
+  const History& history = *report.history;
+  const CheckResult& result = *report.result;
+
+  std::size_t crashed = 0;
+  for (const auto& op : history.ops) crashed += op.status == OpStatus::crashed ? 1 : 0;
+
+  std::string out = verdict_headline(result.verdict, style) + "  " + report.file + "\n";
+  const auto line = [&](std::string label, std::string value) {
+    out += "  " + style.dim(label) + std::string(12 - label.size(), ' ') + value + "\n";
+  };
+  line("model", report.model_spec);
+  line("engine", result.engine.empty() ? "-" : result.engine);
+  std::string operations = std::to_string(history.ops.size());
+  if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
+  if (result.partitions > 1) operations += " in " + std::to_string(result.partitions) + " partitions";
+  line("operations", operations);
+  line("time", format_ms(result.elapsed_ms) + " checking, " + format_ms(report.total_ms) + " in all");
+
+  switch (result.verdict) {
+    case Verdict::linearizable:
+      out += "\nWitness: the operations in an order that explains every result\n";
+      out += format_ops_table(history, result.linearization, full);
+      break;
+    case Verdict::not_linearizable: {
+      if (!result.failing_partition.empty()) {
+        line("partition", result.failing_partition);
+      }
+      std::vector<std::uint32_t> core = result.core;
+      std::sort(core.begin(), core.end());  // file order reads as a timeline
+      out += "\nNo order of these operations explains their results:\n";
+      out += format_ops_table(history, core, full);
+      if (!result.explanation.empty()) out += "\n" + result.explanation + "\n";
+      break;
+    }
+    case Verdict::unknown:
+      out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
+      break;
+  }
+  return out;
+}
+
+std::string format_check_json(const CheckReport& report) {
+  const CheckResult& result = *report.result;
+  JsonWriter json;
+  json.begin_object();
+  json.field("verdict", verdict_name(result.verdict));
+  json.field("model", report.model_spec);
+  json.field("engine", result.engine);
+  json.field("operations", static_cast<std::uint64_t>(result.operations));
+  json.field("elapsed_ms", round_ms(result.elapsed_ms));
+  switch (result.verdict) {
+    case Verdict::linearizable:
+      json.key("linearization").begin_array();
+      for (const auto id : result.linearization) json.value(static_cast<std::uint64_t>(id));
+      json.end_array();
+      break;
+    case Verdict::not_linearizable:
+      json.key("core").begin_array();
+      for (const auto id : result.core) json.value(static_cast<std::uint64_t>(id));
+      json.end_array();
+      json.field("explanation", result.explanation);
+      if (!result.failing_partition.empty()) json.field("failing_partition", result.failing_partition);
+      break;
+    case Verdict::unknown:
+      json.field("reason", result.reason);
+      break;
+  }
+  json.field("file", report.file);
+  json.field("partitions", static_cast<std::uint64_t>(result.partitions));
+  json.field("steps", result.steps);
+  json.field("peak_search_bytes", result.peak_search_bytes);
+  json.field("total_ms", round_ms(report.total_ms));
+  json.end_object();
+  return json.text() + "\n";
+}
+
+}  // namespace ariadne::cli

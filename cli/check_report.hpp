@@ -1,0 +1,34 @@
+// The two answers of `ariadne check`: a short human report and the --json object.
+#pragma once
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+
+#include <string>
+
+namespace ariadne::cli {
+
+class Style;
+
+struct CheckReport {
+  std::string file;
+  std::string model_spec;
+  const History* history = nullptr;
+  const CheckResult* result = nullptr;
+  double total_ms = 0;  // reading and checking, for the human report
+};
+
+// Tables longer than this show their first rows only, unless `full` is set.
+inline constexpr std::size_t kTableRowLimit = 40;
+
+// The verdict first, then model, engine, time and op count; then the witness (when
+// linearizable), the offending ops and the explanation (when not), or the reason
+// (when unknown).
+std::string format_check_text(const CheckReport& report, const Style& style, bool full);
+
+// One JSON object with the fields the command-line contract names (verdict, model,
+// engine, operations, elapsed_ms, and linearization, core and explanation, or reason)
+// plus file, partitions, steps, failing_partition and peak_search_bytes.
+std::string format_check_json(const CheckReport& report);
+
+}  // namespace ariadne::cli

@@ -1,0 +1,108 @@
+// `ariadne corpus`: rows are independent, so N worker threads take the next unchecked
+// row until none is left, and each check runs single-threaded (CheckOptions.jobs = 1)
+// so N files at a time use N cores rather than N times all of them. Each row's
+// outcome goes to its own slot, so the report is in corpus order whatever order the
+// workers finish in. Every failure of a row, whatever its type, is caught in the
+// worker and recorded as an error row: one bad file never stops the run.
+#include "cli/corpus_command.hpp"
+
+#include "cli/corpus_report.hpp"
+#include "cli/corpus_rows.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/option_values.hpp"
+#include "cli/progress_bar.hpp"
+#include "cli/terminal.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace ariadne::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
+  CorpusOutcome outcome;
+  if (!row.error.empty()) {
+    outcome.error = row.error;
+    return outcome;
+  }
+  const auto start = Clock::now();
+  try {
+    const auto model = make_model_from_spec(row.model);
+    const EventLog log = read_events(row.path.string(), Format::auto_detect);
+    const History history = build_history(log, *model);
+    const CheckResult result = check(history, *model, options);
+    outcome.verdict = result.verdict;
+    outcome.engine = result.engine;
+    outcome.elapsed_ms = result.elapsed_ms;
+    if (result.verdict == Verdict::unknown) outcome.reason = result.reason;
+    outcome.ok = row.expected && result.verdict == *row.expected;
+    return outcome;
+  } catch (const InputError& error) {
+    outcome.error = error.what();
+  } catch (const UsageError& error) {
+    outcome.error = error.what();
+  } catch (const InternalError& error) {
+    outcome.error = std::string("internal error: ") + error.what();
+  } catch (const std::exception& error) {
+    outcome.error = std::string("internal error: ") + error.what();
+  } catch (...) {
+    outcome.error = "internal error: unknown exception";
+  }
+  outcome.elapsed_ms = ms_since(start);
+  return outcome;
+}
+
+}  // namespace
+
+int run_corpus_command(const CorpusCommandOptions& options) {
+  // Parse the limits before reading the corpus, so a typo fails fast.
+  make_check_options(options.limits, 0);
+  const auto start = Clock::now();
+  const std::vector<CorpusRow> rows = read_corpus_rows(options.corpus);
+
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, rows.size()));
+  const CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
+
+  std::vector<CorpusOutcome> outcomes(rows.size());
+  ProgressBar progress(stderr, rows.size(), is_terminal(stderr));
+  std::atomic<std::size_t> next_row{0};
+  const auto work = [&] {
+    for (std::size_t i = next_row++; i < rows.size(); i = next_row++) {
+      progress.started(rows[i].name);
+      outcomes[i] = check_row(rows[i], check_options);
+      progress.finished(rows[i].name, outcomes[i].ok);
+    }
+  };
+  if (jobs <= 1) {
+    work();
+  } else {
+    std::vector<std::jthread> workers;
+    for (unsigned j = 0; j < jobs; ++j) workers.emplace_back(work);
+  }
+  progress.erase();
+
+  const CorpusTotals totals = total(outcomes, ms_since(start));
+  const std::string text = options.json ? format_corpus_json(options.corpus, rows, outcomes, totals)
+                                        : format_corpus_text(rows, outcomes, totals, Style::for_stream(stdout));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return totals.mismatches == 0 ? kExitCorpusMatches : kExitCorpusMismatches;
+}
+
+}  // namespace ariadne::cli

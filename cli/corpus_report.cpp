@@ -1,0 +1,126 @@
+// The corpus report lists every row, not just mismatches: a corpus run is also a
+// benchmark, and the per-row times are what a reader compares between runs. The
+// totals count error rows among the mismatches (an error never counts as a pass) and
+// also on their own, so matches + mismatches = rows.
+#include "cli/corpus_report.hpp"
+
+#include "cli/json_writer.hpp"
+#include "cli/terminal.hpp"
+#include "cli/text_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ariadne::cli {
+
+namespace {
+
+std::string format_number(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
+
+std::string expected_name(const CorpusRow& row) {
+  return row.expected ? std::string(verdict_name(*row.expected)) : "-";
+}
+
+}  // namespace
+
+CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms) {
+  CorpusTotals totals;
+  totals.rows = outcomes.size();
+  totals.wall_ms = wall_ms;
+  for (const auto& outcome : outcomes) {
+    totals.matches += outcome.ok ? 1 : 0;
+    totals.mismatches += outcome.ok ? 0 : 1;
+    totals.errors += outcome.error.empty() ? 0 : 1;
+    totals.checking_ms += outcome.elapsed_ms;
+  }
+  return totals;
+}
+
+std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::vector<CorpusOutcome>& outcomes,
+                               const CorpusTotals& totals, const Style& style) {
+  using Align = TextTable::Align;
+  TextTable table;
+  table.add_column("file");
+  table.add_column("model");
+  table.add_column("verdict");
+  table.add_column("expected");
+  table.add_column("ms", Align::right);
+  table.add_column("");
+  std::string details;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CorpusRow& row = rows[i];
+    const CorpusOutcome& outcome = outcomes[i];
+    std::string mark;
+    if (!outcome.error.empty()) {
+      mark = style.red("\u2717 error");
+      details += "  " + row.name + ": " + outcome.error + "\n";
+    } else if (!outcome.ok) {
+      mark = style.red("\u2717 mismatch");
+      if (!outcome.reason.empty()) details += "  " + row.name + ": unknown: " + outcome.reason + "\n";
+    }
+    table.add_row({row.name, row.model.empty() ? "-" : row.model,
+                   outcome.verdict ? std::string(verdict_name(*outcome.verdict)) : "error", expected_name(row),
+                   format_number(outcome.elapsed_ms, 1), mark});
+  }
+
+  std::string out = table.render();
+  if (!details.empty()) out += "\n" + details;
+  std::string summary = "rows " + std::to_string(totals.rows) + "  matches " + std::to_string(totals.matches) +
+                        "  mismatches " + std::to_string(totals.mismatches) + "  errors " +
+                        std::to_string(totals.errors);
+  summary = totals.mismatches == 0 ? style.green(summary) : style.red(summary);
+  out += "\n" + summary + "  checking " + format_number(totals.checking_ms, 1) + " ms  wall " +
+         format_number(totals.wall_ms, 1) + " ms\n";
+  return out;
+}
+
+std::string format_corpus_json(const std::string& corpus, const std::vector<CorpusRow>& rows,
+                               const std::vector<CorpusOutcome>& outcomes, const CorpusTotals& totals) {
+  JsonWriter json;
+  json.begin_object();
+  json.field("corpus", corpus);
+  json.key("rows").begin_array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CorpusRow& row = rows[i];
+    const CorpusOutcome& outcome = outcomes[i];
+    json.begin_object();
+    json.field("file", row.name);
+    json.field("model", row.model);
+    if (row.expected) {
+      json.field("expected", verdict_name(*row.expected));
+    } else {
+      json.key("expected").null();
+    }
+    if (outcome.verdict) {
+      json.field("verdict", verdict_name(*outcome.verdict));
+      json.field("engine", outcome.engine);
+    } else {
+      json.key("verdict").null();
+      json.key("engine").null();
+    }
+    json.field("elapsed_ms", round_ms(outcome.elapsed_ms));
+    json.field("ok", outcome.ok);
+    if (!outcome.error.empty()) json.field("error", outcome.error);
+    if (!outcome.reason.empty()) json.field("reason", outcome.reason);
+    json.end_object();
+  }
+  json.end_array();
+  json.key("totals").begin_object();
+  json.field("rows", static_cast<std::uint64_t>(totals.rows));
+  json.field("matches", static_cast<std::uint64_t>(totals.matches));
+  json.field("mismatches", static_cast<std::uint64_t>(totals.mismatches));
+  json.field("errors", static_cast<std::uint64_t>(totals.errors));
+  json.field("checking_ms", round_ms(totals.checking_ms));
+  json.field("wall_ms", round_ms(totals.wall_ms));
+  json.end_object();
+  json.end_object();
+  return json.text() + "\n";
+}
+
+}  // namespace ariadne::cli

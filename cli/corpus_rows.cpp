@@ -1,0 +1,167 @@
+// Reading corpus rows; see corpus_rows.hpp for the two layouts. Blank lines and
+// lines starting with '#' in a TSV are skipped so a corpus can be annotated.
+#include "cli/corpus_rows.hpp"
+
+#include <ariadne/errors.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace ariadne::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, {}, "cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<CorpusRow> read_tsv(const std::string& tsv) {
+  const std::string text = read_file(tsv);
+  const fs::path folder = fs::path(tsv).parent_path();
+  std::vector<CorpusRow> rows;
+  std::uint32_t line_number = 0;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + begin, end - begin);
+    begin = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (trim(line).empty() || trim(line).front() == '#') continue;
+
+    std::vector<std::string_view> fields;
+    std::vector<std::uint32_t> columns;
+    std::size_t field_begin = 0;
+    while (true) {
+      const std::size_t tab = line.find('\t', field_begin);
+      columns.push_back(static_cast<std::uint32_t>(field_begin + 1));
+      fields.push_back(line.substr(field_begin, tab == std::string_view::npos ? tab : tab - field_begin));
+      if (tab == std::string_view::npos) break;
+      field_begin = tab + 1;
+    }
+    if (fields.size() != 3) {
+      throw InputError(tsv, {line_number, 1},
+                       "expected path<TAB>verdict<TAB>model, got " + std::to_string(fields.size()) + " field" +
+                           (fields.size() == 1 ? "" : "s"));
+    }
+    CorpusRow row;
+    row.name = std::string(trim(fields[0]));
+    row.path = folder / row.name;
+    row.expected = parse_verdict(trim(fields[1]));
+    if (!row.expected) {
+      throw InputError(tsv, {line_number, columns[1]},
+                       "expected a verdict (linearizable, not-linearizable or unknown), got '" +
+                           std::string(trim(fields[1])) + "'");
+    }
+    row.model = std::string(trim(fields[2]));
+    if (row.name.empty() || row.model.empty()) {
+      throw InputError(tsv, {line_number, row.name.empty() ? 1 : columns[2]}, "empty field");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The value of a header line "; <key>: <value>" (any number of ';'), if it is one.
+std::optional<std::string> header_value(std::string_view line, std::string_view key) {
+  line = trim(line);
+  while (!line.empty() && line.front() == ';') line.remove_prefix(1);
+  line = trim(line);
+  if (line.substr(0, key.size()) != key) return std::nullopt;
+  line.remove_prefix(key.size());
+  line = trim(line);
+  if (line.empty() || line.front() != ':') return std::nullopt;
+  line.remove_prefix(1);
+  return std::string(trim(line));
+}
+
+// A row for `file` if its leading comment lines hold an expected verdict or a model;
+// nullopt for a file without a header, which is not part of the corpus.
+std::optional<CorpusRow> read_header(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  CorpusRow row;
+  row.name = file.filename().string();
+  row.path = file;
+  if (!in) {
+    row.error = "cannot open";
+    return row;
+  }
+  std::optional<std::string> expected;
+  std::optional<std::string> model;
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string_view trimmed = trim(line);
+    if (trimmed.empty()) continue;
+    if (trimmed.front() != ';') break;  // the header ends with the first non-comment
+    if (auto value = header_value(trimmed, "expected")) expected = std::move(value);
+    if (auto value = header_value(trimmed, "model")) model = std::move(value);
+  }
+  if (!expected && !model) return std::nullopt;
+  row.model = model.value_or("");
+  if (!model || model->empty()) {
+    row.error = "header has '; expected:' but no '; model:'";
+  } else if (!expected) {
+    row.error = "header has '; model:' but no '; expected:'";
+  } else if (!(row.expected = parse_verdict(*expected))) {
+    row.error = "header's expected verdict '" + *expected +
+                "' is not linearizable, not-linearizable or unknown";
+  }
+  return row;
+}
+
+std::vector<CorpusRow> read_directory(const std::string& directory) {
+  std::vector<fs::path> files;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".edn") files.push_back(entry.path());
+  }
+  if (error) throw InputError(directory, {}, "cannot read directory: " + error.message());
+  std::sort(files.begin(), files.end());  // a stable order makes reports comparable
+  std::vector<CorpusRow> rows;
+  for (const auto& file : files) {
+    if (auto row = read_header(file)) rows.push_back(std::move(*row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (const auto verdict : {Verdict::linearizable, Verdict::not_linearizable, Verdict::unknown}) {
+    if (name == verdict_name(verdict)) return verdict;
+  }
+  return std::nullopt;
+}
+
+std::vector<CorpusRow> read_corpus_rows(const std::string& corpus) {
+  std::error_code error;
+  const auto status = fs::status(corpus, error);
+  if (error || !fs::exists(status)) throw InputError(corpus, {}, "no such file or directory");
+  std::vector<CorpusRow> rows = fs::is_directory(status) ? read_directory(corpus) : read_tsv(corpus);
+  // An empty corpus is almost always a wrong path or a missing header; passing it
+  // silently would let a CI job check nothing and succeed.
+  if (rows.empty()) {
+    throw InputError(corpus, {},
+                     fs::is_directory(status) ? "no .edn file with a '; expected:' and '; model:' header"
+                                              : "no rows");
+  }
+  return rows;
+}
+
+}  // namespace ariadne::cli

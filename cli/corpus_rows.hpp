@@ -1,0 +1,32 @@
+// The rows of a corpus: which file to check, with which model, expecting which
+// verdict. Two sources: an expected.tsv (`path<TAB>verdict<TAB>model`, paths relative
+// to the TSV's folder) or a directory of .edn files that carry their verdict in a
+// leading comment header (`; expected: <verdict>` and `; model: <spec>`), keeping
+// each verdict with its data.
+#pragma once
+
+#include <ariadne/check.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ariadne::cli {
+
+struct CorpusRow {
+  std::string name;             // as the TSV wrote it, or the file name in a directory
+  std::filesystem::path path;   // where to read it
+  std::string model;            // a spec, e.g. "cas-register(0)"
+  std::optional<Verdict> expected;
+  std::string error;            // non-empty: the row cannot be checked (bad header)
+};
+
+std::optional<Verdict> parse_verdict(std::string_view name);
+
+// Reads an expected.tsv, or scans a directory. Throws InputError (with line and
+// column for a malformed TSV line) when the corpus itself cannot be read; a single
+// file with a malformed header becomes a row carrying an error instead.
+std::vector<CorpusRow> read_corpus_rows(const std::string& corpus);
+
+}  // namespace ariadne::cli

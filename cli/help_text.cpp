@@ -1,0 +1,97 @@
+// Help text. The model list comes from the library's catalogue, so --help can never
+// advertise a model the binary lacks or miss one it has.
+#include "cli/help_text.hpp"
+
+#include <ariadne/model.hpp>
+
+#include <algorithm>
+
+// The build may pass the project version; otherwise this must match project() in
+// CMakeLists.txt.
+#ifndef ARIADNE_VERSION
+#define ARIADNE_VERSION "0.1.0"
+#endif
+
+namespace ariadne::cli {
+
+namespace {
+
+std::string models_section() {
+  std::string out = "Models (--model NAME, or a spec such as cas-register(0); --init EDN sets the initial state):\n";
+  const auto catalogue = model_catalogue();
+  std::size_t width = 0;
+  for (const auto& [name, description] : catalogue) width = std::max(width, name.size());
+  for (const auto& [name, description] : catalogue) {
+    out += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
+  }
+  return out;
+}
+
+std::string check_exit_statuses() {
+  return "Exit status:\n"
+         "  0   linearizable\n"
+         "  1   not linearizable\n"
+         "  2   unknown (timeout, memory limit, or no engine could decide)\n"
+         "  64  usage error (bad option, unknown model or format)\n"
+         "  65  bad input (the file is missing or malformed; the message gives file:line:column)\n"
+         "  70  internal error (a bug: please report it)\n";
+}
+
+std::string corpus_exit_statuses() {
+  return "Exit status:\n"
+         "  0   every row got its expected verdict\n"
+         "  1   some row did not, or could not be checked\n"
+         "  64  usage error\n"
+         "  65  the corpus itself cannot be read (missing, malformed TSV line, no rows)\n"
+         "  70  internal error\n";
+}
+
+}  // namespace
+
+std::string program_description() {
+  return "ariadne decides whether a concurrent history (Jepsen EDN, Jepsen logs, Porcupine\n"
+         "key-value logs, JSON) is linearizable with respect to a sequential model. A\n"
+         "linearizable answer comes with a witness order, replayed by an independent\n"
+         "checker; a violation comes with the operations that cannot be ordered.";
+}
+
+std::string main_help_footer() {
+  return "\nExamples:\n"
+         "  ariadne check history.edn --model cas-register --init 0\n"
+         "  ariadne check etcd_001.log --model etcd --json\n"
+         "  ariadne check big.edn --model register --timeout 30 --memory-limit 4GiB\n"
+         "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
+         "  ariadne corpus corpus/classic --jobs 4 --json\n"
+         "\nRun 'ariadne check --help' or 'ariadne corpus --help' for each command's options.\n\n" +
+         check_exit_statuses() + "\n" + models_section();
+}
+
+std::string check_help_footer() {
+  return "\nExamples:\n"
+         "  ariadne check history.edn --model cas-register --init 0\n"
+         "  ariadne check history.edn --model 'cas-register(0)' --engine wgl --full\n"
+         "  ariadne check etcd_001.log --model etcd --json\n"
+         "  ariadne check c01-ok.txt --model kv --format porcupine-kv --timeout 2.5\n"
+         "\nOperation ids are the 0-based positions of invocation events in the file, counting\n"
+         "ignored events (e.g. :nemesis) too; call and ret are event positions as well.\n"
+         "With --json, one object is printed: verdict, model, engine, operations, elapsed_ms,\n"
+         "and linearization (linearizable), core and explanation (not linearizable) or\n"
+         "reason (unknown).\n\n" +
+         check_exit_statuses() + "\n" + models_section();
+}
+
+std::string corpus_help_footer() {
+  return "\nA corpus is an expected.tsv with lines path<TAB>verdict<TAB>model (paths relative\n"
+         "to the TSV's folder), or a directory whose .edn files start with comment lines\n"
+         "'; expected: <verdict>' and '; model: <spec>'. Verdicts: linearizable,\n"
+         "not-linearizable, unknown. A file that cannot be read is an error row.\n"
+         "\nExamples:\n"
+         "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
+         "  ariadne corpus ../shared/corpus/porcupine/expected.tsv --jobs 2 --timeout 10\n"
+         "  ariadne corpus corpus/classic --json\n\n" +
+         corpus_exit_statuses();
+}
+
+std::string version_text() { return std::string("ariadne ") + ARIADNE_VERSION; }
+
+}  // namespace ariadne::cli

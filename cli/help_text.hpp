@@ -1,0 +1,17 @@
+// The prose of --help: what ariadne does, real invocations to copy, the exit
+// statuses scripts branch on, and the models to choose from.
+#pragma once
+
+#include <string>
+
+namespace ariadne::cli {
+
+std::string program_description();
+std::string main_help_footer();
+std::string check_help_footer();
+std::string corpus_help_footer();
+
+// "ariadne 0.1.0".
+std::string version_text();
+
+}  // namespace ariadne::cli

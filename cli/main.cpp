@@ -1,0 +1,134 @@
+// ariadne's command line: parses arguments with CLI11, runs a subcommand, and maps
+// every outcome to the exit statuses of exit_status.hpp. No exception leaves main():
+// users' scripts must always get one of the documented statuses, and an uncaught
+// exception would abort with a signal instead.
+#include "cli/check_command.hpp"
+#include "cli/corpus_command.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/help_text.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace ariadne::cli {
+
+namespace {
+
+constexpr const char* kUsageHint = "Run 'ariadne --help' for usage.";
+
+// CLI11's ranged validators print their bounds as 300-digit numbers; these say it
+// in words and add nothing to the option's type in --help.
+CLI::Validator at_least(double minimum, std::string words) {
+  return CLI::Validator(
+      [minimum, words](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "";  // the conversion reports it
+        return value >= minimum ? "" : "must be " + words + ", got " + text;
+      },
+      "", "");
+}
+
+// --engine, --timeout and --memory-limit, which `check` and `corpus` share.
+// `scope` ends the limits' descriptions, e.g. " (per file)".
+void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
+  command.add_option("--engine", limits.engine, "Search engine (default: auto, chosen per history)")
+      ->type_name("auto|wgl|brute");
+  command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
+  command.add_option("--memory-limit", limits.memory_limit,
+                     "Search memory before answering unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" +
+                         scope)
+      ->type_name("BYTES");
+}
+
+void add_check_command(CLI::App& app, CheckCommandOptions& options) {
+  CLI::App* check = app.add_subcommand("check", "Decide whether one history is linearizable");
+  check->footer(check_help_footer);
+  check->add_option("FILE", options.file, "History file (Jepsen EDN or log, Porcupine kv log, JSON)")
+      ->required();
+  check->add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
+      ->required();
+  check->add_option("--init", options.init, "Initial state as EDN (overrides the spec's), e.g. 0 or '{:x 0}'");
+  check->add_option("--format", options.format, "Input format (default: detected from the content)")
+      ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
+  add_limit_options(*check, options.limits, "");
+  check->add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
+  check->add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  check->add_flag("--full", options.full, "Print every table row (by default the first 40)");
+}
+
+void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
+  CLI::App* corpus = app.add_subcommand("corpus", "Check every history of a corpus against its expected verdict");
+  corpus->footer(corpus_help_footer);
+  corpus->add_option("CORPUS", options.corpus, "An expected.tsv, or a directory of .edn files with headers")
+      ->required();
+  corpus->add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+      ->type_name("N")
+      ->check(at_least(1, "at least 1"));
+  add_limit_options(*corpus, options.limits, " (per file)");
+  corpus->add_flag("--json", options.json, "Print one JSON object with every row and the totals");
+}
+
+int run(int argc, char** argv) {
+  CLI::App app(program_description(), "ariadne");
+  app.set_version_flag("--version", version_text());
+  app.footer(main_help_footer);
+
+  CheckCommandOptions check_options;
+  CorpusCommandOptions corpus_options;
+  add_check_command(app, check_options);
+  add_corpus_command(app, corpus_options);
+  app.require_subcommand(1);
+
+  if (argc <= 1) {
+    std::cerr << app.help() << std::flush;
+    return kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version arrive as "errors" with status 0; CLI11 prints them.
+    if (error.get_exit_code() == 0) return app.exit(error);
+    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
+    return kExitUsage;
+  }
+
+  if (app.got_subcommand("check")) return run_check_command(check_options);
+  return run_corpus_command(corpus_options);
+}
+
+}  // namespace
+
+}  // namespace ariadne::cli
+
+int main(int argc, char** argv) {
+  using namespace ariadne::cli;
+  try {
+    return run(argc, argv);
+  } catch (const ariadne::InputError& error) {
+    std::cerr << "ariadne: " << error.what() << std::endl;
+    return kExitBadInput;
+  } catch (const ariadne::UsageError& error) {
+    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
+    return kExitUsage;
+  } catch (const CLI::Error& error) {
+    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
+    return kExitUsage;
+  } catch (const ariadne::InternalError& error) {
+    std::cerr << "ariadne: internal error: " << error.what() << ", please report" << std::endl;
+    return kExitInternal;
+  } catch (const std::exception& error) {
+    std::cerr << "ariadne: internal error: " << error.what() << ", please report" << std::endl;
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << "ariadne: internal error: unknown exception, please report" << std::endl;
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,58 @@
+// See option_values.hpp. An --init value is a command-line argument, so a malformed
+// one is a usage error (64) rather than bad input (65), which names a file.
+#include "cli/option_values.hpp"
+
+#include "cli/byte_size.hpp"
+
+#include <ariadne/errors.hpp>
+
+namespace ariadne::cli {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init) {
+  if (trim(model).empty()) throw UsageError("--model: expected a model name such as cas-register");
+  if (!init) return make_model_from_spec(trim(model));
+
+  Value initial;
+  try {
+    initial = parse_edn_value(*init, "--init");
+  } catch (const InputError& error) {
+    throw UsageError("--init: " + error.message());
+  }
+  // --init replaces whatever initial state the spec carried: keep only its name.
+  const std::string_view name = trim(model.substr(0, model.find('(')));
+  return make_model(name, initial);
+}
+
+Format choose_format(std::string_view name) {
+  if (name == "auto") return Format::auto_detect;
+  if (const auto format = parse_format(name)) return *format;
+  throw UsageError("--format: unknown format '" + std::string(name) +
+                   "' (expected auto, edn, jepsen-log, porcupine-kv or json)");
+}
+
+Engine choose_engine(std::string_view name) {
+  if (name == "auto") return Engine::automatic;
+  if (const auto engine = parse_engine(name)) return *engine;
+  throw UsageError("--engine: unknown engine '" + std::string(name) + "' (expected auto, wgl or brute)");
+}
+
+CheckOptions make_check_options(const SearchLimits& limits, unsigned jobs) {
+  CheckOptions options;
+  options.engine = choose_engine(limits.engine);
+  options.timeout_seconds = limits.timeout_seconds;
+  options.memory_limit = parse_byte_size(limits.memory_limit);
+  options.jobs = jobs;
+  return options;
+}
+
+}  // namespace ariadne::cli

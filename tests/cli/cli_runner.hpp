@@ -1,0 +1,97 @@
+// Helpers for the command-line tests: run the built `ariadne` binary in a child
+// process with its output captured, and write input files into a private temporary
+// folder. The tests read --json output with mini_json.hpp.
+#pragma once
+
+#include "mini_json.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ariadne::cli_test {
+
+namespace fs = std::filesystem;
+
+inline std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh folder under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "ariadne-cli-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const fs::path& path() const { return path_; }
+  // Writes `content` to `name` (folders created as needed); returns the full path.
+  std::string write(const std::string& name, const std::string& content) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file.string();
+  }
+
+ private:
+  fs::path path_;
+};
+
+struct RunResult {
+  int status = -1;  // the exit status; -1 if the child died by a signal
+  std::string out;
+  std::string err;
+};
+
+// Runs ARIADNE_CLI_PATH with `args`; stdout and stderr go to files (not pipes, so a
+// chatty child cannot block on a full pipe), which also means stdout is not a
+// terminal and output is uncoloured.
+inline RunResult run_cli(const std::vector<std::string>& args) {
+  TempDir capture;
+  const std::string out_path = (capture.path() / "stdout").string();
+  const std::string err_path = (capture.path() / "stderr").string();
+  std::vector<std::string> argv_text{ARIADNE_CLI_PATH};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_text) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(127);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int wait_status = 0;
+  while (::waitpid(child, &wait_status, 0) < 0) {
+  }
+  RunResult result;
+  result.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+  result.out = read_text(out_path);
+  result.err = read_text(err_path);
+  return result;
+}
+
+}  // namespace ariadne::cli_test
