@@ -34,7 +34,7 @@ test-quick: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
 
 bench: build
-	@scripts/bench.sh
+	@scripts/bench.py --ariadne $(ARIADNE)
 
 clean:
 	@rm -rf $(BUILD)

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -104,14 +105,12 @@ class Scheduler {
     workers_ = std::min<std::size_t>(options.jobs ? options.jobs : hw, parts_.size());
   }
 
+  // The calling thread starts alone; helpers are started only once some partition
+  // needs a second slice, i.e. once there is real work to share. Small keyed histories
+  // (most of them) are then decided without paying for threads at all.
   void run() {
-    if (workers_ <= 1) {
-      work();
-      return;
-    }
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < workers_; ++i) threads.emplace_back([this] { work(); });
-    for (auto& t : threads) t.join();
+    work(/*may_start_helpers=*/workers_ > 1);
+    for (auto& t : helpers_) t.join();
   }
 
   std::uint64_t peak_bytes() const { return memory_.peak(); }
@@ -119,30 +118,37 @@ class Scheduler {
   std::uint64_t memory_limit() const { return memory_.limit(); }
 
  private:
-  void work() {
+  void work(bool may_start_helpers) {
     const bool sliced = parts_.size() > 1;
     while (true) {
       std::size_t i;
       {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
+        // An empty queue with partitions in flight is not the end: they may come back.
+        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0 || decided_.load(); });
         if (queue_.empty() || decided_.load()) return;
         i = queue_.front();
         queue_.pop_front();
+        ++in_flight_;
       }
       Partition& p = parts_[i];
       if (!p.engine) {
         p.engine = engine_ == Engine::brute ? search::make_brute_force(p.sub, model_, stop_)
                                             : search::make_wgl(p.sub, model_, memory_, stop_);
-        p.slice = 20000;
+        p.slice = 1000;
       }
       Outcome o = p.engine->run(sliced ? p.slice : UINT64_MAX);
       p.slice *= 2;
       p.steps = p.engine->steps();
       std::lock_guard lock(mutex_);
+      --in_flight_;
       p.outcome = o;
       switch (o) {
         case Outcome::undecided:
           queue_.push_back(i);
+          if (may_start_helpers && helpers_.empty()) {
+            for (std::size_t h = 1; h < workers_; ++h) helpers_.emplace_back([this] { work(false); });
+          }
           break;
         case Outcome::linearizable:
           for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
@@ -158,6 +164,7 @@ class Scheduler {
           if (p.engine->stop_reason() != StopSignal::Why::decided) decided_.store(true);
           break;
       }
+      changed_.notify_all();
     }
   }
 
@@ -168,7 +175,10 @@ class Scheduler {
   StopSignal stop_;
   std::atomic<bool> decided_{false};
   std::mutex mutex_;
+  std::condition_variable changed_;
   std::deque<std::size_t> queue_;
+  std::size_t in_flight_ = 0;
+  std::vector<std::thread> helpers_;
   std::size_t workers_ = 1;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };

@@ -10,9 +10,14 @@
 // A crashed op's return lies after every real event, so reaching one means every op
 // that had to take effect has; crashed ops left in the list simply never happened.
 //
-// Two refinements over the textbook version:
+// Refinements over the textbook version, all about crashed ops, which stay pending to
+// the end of the history and so multiply the configurations:
 // - The linearized set is a bitset with a Zobrist hash kept incrementally, so a cache
 //   probe costs O(1) amortised instead of hashing n bits.
+// - Subsumption in the memo table (see config_cache.hpp): having used up more crashed
+//   ops to reach the same point is never better.
+// - A crashed op whose step leaves the state unchanged is not linearized: doing so
+//   would only use it up.
 // - Symmetry of crashed ops: two crashed ops with the same operation (f, value, key)
 //   that are both pending are interchangeable, since their returns are both at the end
 //   of time. Only the earliest-invoked unlinearized member of such a class is tried,
@@ -64,16 +69,27 @@ class Wgl final : public SearchEngine {
         memory_(memory),
         stop_(stop),
         compiled_(model.compile(sub.ops)),
-        words_((sub.ops.size() + 63) / 64),
-        bits_(words_, 0),
-        cache_(words_) {
+        required_words_((count_required(sub) + 63) / 64),
+        bits_(required_words_ + (sub.ops.size() - count_required(sub) + 63) / 64, 0),
+        cache_(required_words_, bits_.size() - required_words_) {
     build_list();
     build_symmetry_classes();
+    // Completed ops take the first words of the bitset, crashed ops the rest; only the
+    // completed ones feed the hash, so subsuming configurations share a probe run.
     std::mt19937_64 rng(0x5eed);
-    zobrist_.resize(sub.ops.size());
-    for (auto& z : zobrist_) z = rng();
+    zobrist_.resize(sub.ops.size(), 0);
+    bit_of_.resize(sub.ops.size());
+    std::uint32_t next_required = 0, next_crashed = static_cast<std::uint32_t>(required_words_ * 64);
+    for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
+      if (sub.ops[i]->must_take_effect()) {
+        bit_of_[i] = next_required++;
+        zobrist_[i] = rng();
+      } else {
+        bit_of_[i] = next_crashed++;
+      }
+    }
+    required_left_ = next_required;
     state_ = compiled_->initial();
-    for (const Operation* op : sub.ops) required_left_ += op->must_take_effect() ? 1 : 0;
     cursor_ = nodes_[head_].next;
     account_memory();
   }
@@ -204,8 +220,15 @@ class Wgl final : public SearchEngine {
     return cls == kNoClass || class_members_[cls][class_linearized_[cls]] == op;
   }
 
+  static std::size_t count_required(const SubHistory& sub) {
+    std::size_t n = 0;
+    for (const Operation* op : sub.ops) n += op->must_take_effect() ? 1 : 0;
+    return n;
+  }
+
   void toggle(std::uint32_t op) {
-    bits_[op >> 6] ^= std::uint64_t{1} << (op & 63);
+    const std::uint32_t bit = bit_of_[op];
+    bits_[bit >> 6] ^= std::uint64_t{1} << (bit & 63);
     bits_hash_ ^= zobrist_[op];
   }
 
@@ -215,9 +238,11 @@ class Wgl final : public SearchEngine {
   // configuration is new, linearizes the op and returns true.
   bool try_successors(std::int32_t call, std::uint32_t begin, std::uint32_t end, std::uint32_t next) {
     const std::uint32_t op = nodes_[call].op;
+    const bool optional = !sub_.ops[op]->must_take_effect();
     toggle(op);
     for (std::uint32_t i = next; i < end; ++i) {
       StateId s = succ_pool_[i];
+      if (optional && s == state_) continue;
       if (!cache_.insert(config_hash(s), s, bits_.data())) continue;
       stack_.push_back(Frame{call, state_, begin, end, i + 1});
       state_ = s;
@@ -276,7 +301,8 @@ class Wgl final : public SearchEngine {
     const auto fixed = static_cast<std::int64_t>(compiled_->memory_bytes() + nodes_.capacity() * sizeof(Node) +
                                                  stack_.capacity() * sizeof(Frame) +
                                                  succ_pool_.capacity() * sizeof(StateId) +
-                                                 zobrist_.capacity() * sizeof(std::uint64_t));
+                                                 zobrist_.capacity() * sizeof(std::uint64_t) +
+                                                 bit_of_.capacity() * sizeof(std::uint32_t));
     const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
     const bool ok = memory_.adjust(usage - reported_bytes_);
     reported_bytes_ = usage;
@@ -296,10 +322,11 @@ class Wgl final : public SearchEngine {
   MemoryBudget& memory_;
   const StopSignal& stop_;
   std::unique_ptr<CompiledModel> compiled_;
-  std::size_t words_;
+  std::size_t required_words_;
   std::vector<std::uint64_t> bits_;
   std::uint64_t bits_hash_ = 0;
   std::vector<std::uint64_t> zobrist_;
+  std::vector<std::uint32_t> bit_of_;
   ConfigCache cache_;
   std::vector<Node> nodes_;
   std::int32_t head_ = 0;

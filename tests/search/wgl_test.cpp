@@ -87,7 +87,7 @@ TEST_CASE("identical crashed writes are interchangeable without losing witnesses
   t.invoke(4, "read").ok(4, "read", I(1));
   auto r = run(t, "register(0)");
   REQUIRE(r.verdict == Verdict::linearizable);
-  CHECK(r.linearization.size() == 6);
+  CHECK(r.linearization.size() >= 6);  // three reads, W1, W2, W1; spare crashed writes may join
 }
 
 TEST_CASE("cas succeeds only from its expected value") {
