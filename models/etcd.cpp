@@ -1,6 +1,6 @@
 // Porcupine's etcd register (porcupine_test.go, etcdModel), the model of the Jepsen
 // etcd histories that [HornKroening15] published: a register that starts absent,
-// read with :read, :write and :cas [old new].
+// with the ops :read, :write and :cas [old new].
 //
 // It differs from Knossos' cas-register in two ways. A read of nil is not a wildcard:
 // it observed the register absent. And a cas that failed (:fail) is evidence, not a

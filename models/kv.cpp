@@ -7,10 +7,10 @@
 //
 // Strings are interned by content in one table. Compiled for one key, as partitioned
 // engines do, a state is its string's id; for several keys it is the list of their
-// string ids, interned again. Long
-// runs of appends make many distinct strings, so every put and append step is
-// memoised: a search revisiting a step finds its successor with one probe. Crashed
-// ops: a get reveals nothing and changes nothing; a put or an append applies.
+// string ids, interned again. Long runs of appends make many distinct strings, so
+// every put and append step is memoised: a search revisiting a step finds its
+// successor with one probe. Crashed ops: a get reveals nothing and changes nothing;
+// a put or an append applies.
 #include "models/builtin_model.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"

@@ -8,7 +8,7 @@ using namespace ariadne::model_tests;
 
 TEST_SUITE("models") {
 
-TEST_CASE("etcd: starts absent, and a read of nil is legal only while absent") {
+TEST_CASE("etcd: starts absent and a read of nil is legal only while absent") {
   auto model = make_model("etcd", Value());
   Harness h(*model, {op("read", Value()), op("write", i(1)), op("read", i(1))});
   CHECK(h.describe(h.initial()) == "absent");
@@ -32,7 +32,7 @@ TEST_CASE("etcd: a failed cas is legal only where the state differs from its exp
   CHECK(h.run({0, 2}) == h.run({0}));
 }
 
-TEST_CASE("etcd: only failed cas ops are observations; failed reads are dropped") {
+TEST_CASE("etcd: only failed cas ops are observations and failed reads are dropped") {
   auto model = make_model("etcd-register-cas", Value());
   CHECK(model->failed_is_observation(failed("cas", vec({i(1), i(2)}))));
   CHECK_FALSE(model->failed_is_observation(failed("read", kw("timed-out"))));
@@ -49,7 +49,7 @@ TEST_CASE("etcd: a crashed cas sets its new value where it matches and changes n
   CHECK(h.describe(h.run({3})) == "2");
 }
 
-TEST_CASE("etcd: check_operation, name, alias and spec") {
+TEST_CASE("etcd: check_operation and name and alias and spec") {
   auto model = make_model("etcd-register-cas", Value());
   CHECK(model->name() == "etcd");
   CHECK(model->spec() == "etcd");

@@ -14,7 +14,7 @@ using ariadne::models::StepCache;
 
 TEST_SUITE("models") {
 
-TEST_CASE("content table: equal contents get equal ids, different ones different ids") {
+TEST_CASE("content table: equal contents get equal ids and different ones different ids") {
   ContentTable<std::uint32_t> table;
   const std::vector<std::uint32_t> a{1, 2, 3};
   const std::vector<std::uint32_t> b{1, 2};
@@ -59,7 +59,7 @@ TEST_CASE("content table: many strings keep distinct ids through table growth") 
   }
 }
 
-TEST_CASE("step cache: remembers successors and illegal steps, and forgets only by collision") {
+TEST_CASE("step cache: remembers successors and illegal steps and forgets only by collision") {
   StepCache cache;
   CHECK_FALSE(cache.find(3, 4).has_value());
   cache.store(3, 4, 9);

@@ -17,7 +17,7 @@ Operation kv(std::string f, Value value, const char* key = "k", OpStatus status 
 
 TEST_SUITE("models") {
 
-TEST_CASE("kv: get sees the concatenation of appends since the last put, starting empty") {
+TEST_CASE("kv: get sees the concatenation of appends since the last put starting empty") {
   auto model = make_model("kv", Value());
   Harness h(*model, {kv("get", str("")), kv("append", str("x 1 0 y")), kv("append", str("x 2 0 y")),
                      kv("get", str("x 1 0 yx 2 0 y")), kv("put", str("z")), kv("get", str("z"))});
@@ -46,7 +46,7 @@ TEST_CASE("kv: a completed get of nil reads a missing key") {
   CHECK_FALSE(h.run({1, 0}).has_value());
 }
 
-TEST_CASE("kv: a crashed get changes nothing; a crashed put or append applies") {
+TEST_CASE("kv: a crashed get changes nothing and a crashed put or append applies") {
   auto model = make_model("kv", Value());
   Harness h(*model, {kv("get", Value(), "k", OpStatus::crashed), kv("append", str("a"), "k", OpStatus::crashed),
                      kv("put", str("b"), "k", OpStatus::crashed)});
@@ -54,7 +54,7 @@ TEST_CASE("kv: a crashed get changes nothing; a crashed put or append applies") 
   CHECK(h.describe(h.run({2, 1})) == "\"ba\"");
 }
 
-TEST_CASE("kv: is partitioned by key, and the initial map gives each key its start") {
+TEST_CASE("kv: is partitioned by key and the initial map gives each key its start") {
   auto model = make_model("kv", Value::map({{str("a"), str("x")}}));
   CHECK(model->is_partitioned());
   CHECK(model->partition_key(kv("get", Value(), "a")) == str("a"));
@@ -64,7 +64,7 @@ TEST_CASE("kv: is partitioned by key, and the initial map gives each key its sta
   CHECK(b.legal(b.initial(), 0));
 }
 
-TEST_CASE("kv: compiled for several keys, keys stay independent") {
+TEST_CASE("kv: compiled for several keys the keys stay independent") {
   auto model = make_model("kv", Value());
   Harness h(*model, {kv("put", str("1"), "a"), kv("put", str("2"), "b"), kv("get", str("1"), "a"),
                      kv("get", str(""), "b")});
@@ -74,7 +74,7 @@ TEST_CASE("kv: compiled for several keys, keys stay independent") {
   CHECK(h.describe(h.run({0})) == "{\"a\" \"1\", \"b\" \"\"}");
 }
 
-TEST_CASE("kv: check_operation, init and spec") {
+TEST_CASE("kv: check_operation and init and spec") {
   auto model = make_model("kv", Value());
   CHECK(model->spec() == "kv");
   CHECK(make_model("kv", Value::map({{str("a"), str("x")}}))->spec() == "kv({\"a\" \"x\"})");

@@ -17,7 +17,7 @@ Value xy00() { return Value::map({{kw("x"), i(0)}, {kw("y"), i(0)}}); }
 
 TEST_SUITE("models") {
 
-TEST_CASE("multi-register: reads must match the current values, nil reads match anything") {
+TEST_CASE("multi-register: reads must match the current values and nil reads match anything") {
   auto model = make_model("multi-register", xy00());
   Harness h(*model, {op("txn", txn({micro("read", "x", i(0)), micro("read", "y", Value())})),
                      op("txn", txn({micro("write", "x", i(2))})), op("txn", txn({micro("read", "x", i(2))})),
@@ -30,7 +30,7 @@ TEST_CASE("multi-register: reads must match the current values, nil reads match 
   CHECK(h.describe(h.run({1})) == "{:x 2, :y 0}");
 }
 
-TEST_CASE("multi-register: micro-ops apply in order, so a read sees the txn's own earlier write") {
+TEST_CASE("multi-register: micro-ops apply in order so a read sees the txn's own earlier write") {
   auto model = make_model("multi-register", xy00());
   Harness h(*model, {op("txn", txn({micro("write", "x", i(1)), micro("read", "x", i(1))})),
                      op("txn", txn({micro("read", "x", i(1)), micro("write", "x", i(2))})),
@@ -66,7 +66,7 @@ TEST_CASE("multi-register: a crashed txn's reads are wildcards and its writes ap
   CHECK(h.run({1}) == h.initial());
 }
 
-TEST_CASE("multi-register: check_operation, init and spec") {
+TEST_CASE("multi-register: check_operation and init and spec") {
   auto model = make_model("multi-register", xy00());
   CHECK(model->spec() == "multi-register({:x 0, :y 0})");
   CHECK(make_model("multi-register", Value())->spec() == "multi-register({})");

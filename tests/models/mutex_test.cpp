@@ -9,7 +9,7 @@ using namespace ariadne::model_tests;
 
 TEST_SUITE("models") {
 
-TEST_CASE("mutex: acquire and release must alternate, starting unlocked") {
+TEST_CASE("mutex: acquire and release must alternate starting unlocked") {
   auto model = make_model("mutex", Value());
   Harness h(*model, {op("acquire", Value()), op("release", kw("ignored")), op("acquire", i(3))});
   CHECK(h.describe(h.initial()) == "unlocked");
@@ -20,7 +20,7 @@ TEST_CASE("mutex: acquire and release must alternate, starting unlocked") {
   CHECK(h.run({0, 1}) == h.initial());
 }
 
-TEST_CASE("mutex: crashed ops change the lock like completed ones; failed ones change nothing") {
+TEST_CASE("mutex: crashed ops change the lock like completed ones and failed ones change nothing") {
   auto model = make_model("mutex", Value());
   Harness h(*model, {crashed("acquire", Value()), crashed("release", Value()), failed("release", kw("not-held"))});
   CHECK(h.describe(h.run({0})) == "locked");
@@ -28,7 +28,7 @@ TEST_CASE("mutex: crashed ops change the lock like completed ones; failed ones c
   CHECK(h.run({2}) == h.initial());
 }
 
-TEST_CASE("mutex: check_operation, init and spec") {
+TEST_CASE("mutex: check_operation and init and spec") {
   auto model = make_model("mutex", Value());
   CHECK(model->spec() == "mutex()");
   CHECK(model->check_operation(op("lock", Value())) ==

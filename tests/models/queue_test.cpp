@@ -9,7 +9,7 @@ using namespace ariadne::model_tests;
 
 TEST_SUITE("models") {
 
-TEST_CASE("unordered-queue: a dequeue may take any pending element, once per enqueue") {
+TEST_CASE("unordered-queue: a dequeue may take any pending element once per enqueue") {
   auto model = make_model("unordered-queue", Value());
   Harness h(*model, {op("enqueue", i(1)), op("enqueue", i(2)), op("dequeue", i(2)), op("dequeue", i(1)),
                      op("enqueue", i(1))});
@@ -53,7 +53,7 @@ TEST_CASE("fifo-queue: dequeues return elements in enqueue order") {
   CHECK(h.describe(h.initial()) == "[]");
 }
 
-TEST_CASE("fifo-queue: a dequeue of nil is not a wildcard, as in Knossos") {
+TEST_CASE("fifo-queue: a dequeue of nil is not a wildcard as in Knossos") {
   auto model = make_model("fifo-queue", vec({i(1)}));
   Harness h(*model, {op("dequeue", Value())});
   CHECK_FALSE(h.legal(h.initial(), 0));
@@ -68,7 +68,7 @@ TEST_CASE("fifo-queue: equal contents reached differently are the same state") {
   CHECK(h.run({0, 1}) != h.run({1, 0}));
 }
 
-TEST_CASE("fifo-queue: a crashed dequeue removes the head, and has no successor when empty") {
+TEST_CASE("fifo-queue: a crashed dequeue removes the head and has no successor when empty") {
   auto model = make_model("fifo-queue", vec({i(5), i(6)}));
   Harness h(*model, {crashed("dequeue", Value()), crashed("enqueue", i(7))});
   CHECK(h.describe(h.run({0})) == "[6]");
@@ -94,7 +94,7 @@ TEST_CASE("stack: the initial vector is bottom first") {
   CHECK_FALSE(h.run({1}).has_value());
 }
 
-TEST_CASE("queues and stack: check_operation, init and spec") {
+TEST_CASE("queues and stack: check_operation and init and spec") {
   CHECK(make_model("fifo-queue", Value())->spec() == "fifo-queue([])");
   CHECK(make_model("unordered-queue", vec({i(1)}))->spec() == "unordered-queue([1])");
   CHECK(make_model("stack", Value())->spec() == "stack([])");

@@ -9,7 +9,7 @@ using namespace ariadne::model_tests;
 
 TEST_SUITE("models") {
 
-TEST_CASE("register: a read must see the last write, and a read of nil is a wildcard") {
+TEST_CASE("register: a read must see the last write and a read of nil is a wildcard") {
   auto model = make_model("register", i(0));
   Harness h(*model, {op("read", i(0)), op("write", i(3)), op("read", i(3)), op("read", Value()),
                      op("read", i(5))});
@@ -30,14 +30,14 @@ TEST_CASE("register: the default initial state is nil and reads of it need a nil
   CHECK(h.legal(h.initial(), 1));
 }
 
-TEST_CASE("register: states are the values, so equal values reached differently are equal ids") {
+TEST_CASE("register: states are the values so equal values reached differently are equal ids") {
   auto model = make_model("register", Value());
   Harness h(*model, {op("write", i(1)), op("write", i(2)), op("write", i(1))});
   CHECK(h.run({0}) == h.run({1, 2}));
   CHECK(h.run({0}) != h.run({1}));
 }
 
-TEST_CASE("register: values compare with Clojure equality, so a list read matches a vector write") {
+TEST_CASE("register: values compare with Clojure equality so a list read matches a vector write") {
   auto model = make_model("register", Value());
   Harness h(*model, {op("write", vec({i(1), i(2)})), op("read", Value::list({i(1), i(2)}))});
   CHECK(h.run({0, 1}).has_value());
@@ -90,7 +90,7 @@ TEST_CASE("register models: check_operation names the problem") {
   CHECK_FALSE(cas->check_operation(failed("cas", kw("timed-out"))).has_value());
 }
 
-TEST_CASE("register models: names, specs and operation descriptions") {
+TEST_CASE("register models: names and specs and operation descriptions") {
   CHECK(make_model("register", Value())->spec() == "register(nil)");
   CHECK(make_model("cas-register", i(0))->spec() == "cas-register(0)");
   CHECK(make_model("cas-register", i(0))->name() == "cas-register");

@@ -42,7 +42,7 @@ TEST_CASE("set: a crashed add applies and a crashed read changes nothing") {
   CHECK(h.run({1}) == h.initial());
 }
 
-TEST_CASE("set: check_operation, init and spec") {
+TEST_CASE("set: check_operation and init and spec") {
   auto model = make_model("set", Value());
   CHECK(model->spec() == "set(#{})");
   CHECK(make_model("set", vec({i(2), i(1)}))->spec() == "set(#{1 2})");
