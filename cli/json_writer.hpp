@@ -51,7 +51,5 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-// The JSON string literal for `text`, quotes included.
-std::string json_quote(std::string_view text);
 
 }  // namespace ariadne::cli

@@ -8,6 +8,7 @@
 #include "history/json_reader.hpp"
 
 #include "history/edn_reader.hpp"
+#include "history/text_encoding.hpp"
 
 #include <charconv>
 #include <vector>
@@ -21,33 +22,6 @@ constexpr std::size_t kMaxJsonDepth = edn::kMaxNestingDepth;
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
-}
-
-// Length of a well-formed UTF-8 sequence at text[at], or 0: no overlong forms,
-// no surrogates, nothing above U+10FFFF.
-std::size_t valid_utf8_length(std::string_view text, std::size_t at) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  std::size_t length;
-  unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (at + length > text.size()) return 0;
-  for (std::size_t i = 1; i < length; ++i) {
-    const auto c = static_cast<unsigned char>(text[at + i]);
-    if (i == 1 ? (c < low || c > high) : (c < 0x80 || c > 0xBF)) return 0;
-  }
-  return length;
 }
 
 class JsonParser {
@@ -214,7 +188,7 @@ class JsonParser {
                                    : "control character in string; write it as a \\u escape");
       }
       if (c >= 0x80) {
-        const std::size_t length = valid_utf8_length(text_, at_);
+        const std::size_t length = utf8_sequence_length(text_, at_);
         if (length == 0) fail(position(), "invalid UTF-8 in string");
         out.append(text_.substr(at_, length));
         at_ += length;

@@ -2,6 +2,8 @@
 // and maps, hashing consistent with equality, and EDN/JSON printing.
 #include <ariadne/value.hpp>
 
+#include "history/text_encoding.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -121,7 +123,7 @@ void write_json(std::string& out, const Value& v) {
       break;
     case Value::Kind::string:
     case Value::Kind::keyword:
-    case Value::Kind::symbol: append_edn_string(out, v.text()); break;
+    case Value::Kind::symbol: out += json_quote(v.text()); break;
     case Value::Kind::vector:
     case Value::Kind::list:
     case Value::Kind::set: {
@@ -143,9 +145,9 @@ void write_json(std::string& out, const Value& v) {
         first = false;
         if (k.kind() == Value::Kind::string || k.kind() == Value::Kind::keyword ||
             k.kind() == Value::Kind::symbol) {
-          append_edn_string(out, k.text());
+          out += json_quote(k.text());
         } else {
-          append_edn_string(out, k.to_edn());
+          out += json_quote(k.to_edn());
         }
         out += ':';
         write_json(out, val);

@@ -1,0 +1,21 @@
+// Text encodings shared by the readers, the values and the command line: UTF-8
+// well-formedness (RFC 3629) and JSON string quoting (RFC 8259). Kept in one place so
+// that what the JSON reader accepts and what every writer emits cannot drift apart.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ariadne {
+
+// Length of the well-formed UTF-8 sequence starting at text[at], or 0 if it is not one:
+// overlong forms, surrogates and code points above U+10FFFF are rejected.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
+
+// `text` as a JSON string literal, quotes included. Control characters are escaped
+// and bytes that are not well-formed UTF-8 become U+FFFD, so the result always parses
+// (file names and history values may hold arbitrary bytes).
+std::string json_quote(std::string_view text);
+
+}  // namespace ariadne
