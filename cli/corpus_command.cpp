@@ -1,5 +1,5 @@
-// `ariadne corpus`: rows are independent, so N worker threads take the next unchecked
-// row until none is left, and each check runs single-threaded (CheckOptions.jobs = 1)
+// `ariadne corpus`: rows are independent, so N worker threads (portfolio/parallel.hpp)
+// take the next unchecked row until none is left, and each check runs single-threaded (CheckOptions.jobs = 1)
 // so N files at a time use N cores rather than N times all of them. Each row's
 // outcome goes to its own slot, so the report is in corpus order whatever order the
 // workers finish in. Every failure of a row, whatever its type, is caught in the
@@ -12,6 +12,7 @@
 #include "cli/option_values.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/terminal.hpp"
+#include "portfolio/parallel.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -19,7 +20,6 @@
 #include <ariadne/model.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -81,20 +81,11 @@ int run_corpus_command(const CorpusCommandOptions& options) {
 
   std::vector<CorpusOutcome> outcomes(rows.size());
   ProgressBar progress(stderr, rows.size(), is_terminal(stderr));
-  std::atomic<std::size_t> next_row{0};
-  const auto work = [&] {
-    for (std::size_t i = next_row++; i < rows.size(); i = next_row++) {
-      progress.started(rows[i].name);
-      outcomes[i] = check_row(rows[i], check_options);
-      progress.finished(rows[i].name, outcomes[i].ok);
-    }
-  };
-  if (jobs <= 1) {
-    work();
-  } else {
-    std::vector<std::jthread> workers;
-    for (unsigned j = 0; j < jobs; ++j) workers.emplace_back(work);
-  }
+  portfolio::for_each_index(rows.size(), jobs, [&](std::size_t i) {
+    progress.started(rows[i].name);
+    outcomes[i] = check_row(rows[i], check_options);
+    progress.finished(rows[i].name, outcomes[i].ok);
+  });
   progress.erase();
 
   const CorpusTotals totals = total(outcomes, ms_since(start));
