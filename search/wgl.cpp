@@ -36,6 +36,7 @@ namespace {
 
 constexpr std::int32_t kNone = -1;
 constexpr std::uint32_t kNoClass = 0xffffffffu;
+constexpr std::uint64_t kMaxEvictions = 16;
 
 struct Node {
   std::int32_t prev = kNone;
@@ -118,7 +119,9 @@ class Wgl final : public SearchEngine {
           stop_reason_ = why;
           return Outcome::stopped;  // resumable: nothing is lost
         }
-        if (!account_memory()) return finish(Outcome::out_of_memory);
+        // Eviction keeps the search correct, but a table emptied over and over means the
+        // limit is far too small for this history: say so rather than crawl on.
+        if (!account_memory() || cache_.evictions() > kMaxEvictions) return finish(Outcome::out_of_memory);
         if (steps_ >= step_limit) return Outcome::undecided;
       }
       if (cursor_ == kNone) return finish(Outcome::linearizable);
