@@ -111,6 +111,7 @@ class Scheduler {
   void run() {
     work(/*may_start_helpers=*/workers_ > 1);
     for (auto& t : helpers_) t.join();
+    if (!failure_.empty()) throw InternalError("a search engine failed: " + failure_);
   }
 
   std::uint64_t peak_bytes() const { return memory_.peak(); }
@@ -132,14 +133,25 @@ class Scheduler {
         ++in_flight_;
       }
       Partition& p = parts_[i];
-      if (!p.engine) {
-        p.engine = engine_ == Engine::brute ? search::make_brute_force(p.sub, model_, stop_)
-                                            : search::make_wgl(p.sub, model_, memory_, stop_);
-        p.slice = 1000;
+      Outcome o = Outcome::out_of_memory;
+      // Nothing may escape a worker thread (it would terminate the process): running
+      // out of memory is an honest unknown, anything else a bug reported after join.
+      try {
+        if (!p.engine) {
+          p.engine = engine_ == Engine::brute ? search::make_brute_force(p.sub, model_, stop_)
+                                              : search::make_wgl(p.sub, model_, memory_, stop_);
+          p.slice = 1000;
+        }
+        o = p.engine->run(sliced ? p.slice : UINT64_MAX);
+        p.slice *= 2;
+        p.steps = p.engine->steps();
+      } catch (const std::bad_alloc&) {
+        o = Outcome::out_of_memory;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        if (failure_.empty()) failure_ = e.what();
+        o = Outcome::out_of_memory;
       }
-      Outcome o = p.engine->run(sliced ? p.slice : UINT64_MAX);
-      p.slice *= 2;
-      p.steps = p.engine->steps();
       std::lock_guard lock(mutex_);
       --in_flight_;
       p.outcome = o;
@@ -179,6 +191,7 @@ class Scheduler {
   std::deque<std::size_t> queue_;
   std::size_t in_flight_ = 0;
   std::vector<std::thread> helpers_;
+  std::string failure_;
   std::size_t workers_ = 1;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };

@@ -6,6 +6,10 @@
 // StateId; models whose states do not fit in 64 bits intern them, so that two equal
 // states always get the same id and engines compare and hash states as integers.
 //
+// A step may depend only on the operation's f, value, key and status (never on its
+// process or timing): engines rely on it to treat identical crashed ops as
+// interchangeable.
+//
 // Unknown results: a crashed operation may take effect with any result the model
 // allows, so its step may have several successors (a crashed dequeue from an
 // unordered queue may remove any element) or none (a crashed cas whose expected
