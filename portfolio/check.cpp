@@ -8,6 +8,7 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
+#include "portfolio/first_failure.hpp"
 #include "portfolio/merge.hpp"
 #include "search/search_engine.hpp"
 
@@ -115,6 +116,12 @@ class Scheduler {
   }
 
   std::uint64_t peak_bytes() const { return memory_.peak(); }
+  // The limits of this check, without the "another partition decided" condition.
+  StopSignal limits() const {
+    StopSignal s = stop_;
+    s.decided = nullptr;
+    return s;
+  }
   StopSignal::Why stop_reason() const { return stop_reason_; }
   std::uint64_t memory_limit() const { return memory_.limit(); }
 
@@ -242,8 +249,20 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
     result.explanation = "No order of these " + std::to_string(p.sub.ops.size()) + " operations" +
                          describe_partition(model, p) + " respects both their real-time order and the " +
-                         model.spec() + " model: in every order that real time allows, some operation " +
-                         "observes a result the model cannot produce.";
+                         model.spec() + " model.";
+    // Where it goes wrong, within a budget proportional to the refutation's own cost.
+    search::MemoryBudget memory(options.memory_limit);
+    const StopSignal limits = scheduler.limits();
+    if (auto first = portfolio::find_first_failure(p.sub, model, memory, limits,
+                                                   std::max<std::uint64_t>(200000, 8 * p.steps))) {
+      const Operation& op = *first->op;
+      result.failing_op = op.id;
+      result.explanation += " Everything before event " + std::to_string(op.ret) +
+                            " can be linearized; the completion of op " + std::to_string(op.id) + " (process " +
+                            std::to_string(op.process) + ", " + model.describe_operation(op) + ") at event " +
+                            std::to_string(op.ret) +
+                            " is the first result that no order of the operations so far can explain.";
+    }
     return finish();
   }
   // Unknown: memory is the more specific reason, since running out of it stops the

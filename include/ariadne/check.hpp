@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct CheckResult {
   std::string explanation;
   std::string reason;        // why unknown
   std::string failing_partition;  // the key of the failing partition, as EDN
+  // Not linearizable: the op whose completion is the first event after which no order
+  // exists (Knossos' failing op), when the search for it finished within its budget.
+  std::optional<std::uint32_t> failing_op;
   std::size_t partitions = 1;
   std::uint64_t steps = 0;   // model steps taken by the search, all partitions
   std::uint64_t peak_search_bytes = 0;

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace ariadne;
@@ -72,5 +73,52 @@ TEST_SUITE("slow") {
     Tally t = check_corpus(tsv);
     CHECK(t.rows == 108);
     CHECK(t.linearizable == 26);
+  }
+}
+
+TEST_CASE("the first failing operation of the A-D example is D's read of 1") {
+  auto model = make_model_from_spec("register(0)");
+  History h = build_history(read_events(kSourceDir + "/corpus/classic/worked-example-abcd.edn"), *model);
+  CheckResult r = check(h, *model, CheckOptions{});
+  REQUIRE(r.verdict == Verdict::not_linearizable);
+  REQUIRE(r.failing_op.has_value());
+  CHECK(*r.failing_op == 5);
+  CHECK(r.explanation.find("read 1") != std::string::npos);
+}
+
+TEST_SUITE("slow") {
+  // The failing ops Knossos' corpus documents for its bad histories (its README's
+  // "Notable files"), found here by binary search over prefixes.
+  TEST_CASE("the first failing operations match the ones Knossos documents") {
+    const std::string dir = kSourceDir + "/../shared/corpus/knossos/data/cas-register/bad/";
+    if (!std::filesystem::exists(dir)) {
+      MESSAGE("skipped: ", dir, " is absent (a plain clone has no ../shared)");
+      return;
+    }
+    struct Expected {
+      const char* file;
+      std::int64_t process;
+      std::int64_t read;
+      std::uint64_t completion_event;  // 0 when the documentation gives none
+    };
+    const Expected cases[] = {{"rethink-fail-minimal.edn", 1, 3, 0},
+                              {"bad-analysis.edn", 21, 2, 14},
+                              {"cas-failure.edn", 70, 0, 491},
+                              {"rethink-fail-smaller.edn", 12, 3, 217},
+                              {"immediate-failure.edn", 1, 3, 0}};
+    auto model = make_model_from_spec("cas-register(0)");
+    for (const Expected& e : cases) {
+      INFO(e.file);
+      History h = build_history(read_events(dir + e.file), *model);
+      CheckResult r = check(h, *model, CheckOptions{});
+      REQUIRE(r.verdict == Verdict::not_linearizable);
+      REQUIRE(r.failing_op.has_value());
+      auto op = std::find_if(h.ops.begin(), h.ops.end(), [&](const Operation& o) { return o.id == *r.failing_op; });
+      REQUIRE(op != h.ops.end());
+      CHECK(op->process == e.process);
+      CHECK(op->f == "read");
+      CHECK(op->value == Value::integer(e.read));
+      if (e.completion_event) CHECK(op->ret == e.completion_event);
+    }
   }
 }

@@ -1,0 +1,73 @@
+// Finding the first failing completion by binary search over prefixes.
+//
+// The prefix P(t) of a history holds the ops invoked by event t; those still open at t
+// become crashed (they may or may not have taken effect by then). Linearizability is
+// monotone in t: cutting a linearization of P(t') (t' > t) just before its first op
+// invoked after t leaves every op that completed by t (real time puts them first) with
+// its observed result, and only pending ops otherwise, which P(t) allows. So the
+// prefixes switch from linearizable to not exactly once, at an :ok completion (a new
+// invocation alone only adds an optional op), and log2(n) searches find where.
+#include "portfolio/first_failure.hpp"
+
+#include <algorithm>
+
+namespace ariadne::portfolio {
+
+namespace {
+
+enum class PrefixVerdict { linearizable, not_linearizable, undecided };
+
+PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, const Model& model,
+                           search::MemoryBudget& memory, const search::StopSignal& stop, std::uint64_t budget,
+                           std::uint64_t& spent) {
+  std::vector<Operation> prefix_ops;
+  for (const Operation* op : sub.ops) {
+    if (op->call > cut) break;  // ops are in call order
+    Operation copy = *op;
+    if (copy.ret > cut) {
+      copy.status = OpStatus::crashed;
+      copy.ret = kNever;
+      copy.value = copy.invoke_value;
+    }
+    prefix_ops.push_back(std::move(copy));
+  }
+  search::SubHistory prefix;
+  for (const Operation& op : prefix_ops) prefix.ops.push_back(&op);
+  auto engine = search::make_wgl(prefix, model, memory, stop);
+  const search::Outcome outcome = engine->run(budget > spent ? budget - spent : 0);
+  spent += engine->steps();
+  switch (outcome) {
+    case search::Outcome::linearizable: return PrefixVerdict::linearizable;
+    case search::Outcome::not_linearizable: return PrefixVerdict::not_linearizable;
+    default: return PrefixVerdict::undecided;
+  }
+}
+
+}  // namespace
+
+std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, const Model& model,
+                                               search::MemoryBudget& memory, const search::StopSignal& stop,
+                                               std::uint64_t step_budget) {
+  std::vector<const Operation*> completions;
+  for (const Operation* op : sub.ops) {
+    if (op->must_take_effect()) completions.push_back(op);
+  }
+  if (completions.empty()) return std::nullopt;
+  std::sort(completions.begin(), completions.end(),
+            [](const Operation* a, const Operation* b) { return a->ret < b->ret; });
+  // Invariant: the prefix ending at completions[hi] is not linearizable (the whole
+  // partition is known not to be), and every prefix ending before completions[lo] is.
+  std::size_t lo = 0, hi = completions.size() - 1;
+  std::uint64_t spent = 0;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    switch (check_prefix(sub, completions[mid]->ret, model, memory, stop, step_budget, spent)) {
+      case PrefixVerdict::not_linearizable: hi = mid; break;
+      case PrefixVerdict::linearizable: lo = mid + 1; break;
+      case PrefixVerdict::undecided: return std::nullopt;
+    }
+  }
+  return FirstFailure{completions[lo], static_cast<std::size_t>(completions[lo]->ret)};
+}
+
+}  // namespace ariadne::portfolio

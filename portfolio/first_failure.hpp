@@ -1,0 +1,25 @@
+// The first operation that cannot be linearized, as Knossos reports it: the op whose
+// completion turns the history read so far from linearizable into not.
+#pragma once
+
+#include <ariadne/model.hpp>
+
+#include "search/search_engine.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace ariadne::portfolio {
+
+struct FirstFailure {
+  const Operation* op = nullptr;  // its completion is the first event no order survives
+  std::size_t linearizable_prefix_events = 0;  // events before that completion
+};
+
+// `sub` is a partition already known not to be linearizable. Returns nullopt when the
+// search for the first failure runs past `step_budget` model steps or is stopped.
+std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, const Model& model,
+                                               search::MemoryBudget& memory, const search::StopSignal& stop,
+                                               std::uint64_t step_budget);
+
+}  // namespace ariadne::portfolio
