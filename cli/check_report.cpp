@@ -138,6 +138,15 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       if (!result.failing_partition.empty()) {
         line("partition", result.failing_partition);
       }
+      if (result.failing_op) {
+        const auto op = std::find_if(history.ops.begin(), history.ops.end(),
+                                     [&](const Operation& o) { return o.id == *result.failing_op; });
+        if (op != history.ops.end()) {
+          line("failing op", style.red(std::to_string(op->id)) + " (process " + std::to_string(op->process) + ", " +
+                                 op->f + " " + op->value.to_edn() + ", completed at event " + std::to_string(op->ret) +
+                                 "): the first result no order explains");
+        }
+      }
       std::vector<std::uint32_t> core = result.core;
       std::sort(core.begin(), core.end());  // file order reads as a timeline
       out += "\nNo order of these operations explains their results:\n";
