@@ -251,10 +251,15 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
                          describe_partition(model, p) + " respects both their real-time order and the " +
                          model.spec() + " model.";
     // Where it goes wrong, within a budget proportional to the refutation's own cost.
+    // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
     search::MemoryBudget memory(options.memory_limit);
     const StopSignal limits = scheduler.limits();
-    if (auto first = portfolio::find_first_failure(p.sub, model, memory, limits,
-                                                   std::max<std::uint64_t>(200000, 8 * p.steps))) {
+    std::optional<portfolio::FirstFailure> first;
+    try {
+      first = portfolio::find_first_failure(p.sub, model, memory, limits, std::max<std::uint64_t>(200000, 8 * p.steps));
+    } catch (const std::bad_alloc&) {
+    }
+    if (first) {
       const Operation& op = *first->op;
       result.failing_op = op.id;
       result.explanation += " Everything before event " + std::to_string(op.ret) +

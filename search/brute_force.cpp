@@ -18,6 +18,7 @@ class BruteForce final : public SearchEngine {
   std::vector<std::uint32_t> linearization() const override { return found_; }
 
   Outcome run(std::uint64_t /*step_budget*/) override {
+    // check() refuses larger histories with a reason; this guards direct callers.
     if (sub_.ops.size() > kBruteForceMaxOps) return Outcome::out_of_memory;
     std::vector<std::uint32_t> order;
     switch (search(compiled_->initial(), order)) {
