@@ -38,7 +38,7 @@ CLI::Validator at_least(double minimum, std::string words) {
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
   command.add_option("--engine", limits.engine, "Search engine (default: auto, chosen per history)")
-      ->type_name("auto|wgl|brute");
+      ->type_name("auto|wgl|jit|brute");
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));

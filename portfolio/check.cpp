@@ -34,6 +34,7 @@ std::string_view verdict_name(Verdict v) {
 std::optional<Engine> parse_engine(std::string_view name) {
   if (name == "auto") return Engine::automatic;
   if (name == "wgl") return Engine::wgl;
+  if (name == "jit") return Engine::jit;
   if (name == "brute") return Engine::brute;
   return std::nullopt;
 }
@@ -42,6 +43,7 @@ std::string_view engine_name(Engine e) {
   switch (e) {
     case Engine::automatic: return "auto";
     case Engine::wgl: return "wgl";
+    case Engine::jit: return "jit";
     case Engine::brute: return "brute";
   }
   return "auto";
@@ -145,8 +147,7 @@ class Scheduler {
       // out of memory is an honest unknown, anything else a bug reported after join.
       try {
         if (!p.engine) {
-          p.engine = engine_ == Engine::brute ? search::make_brute_force(p.sub, model_, stop_)
-                                              : search::make_wgl(p.sub, model_, memory_, stop_);
+          p.engine = make_engine(p.sub);
           p.slice = 1000;
         }
         o = p.engine->run(sliced ? p.slice : UINT64_MAX);
@@ -184,6 +185,14 @@ class Scheduler {
           break;
       }
       changed_.notify_all();
+    }
+  }
+
+  std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub) {
+    switch (engine_) {
+      case Engine::brute: return search::make_brute_force(sub, model_, stop_);
+      case Engine::jit: return search::make_jit(sub, model_, memory_, stop_);
+      default: return search::make_wgl(sub, model_, memory_, stop_);
     }
   }
 

@@ -84,6 +84,9 @@ class SearchEngine {
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
+// Lowe's just-in-time linearization: configurations carried forward through time.
+std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                       const StopSignal& stop);
 // Exhaustive enumeration of orders, for tiny histories: the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
                                                const StopSignal& stop);

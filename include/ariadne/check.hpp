@@ -15,7 +15,7 @@ namespace ariadne {
 enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
 std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
 
-enum class Engine : std::uint8_t { automatic, wgl, brute };
+enum class Engine : std::uint8_t { automatic, wgl, jit, brute };
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
 

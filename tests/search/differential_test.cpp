@@ -1,4 +1,5 @@
-// WGL against the brute-force oracle on thousands of random small histories per model.
+// WGL and JIT against the brute-force oracle on thousands of random small histories per
+// model.
 // Every linearizable answer of either engine is also replayed by the certificate
 // checker inside check(), which throws on a bad witness.
 #include <ariadne/check.hpp>
@@ -25,16 +26,20 @@ Tally compare_engines(const std::string& spec, int histories, const testing::Ran
   std::mt19937_64 rng(seed);
   Tally tally;
   CheckOptions wgl{.engine = Engine::wgl, .timeout_seconds = 10, .jobs = 1};
+  CheckOptions jit{.engine = Engine::jit, .timeout_seconds = 10, .jobs = 1};
   CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1};
   for (int i = 0; i < histories; ++i) {
     EventLog log = testing::random_history(spec, shape, rng);
     History h = build_history(log, *model);
     CheckResult a = check(h, *model, wgl);
     CheckResult b = check(h, *model, brute);
+    CheckResult c = check(h, *model, jit);
     INFO("model ", spec, ", seed ", seed, ", history #", i);
     REQUIRE(a.verdict != Verdict::unknown);
     REQUIRE(b.verdict != Verdict::unknown);
+    REQUIRE(c.verdict != Verdict::unknown);
     REQUIRE(verdict_name(a.verdict) == verdict_name(b.verdict));
+    REQUIRE(verdict_name(c.verdict) == verdict_name(b.verdict));
     (a.verdict == Verdict::linearizable ? tally.linearizable : tally.not_linearizable)++;
   }
   return tally;
@@ -43,7 +48,7 @@ Tally compare_engines(const std::string& spec, int histories, const testing::Ran
 }  // namespace
 
 TEST_SUITE("slow") {
-  TEST_CASE("WGL and brute force agree on random histories of every model") {
+  TEST_CASE("WGL and JIT agree with brute force on random histories of every model") {
     const std::uint64_t seed = 20261130;
     MESSAGE("differential test seed: ", seed);
     for (const std::string& spec : testing::random_history_models()) {
@@ -63,7 +68,7 @@ TEST_SUITE("slow") {
 
   // Crashed ops are where WGL's refinements (subsumption, symmetry, no-op skipping)
   // act, so histories dense with them get a run of their own.
-  TEST_CASE("WGL and brute force agree on crash-heavy random histories") {
+  TEST_CASE("WGL and JIT agree with brute force on crash-heavy random histories") {
     const std::uint64_t seed = 4242;
     MESSAGE("crash-heavy differential test seed: ", seed);
     for (const std::string& spec : testing::random_history_models()) {
