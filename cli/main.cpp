@@ -37,7 +37,7 @@ CLI::Validator at_least(double minimum, std::string words) {
 // --engine, --timeout and --memory-limit, which `check` and `corpus` share.
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
-  command.add_option("--engine", limits.engine, "Search engine (default: auto, chosen per history)")
+  command.add_option("--engine", limits.engine, "Search engine: wgl (what auto runs), jit (Lowe's just-in-time search), brute (exhaustive, tiny histories only)")
       ->type_name("auto|wgl|jit|brute");
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")
