@@ -105,8 +105,6 @@ class Jit final : public SearchEngine {
     configs_->insert(first.data());
   }
 
-  ~Jit() override { memory_.adjust(-reported_bytes_); }
-
   std::string name() const override { return "jit"; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
@@ -256,9 +254,7 @@ class Jit final : public SearchEngine {
   bool account_memory(std::size_t transient_bytes) {
     const auto usage = static_cast<std::int64_t>(compiled_->memory_bytes() + trail_.capacity() * sizeof(TrailNode) +
                                                  configs_->bytes() + transient_bytes);
-    const bool ok = memory_.adjust(usage - reported_bytes_);
-    reported_bytes_ = usage;
-    return ok && trail_.size() < kNoTrail;
+    return memory_.report(usage) && trail_.size() < kNoTrail;
   }
 
   Outcome finish(Outcome o) {
@@ -269,7 +265,7 @@ class Jit final : public SearchEngine {
   }
 
   const SubHistory& sub_;
-  MemoryBudget& memory_;
+  MemoryShare memory_;
   const StopSignal& stop_;
   std::unique_ptr<CompiledModel> compiled_;
   std::vector<Event> events_;
@@ -282,7 +278,6 @@ class Jit final : public SearchEngine {
   std::size_t next_event_ = 0;
   std::size_t owners_done_ = 0;
   std::uint64_t steps_ = 0;
-  std::int64_t reported_bytes_ = 0;
   bool finished_ = false;
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;

@@ -47,6 +47,28 @@ class MemoryBudget {
   std::atomic<std::int64_t> peak_{0};
 };
 
+// One engine's part of the budget: it reports its current usage as it changes, and
+// whatever it last reported is given back when the engine is destroyed.
+class MemoryShare {
+ public:
+  explicit MemoryShare(MemoryBudget& budget) : budget_(budget) {}
+  ~MemoryShare() { budget_.adjust(-reported_); }
+  MemoryShare(const MemoryShare&) = delete;
+  MemoryShare& operator=(const MemoryShare&) = delete;
+
+  // Records the engine's usage now; returns false if the budget is over.
+  bool report(std::int64_t usage) {
+    const bool ok = budget_.adjust(usage - reported_);
+    reported_ = usage;
+    return ok;
+  }
+  const MemoryBudget& budget() const { return budget_; }
+
+ private:
+  MemoryBudget& budget_;
+  std::int64_t reported_ = 0;
+};
+
 // When to give up: a wall-clock deadline, a caller's cancel flag, or another
 // partition having already refuted the history.
 struct StopSignal {

@@ -95,8 +95,6 @@ class Wgl final : public SearchEngine {
     account_memory();
   }
 
-  ~Wgl() override { memory_.adjust(-reported_bytes_); }
-
   std::string name() const override { return "wgl"; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
@@ -307,22 +305,19 @@ class Wgl final : public SearchEngine {
                                                  zobrist_.capacity() * sizeof(std::uint64_t) +
                                                  bit_of_.capacity() * sizeof(std::uint32_t));
     const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
-    const bool ok = memory_.adjust(usage - reported_bytes_);
-    reported_bytes_ = usage;
-    const std::int64_t others = memory_.used() - usage;
-    const std::int64_t room = static_cast<std::int64_t>(memory_.limit()) - others - fixed;
+    const bool ok = memory_.report(usage);
+    const std::int64_t others = memory_.budget().used() - usage;
+    const std::int64_t room = static_cast<std::int64_t>(memory_.budget().limit()) - others - fixed;
     // Keep a little headroom for the growth between two checks of the budget.
     cache_.set_byte_limit(room > 0 ? static_cast<std::size_t>(room) * 7 / 8 : 0);
     if (ok || finished_) return true;
     cache_.clear();
     const auto after = fixed + static_cast<std::int64_t>(cache_.bytes());
-    const bool fits = memory_.adjust(after - reported_bytes_);
-    reported_bytes_ = after;
-    return fits;
+    return memory_.report(after);
   }
 
   const SubHistory& sub_;
-  MemoryBudget& memory_;
+  MemoryShare memory_;
   const StopSignal& stop_;
   std::unique_ptr<CompiledModel> compiled_;
   std::size_t required_words_;
@@ -342,7 +337,6 @@ class Wgl final : public SearchEngine {
   std::vector<std::vector<std::uint32_t>> class_members_;
   std::vector<std::uint32_t> class_linearized_;
   std::uint64_t steps_ = 0;
-  std::int64_t reported_bytes_ = 0;
   bool finished_ = false;
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
