@@ -5,6 +5,8 @@
 
 #include <ariadne/model.hpp>
 
+#include "models/semantics.hpp"
+
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -30,6 +32,11 @@ std::string spec_with_init(std::string_view name, const Value& init);
 class BuiltinModel : public Model {
  public:
   std::string name() const final { return std::string(name_); }
+  // What the ops mean to the encoder (models/semantics.hpp); nullopt: no direct
+  // encoding, the encoder unrolls step() instead.
+  virtual std::optional<Semantics> semantics(std::span<const Operation* const> /*ops*/) const {
+    return std::nullopt;
+  }
 
  protected:
   explicit BuiltinModel(std::string_view name) : name_(name) {}

@@ -96,6 +96,39 @@ class EtcdModel final : public BuiltinModel {
     return std::make_unique<CompiledEtcd>(std::move(values), std::move(compiled), initial, absent);
   }
 
+  // The same reading as translate(), in the encoder's terms: absent is the value nil.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    using Kind = RegisterAccess::Kind;
+    ValueTable values;
+    values.intern(Value());
+    Semantics s;
+    s.theory = Theory::registers;
+    s.initial = {values.intern(init_)};
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      // A failed cas is an observation and must be explained like a completed op.
+      m.must_take_effect = op->status != OpStatus::crashed;
+      const EtcdOp o = translate(*op, values);
+      m.effect = Effect::registers;
+      switch (o.kind) {
+        case EtcdStep::any:
+          m.effect = Effect::none;
+          if (op->status == OpStatus::failed) m.must_take_effect = false;
+          break;
+        case EtcdStep::never: m.effect = Effect::impossible; break;
+        case EtcdStep::read: m.accesses = {{Kind::read, 0, o.a}}; break;
+        case EtcdStep::write: m.accesses = {{Kind::write, 0, o.a}}; break;
+        // A crashed cas that found another value changed nothing, which is the same as
+        // not having taken effect: only the matching case needs describing.
+        case EtcdStep::cas:
+        case EtcdStep::cas_unknown: m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}}; break;
+        case EtcdStep::cas_failed: m.accesses = {{Kind::read_other_than, 0, o.a}}; break;
+      }
+    }
+    name_values(s, values);
+    return s;
+  }
+
  private:
   static EtcdOp translate(const Operation& op, ValueTable& values) {
     const bool crashed = op.status == OpStatus::crashed;

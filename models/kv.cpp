@@ -164,6 +164,41 @@ class KvModel final : public BuiltinModel {
     return std::make_unique<CompiledKv>(init_, ops);
   }
 
+  // The same reading as CompiledKv::translate(), in the encoder's terms: every key is
+  // a register of strings, appends concatenate.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    using Kind = RegisterAccess::Kind;
+    ValueTable keys;
+    ValueTable strings;
+    Semantics s;
+    s.theory = Theory::registers;
+    auto string_id = [&](const std::string& text) { return strings.intern(Value::string(text)); };
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      if (op->status == OpStatus::failed) continue;  // never happened
+      const std::uint32_t key = keys.intern(op->key);
+      const bool crashed = op->status == OpStatus::crashed;
+      m.effect = Effect::registers;
+      if (op->f == "get" && !crashed && (op->value.is_nil() || op->value.is_string())) {
+        m.accesses = {{Kind::read, key, string_id(op->value.is_nil() ? std::string() : op->value.text())}};
+      } else if (op->f == "get" && crashed) {
+        m.effect = Effect::none;
+      } else if ((op->f == "put" || op->f == "append") && op->value.is_string()) {
+        m.accesses = {{op->f == "put" ? Kind::write : Kind::append, key, string_id(op->value.text())}};
+      } else {
+        m.effect = Effect::impossible;  // check_operation rejects these beforehand
+      }
+    }
+    for (std::uint32_t key = 0; key < keys.size(); ++key) {
+      const Value* initial = init_.find(keys.at(key));
+      s.initial.push_back(string_id(initial ? initial->text() : std::string()));
+    }
+    for (std::uint32_t id = 0; id < strings.size(); ++id) s.text.push_back(strings.at(id).text());
+    name_values(s, strings);
+    return s;
+  }
+
  private:
   Value init_;  // a map from keys to strings
 };

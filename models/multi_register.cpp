@@ -16,6 +16,8 @@
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
+#include <algorithm>
+
 namespace ariadne::models {
 
 namespace {
@@ -162,6 +164,67 @@ class MultiRegisterModel final : public BuiltinModel {
 
   std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
     return std::make_unique<CompiledMultiRegister>(init_, ops);
+  }
+
+  // The same reading as CompiledMultiRegister, in the encoder's terms. A txn's reads
+  // that follow its own write of the key see that write, not the shared state: they
+  // are checked here (a mismatch makes the txn impossible) and only the txn's first
+  // reads of each key, before any write to it, and its last write to each key remain.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    using Kind = RegisterAccess::Kind;
+    ValueTable keys;
+    ValueTable values;
+    Semantics s;
+    s.theory = Theory::registers;
+    const std::uint32_t nil = values.intern(Value());
+    for (const auto& [key, value] : init_.entries()) keys.intern(key);
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      if (op->status == OpStatus::failed) continue;  // never happened
+      if (op->f != "txn" || !is_transaction(op->value)) {
+        m.effect = Effect::impossible;
+        continue;
+      }
+      const bool crashed = op->status == OpStatus::crashed;
+      m.effect = Effect::registers;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> written;  // key, value: latest write
+      auto find_written = [&](std::uint32_t key) {
+        return std::ranges::find_if(written, [&](const auto& kv) { return kv.first == key; });
+      };
+      for (const Value& micro_op : op->value.elements()) {
+        const auto& fkv = micro_op.elements();
+        const std::uint32_t key = keys.intern(fkv[1]);
+        const std::uint32_t value = values.intern(fkv[2]);
+        if (is_named(fkv[0], "write")) {
+          if (auto it = find_written(key); it != written.end()) {
+            it->second = value;
+          } else {
+            written.emplace_back(key, value);
+          }
+          continue;
+        }
+        if (crashed || fkv[2].is_nil()) continue;  // a wildcard read
+        if (auto it = find_written(key); it != written.end()) {
+          if (it->second != value) m.effect = Effect::impossible;
+          continue;
+        }
+        // Two reads of the same key before any write must agree; keep one.
+        auto same_key = std::ranges::find_if(m.accesses, [&](const RegisterAccess& a) { return a.key == key; });
+        if (same_key == m.accesses.end()) {
+          m.accesses.push_back({Kind::read, key, value});
+        } else if (same_key->value != value) {
+          m.effect = Effect::impossible;
+        }
+      }
+      for (const auto& [key, value] : written) m.accesses.push_back({Kind::write, key, value});
+      if (m.effect == Effect::impossible) m.accesses.clear();
+      if (m.effect == Effect::registers && m.accesses.empty()) m.effect = Effect::none;
+    }
+    s.initial.assign(keys.size(), nil);
+    for (const auto& [key, value] : init_.entries()) s.initial[keys.intern(key)] = values.intern(value);
+    name_values(s, values);
+    return s;
   }
 
  private:

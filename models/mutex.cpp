@@ -71,6 +71,26 @@ class MutexModel final : public BuiltinModel {
     }
     return std::make_unique<CompiledMutex>(std::move(compiled));
   }
+
+  // The same reading as compile(), in the encoder's terms.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    Semantics s;
+    s.theory = Theory::mutex;
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      if (op->status == OpStatus::failed) {
+        m.effect = Effect::none;
+      } else if (op->f == "acquire") {
+        m.effect = Effect::acquire;
+      } else if (op->f == "release") {
+        m.effect = Effect::release;
+      } else {
+        m.effect = Effect::impossible;
+      }
+    }
+    return s;
+  }
 };
 
 }  // namespace

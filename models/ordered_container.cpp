@@ -106,6 +106,12 @@ class OrderedContainerModel final : public BuiltinModel {
     return std::make_unique<CompiledOrderedContainer>(kind_, init_, ops);
   }
 
+  // The same reading as CompiledOrderedContainer::translate(), in the encoder's terms.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    return describe_container(kind_.remove_from_front ? Theory::fifo_queue : Theory::stack, init_, kind_.insert,
+                              kind_.remove, ops);
+  }
+
  private:
   OrderedContainerKind kind_;
   Value init_;  // a vector, front first

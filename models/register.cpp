@@ -83,6 +83,32 @@ class RegisterModel final : public BuiltinModel {
     return std::make_unique<CompiledRegister>(std::move(values), std::move(compiled), initial);
   }
 
+  // The same reading as translate(), in the encoder's terms.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    using Kind = RegisterAccess::Kind;
+    ValueTable values;
+    Semantics s;
+    s.theory = Theory::registers;
+    s.initial = {values.intern(init_)};
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      const RegisterOp o = translate(*op, values);
+      switch (o.kind) {
+        case RegisterStep::any: m.effect = Effect::none; break;
+        case RegisterStep::never: m.effect = Effect::impossible; break;
+        case RegisterStep::read: m.effect = Effect::registers; m.accesses = {{Kind::read, 0, o.a}}; break;
+        case RegisterStep::write: m.effect = Effect::registers; m.accesses = {{Kind::write, 0, o.a}}; break;
+        case RegisterStep::cas:
+          m.effect = Effect::registers;
+          m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}};
+          break;
+      }
+    }
+    name_values(s, values);
+    return s;
+  }
+
  private:
   RegisterOp translate(const Operation& op, ValueTable& values) const {
     // A :fail pair never happened; should an engine still be handed one, taking no

@@ -103,6 +103,15 @@ class CompiledSet final : public CompiledModel {
   std::uint32_t initial_ = 0;
 };
 
+// The ids of a collection's elements, sorted, without repeats.
+std::vector<std::uint32_t> element_ids(const Value& collection, ValueTable& values) {
+  std::vector<std::uint32_t> ids;
+  for (const Value& element : collection.elements()) ids.push_back(values.intern(element));
+  std::ranges::sort(ids);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 class SetModel final : public BuiltinModel {
  public:
   explicit SetModel(Value init) : BuiltinModel("set"), init_(std::move(init)) {}
@@ -123,6 +132,34 @@ class SetModel final : public BuiltinModel {
 
   std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
     return std::make_unique<CompiledSet>(init_, ops);
+  }
+
+  // The same reading as CompiledSet::translate(), in the encoder's terms. The initial
+  // elements and each read's elements come out sorted by id, without repeats.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    ValueTable values;
+    Semantics s;
+    s.theory = Theory::set;
+    s.initial = element_ids(init_, values);
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      if (op->status == OpStatus::failed) {
+        m.effect = Effect::none;
+      } else if (op->f == "add") {
+        m.effect = Effect::add;
+        m.element = values.intern(op->value);
+      } else if (op->f == "read" && op->status == OpStatus::crashed) {
+        m.effect = Effect::none;  // a crashed read reveals nothing
+      } else if (op->f == "read" && is_collection(op->value)) {
+        m.effect = Effect::read_set;
+        m.elements = element_ids(op->value, values);
+      } else {
+        m.effect = Effect::impossible;
+      }
+    }
+    name_values(s, values);
+    return s;
   }
 
  private:

@@ -133,6 +133,11 @@ class UnorderedQueueModel final : public BuiltinModel {
     return std::make_unique<CompiledUnorderedQueue>(init_, ops);
   }
 
+  // The same reading as CompiledUnorderedQueue::translate(), in the encoder's terms.
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    return describe_container(Theory::unordered_queue, init_, "enqueue", "dequeue", ops);
+  }
+
  private:
   Value init_;  // a vector of the pending elements
 };

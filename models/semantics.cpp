@@ -1,0 +1,48 @@
+// semantics_of(): the built-in models describe their own ops (builtin_model.hpp).
+#include "models/semantics.hpp"
+
+#include "models/builtin_model.hpp"
+#include "models/value_table.hpp"
+
+namespace ariadne::models {
+
+void name_values(Semantics& semantics, const ValueTable& values) {
+  semantics.value_count = values.size();
+  semantics.value_names.clear();
+  semantics.value_names.reserve(values.size());
+  for (std::uint32_t id = 0; id < values.size(); ++id) semantics.value_names.push_back(values.at(id).to_edn());
+}
+
+Semantics describe_container(Theory theory, const Value& initial, std::string_view insert, std::string_view remove,
+                             std::span<const Operation* const> ops) {
+  ValueTable values;
+  Semantics s;
+  s.theory = theory;
+  for (const Value& element : initial.elements()) s.initial.push_back(values.intern(element));
+  for (const Operation* op : ops) {
+    OpMeaning& m = s.ops.emplace_back();
+    m.must_take_effect = op->status == OpStatus::ok;
+    if (op->status == OpStatus::failed) {
+      m.effect = Effect::none;  // never happened
+    } else if (op->f == insert) {
+      m.effect = Effect::insert;
+      m.element = values.intern(op->value);
+    } else if (op->f == remove && op->status == OpStatus::crashed) {
+      m.effect = Effect::remove_any;
+    } else if (op->f == remove) {
+      m.effect = Effect::remove;
+      m.element = values.intern(op->value);
+    } else {
+      m.effect = Effect::impossible;  // check_operation rejects these beforehand
+    }
+  }
+  name_values(s, values);
+  return s;
+}
+
+std::optional<Semantics> semantics_of(const Model& model, std::span<const Operation* const> ops) {
+  if (const auto* builtin = dynamic_cast<const BuiltinModel*>(&model)) return builtin->semantics(ops);
+  return std::nullopt;
+}
+
+}  // namespace ariadne::models
