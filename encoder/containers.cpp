@@ -1,0 +1,300 @@
+// Queues and stacks as matchings: every present removal is matched to the insert whose
+// element it took, and an axiom on the order of matched pairs says which element the
+// container hands out. The idea follows the matching-and-order view of queue
+// histories in [HenzingerSezginVafeiadis13] and of stack histories in
+// [DoddsHaasKirsch15], stated here over the total order being searched for instead
+// of over real time, so that it is exact and needs no unique values.
+//
+// The initial elements are virtual inserts, always present, placed before every op in
+// the order of the initial vector (front of a queue, bottom of a stack first).
+//
+// Variables: matches(d, i) for each removal d and insert i of a compatible element
+// (any element for a crashed removal, whose result is unknown) not invoked after d
+// returned; removed_before(x, d), "insert x was removed by a removal before
+// d", only where an axiom needs it. Constraints, guarded by presence:
+//   matching: a present removal is matched to exactly one present insert before it,
+//   and an insert is matched by at most one removal;
+//   FIFO:     matches(d2, e2), e1 present and e1 < e2  =>  removed_before(e1, d2);
+//   LIFO:     matches(p, u), x present and u < x < p   =>  removed_before(x, p).
+//
+// Why every order respecting them is legal. Follow the order, tracking which insert
+// put each element into the container. When removal d comes, the insert i it is
+// matched to precedes it and has not been removed yet (only d may remove it), so i's
+// element is in the container. The unordered queue may hand out any element: done.
+// For a queue, an element ahead of i's is an insert e1 < i not yet removed at d, which
+// the FIFO axiom rules out, so i's element is at the front. For a stack, an element
+// above i's is an insert x with i < x < d not yet removed at d, which the LIFO axiom
+// rules out, so i's element is on top. In every case d returns i's element, which is
+// its recorded result, or any element for a crashed removal, which the models allow
+// (a crashed removal takes whatever is at the removal end). Conversely, in a legal
+// order, matching each removal to the insert of the element it took satisfies the
+// matching and both axioms, so no linearizable history is lost.
+//
+// Size, for I inserts, D removals, M candidate pairs (M <= I*D, about D when
+// elements are unique) and concurrency c: M matching variables and O(M) matching
+// clauses (sequential-counter at-most-ones). The FIFO axiom takes O(M*c) clauses
+// thanks to real time (see fifo_axiom); the LIFO axiom one clause per candidate pair
+// and insert inside its window, O(M*I) in the worst case; each removed_before literal
+// they use costs one clause per removal that may take its insert.
+#include "encoder/theories.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+namespace ariadne::encoder {
+
+namespace {
+
+// An insert: an op of the history, or one of the initial elements.
+struct Insert {
+  bool initial = false;
+  std::uint32_t index = 0;  // op index, or position in the initial elements
+  std::uint32_t element = 0;
+  std::vector<std::pair<std::uint32_t, Literal>> removed_by;  // (removal slot, matches literal)
+};
+
+struct Removal {
+  std::uint32_t op = 0;
+  std::vector<std::pair<std::uint32_t, Literal>> candidates;  // (insert slot, matches literal)
+};
+
+class ContainerEncoding {
+ public:
+  ContainerEncoding(FormulaBuilder& builder, const models::Semantics& semantics)
+      : builder_(builder), semantics_(semantics) {
+    for (std::uint32_t k = 0; k < semantics.initial.size(); ++k) {
+      inserts_.push_back({.initial = true, .index = k, .element = semantics.initial[k], .removed_by = {}});
+    }
+    initial_count_ = static_cast<std::uint32_t>(semantics.initial.size());
+    for (std::uint32_t i = 0; i < builder.op_count(); ++i) {
+      if (builder.presence(i) == kFalse) continue;
+      const models::OpMeaning& meaning = semantics.ops[i];
+      if (meaning.effect == models::Effect::insert) {
+        inserts_.push_back({.initial = false, .index = i, .element = meaning.element, .removed_by = {}});
+      }
+      if (meaning.effect == models::Effect::remove || meaning.effect == models::Effect::remove_any) {
+        removals_.push_back({.op = i, .candidates = {}});
+      }
+    }
+  }
+
+  void encode() {
+    for (std::uint32_t d = 0; d < removals_.size(); ++d) match_removal(d);
+    for (Insert& insert : inserts_) remove_at_most_once(insert);
+    if (semantics_.theory == models::Theory::fifo_queue) {
+      find_fifo_cutoffs();
+      for (std::uint32_t d = 0; d < removals_.size(); ++d) fifo_axiom(d);
+    }
+    if (semantics_.theory == models::Theory::stack) {
+      for (std::uint32_t d = 0; d < removals_.size(); ++d) lifo_axiom(d);
+    }
+  }
+
+ private:
+  Literal presence(const Insert& insert) const { return insert.initial ? kTrue : builder_.presence(insert.index); }
+
+  // Initial elements come before every op, in the order of the initial vector.
+  Literal inserted_before(const Insert& first, const Insert& second) {
+    if (first.initial && second.initial) return first.index < second.index ? kTrue : kFalse;
+    if (first.initial) return kTrue;
+    if (second.initial) return kFalse;
+    return builder_.order(first.index, second.index);
+  }
+
+  Literal inserted_before(const Insert& insert, const Removal& removal) {
+    return insert.initial ? kTrue : builder_.order(insert.index, removal.op);
+  }
+
+  std::string name(std::uint32_t op) const { return builder_.op(op).f + " " + std::to_string(builder_.op(op).id); }
+
+  std::string name(const Insert& insert) const {
+    return insert.initial ? "initial element " + std::to_string(insert.index) : name(insert.index);
+  }
+
+  void match_removal(std::uint32_t slot) {
+    builder_.poll();
+    Removal& removal = removals_[slot];
+    const models::OpMeaning& meaning = semantics_.ops[removal.op];
+    const bool any_element = meaning.effect == models::Effect::remove_any;
+    std::vector<std::uint32_t> group_ops{removal.op};
+    for (std::uint32_t k = 0; k < inserts_.size(); ++k) {
+      const Insert& insert = inserts_[k];
+      if (!any_element && insert.element != meaning.element) continue;
+      // An insert invoked after the removal returned cannot have supplied its element.
+      if (!insert.initial && builder_.precedes(removal.op, insert.index)) continue;
+      removal.candidates.emplace_back(k, builder_.new_variable());
+      if (!insert.initial) group_ops.push_back(insert.index);
+    }
+    builder_.begin_group(name(removal.op) + " removes an element inserted before it", std::move(group_ops));
+    std::vector<Literal> choice{-builder_.presence(removal.op)};
+    std::vector<Literal> matches;
+    for (const auto& [k, m] : removal.candidates) {
+      Insert& insert = inserts_[k];
+      insert.removed_by.emplace_back(slot, m);
+      choice.push_back(m);
+      matches.push_back(m);
+      const Literal needs[] = {builder_.presence(removal.op), presence(insert), inserted_before(insert, removal)};
+      builder_.add_implications(m, needs);
+    }
+    builder_.add_clause(choice);
+    builder_.add_at_most_one(matches);
+    builder_.end_group();
+  }
+
+  void remove_at_most_once(const Insert& insert) {
+    if (insert.removed_by.size() < 2) return;
+    builder_.poll();
+    std::vector<std::uint32_t> group_ops;
+    if (!insert.initial) group_ops.push_back(insert.index);
+    std::vector<Literal> matches;
+    for (const auto& [slot, m] : insert.removed_by) {
+      group_ops.push_back(removals_[slot].op);
+      matches.push_back(m);
+    }
+    builder_.begin_group(name(insert) + " is removed at most once", std::move(group_ops));
+    builder_.add_at_most_one(matches);
+    builder_.end_group();
+  }
+
+  // removed_before(x, d): x's element was taken by a removal linearized before d.
+  // Only its truth is ever demanded, so it implies that some removal other than d
+  // matched x and that this removal (unique, by the matching) precedes d. These
+  // clauses constrain nothing when the literal is false, so they belong to no group;
+  // callers create the literals before opening their own group.
+  Literal removed_before(std::uint32_t insert_slot, std::uint32_t removal_slot) {
+    const std::uint64_t key = (std::uint64_t{insert_slot} << 32) | removal_slot;
+    if (auto it = removed_before_.find(key); it != removed_before_.end()) return it->second;
+    const std::uint32_t removal = removals_[removal_slot].op;
+    std::vector<Literal> some_earlier_removal;
+    for (const auto& [slot, m] : inserts_[insert_slot].removed_by) {
+      if (slot != removal_slot && !builder_.precedes(removal, removals_[slot].op)) some_earlier_removal.push_back(m);
+    }
+    Literal gone = kFalse;
+    if (!some_earlier_removal.empty()) {
+      gone = builder_.new_variable();
+      some_earlier_removal.insert(some_earlier_removal.begin(), -gone);
+      builder_.add_clause(some_earlier_removal);
+      for (const auto& [slot, m] : inserts_[insert_slot].removed_by) {
+        const Literal earlier = slot == removal_slot ? kFalse : builder_.order(removals_[slot].op, removal);
+        builder_.add_clause({-gone, -m, earlier});
+      }
+    }
+    removed_before_.emplace(key, gone);
+    return gone;
+  }
+
+  // FIFO: when the removal takes insert e2's element, every present insert e1 < e2
+  // was removed before it.
+  //
+  // Real time makes most of these clauses redundant. Say a completed insert e0 has
+  // e1 <rt e0 <rt e2. Then e0 < e2 in every order, so e0 was removed by some d0 before
+  // the removal, and, by the FIFO property at d0 (an earlier removal: induction along
+  // the order), e1 < e0 was removed before d0. Taking as e0 the completed insert
+  // invoked last among those that returned before e2 was invoked, whose own clause is
+  // never skipped, e1 needs no clause when it returned before that invocation.
+  // The initial elements are the same argument with the order of the initial vector:
+  // only the last one before e2 needs a clause, and none does when some completed
+  // insert precedes e2 in real time.
+  void fifo_axiom(std::uint32_t slot) {
+    const Removal& removal = removals_[slot];
+    std::vector<std::vector<Literal>> clauses;
+    std::vector<std::uint32_t> ops{removal.op};
+    for (const auto& [k, m] : removal.candidates) {
+      const Insert& newer = inserts_[k];
+      const std::optional<std::uint64_t> cutoff = fifo_cutoffs_[k];
+      for (std::uint32_t older = 0; older < inserts_.size(); ++older) {
+        const Insert& e1 = inserts_[older];
+        if (older == k || after_in_real_time(e1, removal)) continue;
+        const Literal before = inserted_before(e1, newer);
+        if (before == kFalse) continue;
+        if (e1.initial && (cutoff || (newer.initial ? e1.index + 1 != newer.index : e1.index + 1 != initial_count_))) {
+          continue;
+        }
+        if (!e1.initial && cutoff && builder_.real_time().ret(e1.index) < *cutoff) continue;
+        clauses.push_back({-m, -presence(e1), -before, removed_before(older, slot)});
+        if (!e1.initial) ops.push_back(e1.index);
+      }
+    }
+    add_group(name(removal.op) + " takes the oldest element", std::move(ops), clauses);
+  }
+
+  // Per insert: the latest invocation among the completed inserts that returned
+  // before it was invoked, if any. One sweep over the completed inserts sorted by
+  // return, keeping the latest invocation so far.
+  void find_fifo_cutoffs() {
+    std::vector<std::uint32_t> completed;
+    for (const Insert& insert : inserts_) {
+      if (!insert.initial && builder_.presence(insert.index) == kTrue) completed.push_back(insert.index);
+    }
+    const RealTimeOrder& real_time = builder_.real_time();
+    std::ranges::sort(completed, {}, [&](std::uint32_t op) { return real_time.ret(op); });
+    std::vector<std::uint64_t> latest_call(completed.size());
+    for (std::size_t i = 0; i < completed.size(); ++i) {
+      latest_call[i] = std::max(i == 0 ? 0 : latest_call[i - 1], real_time.call(completed[i]));
+    }
+    fifo_cutoffs_.assign(inserts_.size(), std::nullopt);
+    for (std::uint32_t k = 0; k < inserts_.size(); ++k) {
+      if (inserts_[k].initial) continue;
+      const std::uint64_t call = real_time.call(inserts_[k].index);
+      const auto returned_before = std::ranges::partition_point(
+          completed, [&](std::uint32_t op) { return real_time.ret(op) < call; });
+      const auto count = static_cast<std::size_t>(returned_before - completed.begin());
+      if (count > 0) fifo_cutoffs_[k] = latest_call[count - 1];
+    }
+  }
+
+  // LIFO: when the removal takes insert u's element, every present insert x with
+  // u < x < removal was removed before it.
+  void lifo_axiom(std::uint32_t slot) {
+    const Removal& removal = removals_[slot];
+    std::vector<std::vector<Literal>> clauses;
+    std::vector<std::uint32_t> ops{removal.op};
+    for (const auto& [k, m] : removal.candidates) {
+      for (std::uint32_t above = 0; above < inserts_.size(); ++above) {
+        const Insert& x = inserts_[above];
+        if (above == k || after_in_real_time(x, removal)) continue;
+        const Literal after_taken = inserted_before(inserts_[k], x);
+        if (after_taken == kFalse) continue;
+        const Literal before_removal = inserted_before(x, removal);
+        if (before_removal == kFalse) continue;
+        clauses.push_back({-m, -presence(x), -after_taken, -before_removal, removed_before(above, slot)});
+        if (!x.initial) ops.push_back(x.index);
+      }
+    }
+    add_group(name(removal.op) + " takes the top element", std::move(ops), clauses);
+  }
+
+  void add_group(std::string group_name, std::vector<std::uint32_t> ops,
+                 const std::vector<std::vector<Literal>>& clauses) {
+    if (clauses.empty()) return;
+    builder_.poll();
+    std::ranges::sort(ops);
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    builder_.begin_group(std::move(group_name), std::move(ops));
+    for (const auto& clause : clauses) builder_.add_clause(clause);
+    builder_.end_group();
+  }
+
+  // An insert invoked after the removal returned is after it in every order, so no
+  // axiom about what precedes the removal concerns it.
+  bool after_in_real_time(const Insert& insert, const Removal& removal) const {
+    return !insert.initial && builder_.precedes(removal.op, insert.index);
+  }
+
+  FormulaBuilder& builder_;
+  const models::Semantics& semantics_;
+  std::vector<Insert> inserts_;  // the initial elements first
+  std::uint32_t initial_count_ = 0;
+  std::vector<Removal> removals_;
+  std::unordered_map<std::uint64_t, Literal> removed_before_;
+  std::vector<std::optional<std::uint64_t>> fifo_cutoffs_;  // per insert slot
+};
+
+}  // namespace
+
+void encode_container(FormulaBuilder& builder, const models::Semantics& semantics) {
+  ContainerEncoding(builder, semantics).encode();
+}
+
+}  // namespace ariadne::encoder

@@ -1,0 +1,76 @@
+// encode(): pick the model family's direct encoding, or the unrolling, and set up what
+// every family shares: which ops must take effect, may, or cannot.
+#include "encoder/encode.hpp"
+
+#include "encoder/formula_builder.hpp"
+#include "encoder/theories.hpp"
+#include "models/semantics.hpp"
+
+namespace ariadne::encoder {
+
+namespace {
+
+std::string theory_name(models::Theory theory) {
+  switch (theory) {
+    case models::Theory::registers: return "reads-from (register family)";
+    case models::Theory::mutex: return "acquire/release alternation (mutex)";
+    case models::Theory::unordered_queue: return "matching (unordered queue)";
+    case models::Theory::fifo_queue: return "matching with the FIFO axiom (queue)";
+    case models::Theory::stack: return "matching with the LIFO axiom (stack)";
+    case models::Theory::set: return "membership (set)";
+  }
+  return "direct";
+}
+
+// A completed op took effect; a crashed one may have; one that changes and observes
+// nothing is left out, since leaving it out is always allowed and keeps witnesses
+// short; an impossible op that must take effect makes the formula unsatisfiable.
+void set_presence(FormulaBuilder& builder, const models::Semantics& semantics) {
+  for (std::uint32_t i = 0; i < builder.op_count(); ++i) {
+    const models::OpMeaning& meaning = semantics.ops[i];
+    if (meaning.must_take_effect) {
+      builder.set_presence(i, kTrue);
+      if (meaning.effect == models::Effect::impossible) {
+        builder.begin_group("op " + std::to_string(builder.op(i).id) + " cannot take effect", {i});
+        builder.add_clause({kFalse});
+        builder.end_group();
+      }
+    } else if (meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible) {
+      builder.set_presence(i, kFalse);
+    } else {
+      builder.set_presence(i, builder.new_variable());
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> supports(const Model& model, std::span<const Operation* const> ops, std::string* why_not) {
+  if (auto semantics = models::semantics_of(model, ops)) return theory_name(semantics->theory);
+  return unrolling_supported(model, ops, why_not);
+}
+
+Formula encode(const Model& model, std::span<const Operation* const> ops, const EncodeOptions& options) {
+  FormulaBuilder builder(ops, options);
+  std::optional<models::Semantics> semantics;
+  if (!options.force_unrolling) semantics = models::semantics_of(model, ops);
+  if (!semantics) {
+    std::string why_not;
+    auto how = unrolling_supported(model, ops, &why_not);
+    if (!how) throw EncodingUnsupported(why_not);
+    encode_by_unrolling(builder, model, ops);
+    return builder.finish(*how);
+  }
+  set_presence(builder, *semantics);
+  switch (semantics->theory) {
+    case models::Theory::registers: encode_registers(builder, *semantics); break;
+    case models::Theory::mutex: encode_mutex(builder, *semantics); break;
+    case models::Theory::unordered_queue:
+    case models::Theory::fifo_queue:
+    case models::Theory::stack: encode_container(builder, *semantics); break;
+    case models::Theory::set: encode_set(builder, *semantics); break;
+  }
+  return builder.finish(theory_name(semantics->theory));
+}
+
+}  // namespace ariadne::encoder

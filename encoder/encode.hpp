@@ -1,0 +1,52 @@
+// history + model -> Formula. The encoder never includes a solver header.
+#pragma once
+
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include "encoder/formula.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace ariadne::encoder {
+
+struct EncodeOptions {
+  // Use the bounded unrolling even where a direct encoding exists (for tests).
+  bool force_unrolling = false;
+  // Polled while encoding; returning true abandons it (EncodingStopped).
+  std::function<bool()> should_stop;
+  // Called with the formula's size as it grows; returning false abandons it
+  // (EncodingTooLarge). This is how encoding stays inside --memory-limit.
+  std::function<bool(std::size_t bytes)> memory_ok;
+};
+
+// Thrown when should_stop fired.
+class EncodingStopped : public std::runtime_error {
+ public:
+  EncodingStopped() : std::runtime_error("encoding stopped") {}
+};
+
+// Thrown when the formula would not fit, or the history is outside what the chosen
+// encoding handles (too many states to unroll, reads matching too many ways of
+// combining appends). The message says which.
+class EncodingUnsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How `model` can be encoded for `ops`, before building anything: "reads-from
+// (register family)", "bounded unrolling over 6 states", or nullopt with `why_not`
+// set when neither a direct encoding nor the unrolling applies.
+std::optional<std::string> supports(const Model& model, std::span<const Operation* const> ops,
+                                    std::string* why_not = nullptr);
+
+// `ops` in ascending call order, as the engines receive a partition. Throws
+// EncodingStopped or EncodingUnsupported.
+Formula encode(const Model& model, std::span<const Operation* const> ops, const EncodeOptions& options = {});
+
+}  // namespace ariadne::encoder

@@ -1,0 +1,113 @@
+// FormulaBuilder (see the header).
+#include "encoder/formula_builder.hpp"
+
+#include <algorithm>
+
+namespace ariadne::encoder {
+
+namespace {
+constexpr std::uint32_t kPollEvery = 4096;
+constexpr std::size_t kPairwiseAtMostOne = 6;
+}  // namespace
+
+std::size_t Formula::memory_bytes() const {
+  std::size_t bytes = sizeof(Formula) + clause_literals.capacity() * sizeof(Literal) +
+                      clause_groups.capacity() * sizeof(std::uint32_t) + order_atoms.capacity() * sizeof(OrderAtom) +
+                      real_time.capacity() * sizeof(real_time[0]) + presence.capacity() * sizeof(Literal);
+  for (const auto& g : groups) bytes += sizeof(g) + g.name.capacity() + g.ops.capacity() * sizeof(std::uint32_t);
+  for (const auto& p : positions) bytes += sizeof(p) + p.capacity() * sizeof(Literal);
+  return bytes;
+}
+
+FormulaBuilder::FormulaBuilder(std::span<const Operation* const> ops, const EncodeOptions& options)
+    : ops_(ops), options_(options), real_time_(ops) {
+  formula_.op_count = static_cast<std::uint32_t>(ops.size());
+  formula_.variable_count = 1;
+  // Variable 1 is the constant true.
+  formula_.clause_literals = {kTrue, 0};
+  formula_.clause_groups = {kNoGroup};
+  formula_.presence.assign(ops.size(), kTrue);
+  formula_.real_time = real_time_.reduction_edges();
+}
+
+Literal FormulaBuilder::new_variable() { return ++formula_.variable_count; }
+
+Literal FormulaBuilder::order(std::uint32_t a, std::uint32_t b) {
+  if (real_time_.precedes(a, b)) return kTrue;
+  if (real_time_.precedes(b, a)) return kFalse;
+  const std::uint32_t low = std::min(a, b);
+  const std::uint32_t high = std::max(a, b);
+  const std::uint64_t key = (std::uint64_t{low} << 32) | high;
+  auto [it, inserted] = order_atoms_.try_emplace(key, 0);
+  if (inserted) {
+    it->second = new_variable();
+    formula_.order_atoms.push_back({it->second, low, high});
+  }
+  return a == low ? it->second : -it->second;
+}
+
+void FormulaBuilder::begin_group(std::string name, std::vector<std::uint32_t> ops) {
+  group_ = static_cast<std::uint32_t>(formula_.groups.size());
+  formula_.groups.push_back({std::move(name), std::move(ops)});
+}
+
+void FormulaBuilder::add_clause(std::span<const Literal> literals) {
+  scratch_.clear();
+  for (Literal l : literals) {
+    if (l == kTrue) return;  // satisfied already
+    if (l == kFalse) continue;
+    scratch_.push_back(l);
+  }
+  // Duplicates are harmless to the solvers but cost memory; clauses are short.
+  std::ranges::sort(scratch_);
+  scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+  for (std::size_t i = 0; i + 1 < scratch_.size(); ++i) {
+    if (std::ranges::binary_search(scratch_, -scratch_[i])) return;  // tautology
+  }
+  formula_.clause_literals.insert(formula_.clause_literals.end(), scratch_.begin(), scratch_.end());
+  formula_.clause_literals.push_back(0);
+  formula_.clause_groups.push_back(group_);
+  if (++clauses_since_poll_ >= kPollEvery) {
+    clauses_since_poll_ = 0;
+    poll();
+    if (options_.memory_ok && !options_.memory_ok(formula_.memory_bytes())) {
+      throw EncodingUnsupported("the formula outgrew the memory limit");
+    }
+  }
+}
+
+void FormulaBuilder::add_implications(Literal condition, std::span<const Literal> consequences) {
+  for (Literal c : consequences) add_clause({-condition, c});
+}
+
+void FormulaBuilder::add_at_most_one(std::span<const Literal> literals) {
+  if (literals.size() <= kPairwiseAtMostOne) {
+    for (std::size_t i = 0; i < literals.size(); ++i) {
+      for (std::size_t j = i + 1; j < literals.size(); ++j) add_clause({-literals[i], -literals[j]});
+    }
+    return;
+  }
+  // Sequential counter: s_i means "one of the first i+1 literals is true".
+  Literal previous = 0;
+  for (std::size_t i = 0; i < literals.size(); ++i) {
+    const bool last = i + 1 == literals.size();
+    const Literal s = last ? 0 : new_variable();
+    if (!last) add_clause({-literals[i], s});
+    if (previous != 0) {
+      add_clause({-literals[i], -previous});
+      if (!last) add_clause({-previous, s});
+    }
+    previous = s;
+  }
+}
+
+void FormulaBuilder::poll() {
+  if (options_.should_stop && options_.should_stop()) throw EncodingStopped();
+}
+
+Formula FormulaBuilder::finish(std::string encoding) {
+  formula_.encoding = std::move(encoding);
+  return std::move(formula_);
+}
+
+}  // namespace ariadne::encoder

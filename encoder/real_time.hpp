@@ -1,0 +1,47 @@
+// Real-time order of a partition's operations, and its transitive reduction.
+//
+// An op precedes another when it completed before the other was invoked. This is an
+// interval order [Fishburn70], so its transitive reduction is small: op a is an
+// immediate predecessor of b exactly when a completed before b was invoked and no op
+// fits entirely between them, i.e. a completed after the latest invocation among the
+// ops that completed before b's invocation. That gives O(n * c) edges for concurrency c
+// instead of the O(n^2) pairs of the full order, found by one sweep in call order
+// (Boost's generic transitive_reduction would first build the O(n^2) closure).
+#pragma once
+
+#include <ariadne/history.hpp>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace ariadne::encoder {
+
+// Vertices are op indices; an edge a -> b means a completed before b was invoked.
+using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+class RealTimeOrder {
+ public:
+  // `ops` in ascending call order, as the engines receive a partition.
+  explicit RealTimeOrder(std::span<const Operation* const> ops);
+
+  std::uint32_t size() const { return static_cast<std::uint32_t>(call_.size()); }
+  bool precedes(std::uint32_t a, std::uint32_t b) const { return ret_[a] < call_[b]; }
+  bool concurrent(std::uint32_t a, std::uint32_t b) const { return !precedes(a, b) && !precedes(b, a); }
+  std::uint64_t call(std::uint32_t op) const { return call_[op]; }
+  std::uint64_t ret(std::uint32_t op) const { return ret_[op]; }
+
+  // The transitive reduction as a graph over all ops.
+  const PrecedenceGraph& reduction() const { return reduction_; }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> reduction_edges() const;
+
+ private:
+  std::vector<std::uint64_t> call_;
+  std::vector<std::uint64_t> ret_;
+  PrecedenceGraph reduction_;
+};
+
+}  // namespace ariadne::encoder

@@ -1,0 +1,255 @@
+// Registers by reads-from: every read is matched to the write it observed, and no
+// other write may fall between the two. This is the polygraph view of register
+// histories [Papadimitriou79], specialised to linearizability as in the SAT-based
+// checkers of [GibbonsKorach97]'s NP-hardness setting: the matches are the only
+// choice, and the order is what makes them consistent.
+//
+// For every read of key k (a :read, the read half of a cas, an etcd failed cas that
+// saw "anything but v"), the candidates are the writes of k whose value fits, plus
+// the initial value as a virtual write before everything. Exactly one candidate is
+// chosen when the read takes effect; the chosen write takes effect and precedes the
+// read; every other write of k that takes effect lies before the chosen write or after
+// the read. With unique written values the match is fixed and only the order remains.
+//
+// Appends (kv) make a key's value depend on order: a read of "x 1 y x 2 y" observed a
+// base write (a put, or the initial value) whose string is a prefix, followed by
+// exactly the appends that spell the rest, in that order, and no other write of the
+// key between the base and the read. The encoding enumerates those decompositions
+// (with unique appended strings there is one), chooses one per read, and forbids
+// every other write in between, which is again the polygraph constraint.
+//
+// Real time prunes both: a candidate the read precedes, or one with a completed write
+// entirely between it and the read, is dropped; a write that real time places before
+// the candidate or after the read needs no clause.
+#include "encoder/theories.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+
+namespace ariadne::encoder {
+
+namespace {
+
+using models::RegisterAccess;
+
+constexpr std::uint32_t kInitialWrite = UINT32_MAX;  // the virtual write of the initial value
+constexpr std::size_t kMaxDecompositions = 64;        // per read of a key with appends
+
+struct Writer {
+  std::uint32_t op = 0;
+  std::uint32_t value = 0;
+  bool append = false;
+};
+
+struct Reader {
+  std::uint32_t op = 0;
+  std::uint32_t value = 0;
+  bool other_than = false;
+};
+
+struct Key {
+  std::vector<Writer> writers;
+  std::vector<Reader> readers;
+  bool has_appends = false;
+};
+
+class RegisterEncoder {
+ public:
+  RegisterEncoder(FormulaBuilder& builder, const models::Semantics& semantics)
+      : builder_(builder), semantics_(semantics) {}
+
+  void encode() {
+    std::vector<Key> keys(semantics_.initial.size());
+    for (std::uint32_t op = 0; op < builder_.op_count(); ++op) {
+      const models::OpMeaning& meaning = semantics_.ops[op];
+      if (meaning.effect != models::Effect::registers || builder_.presence(op) == kFalse) continue;
+      for (const RegisterAccess& access : meaning.accesses) {
+        Key& key = keys.at(access.key);
+        switch (access.kind) {
+          case RegisterAccess::Kind::read: key.readers.push_back({op, access.value, false}); break;
+          case RegisterAccess::Kind::read_other_than: key.readers.push_back({op, access.value, true}); break;
+          case RegisterAccess::Kind::write: key.writers.push_back({op, access.value, false}); break;
+          case RegisterAccess::Kind::append:
+            // Appending "" changes nothing; it constrains no read.
+            if (semantics_.text.at(access.value).empty()) break;
+            key.writers.push_back({op, access.value, true});
+            key.has_appends = true;
+            break;
+        }
+      }
+    }
+    for (std::uint32_t k = 0; k < keys.size(); ++k) {
+      for (const Reader& reader : keys[k].readers) {
+        builder_.poll();
+        if (keys[k].has_appends) {
+          encode_read_of_appends(k, keys[k], reader);
+        } else {
+          encode_read(k, keys[k], reader);
+        }
+      }
+    }
+  }
+
+ private:
+  // A read matched to one write (or the initial value).
+  void encode_read(std::uint32_t k, const Key& key, const Reader& reader) {
+    std::vector<std::uint32_t> candidates;  // writer indices, or kInitialWrite
+    const auto fits = [&](std::uint32_t value) { return (value == reader.value) != reader.other_than; };
+    if (fits(semantics_.initial[k]) && !surely_overwritten(key, {kInitialWrite}, reader.op)) {
+      candidates.push_back(kInitialWrite);
+    }
+    for (std::uint32_t w = 0; w < key.writers.size(); ++w) {
+      const Writer& writer = key.writers[w];
+      if (writer.op == reader.op || !fits(writer.value) || builder_.precedes(reader.op, writer.op)) continue;
+      if (surely_overwritten(key, {writer.op}, reader.op)) continue;
+      candidates.push_back(w);
+    }
+
+    std::vector<std::uint32_t> group_ops{reader.op};
+    for (std::uint32_t c : candidates) {
+      if (c != kInitialWrite) group_ops.push_back(key.writers[c].op);
+    }
+    builder_.begin_group("op " + op_id(reader.op) + " reads " + (reader.other_than ? "anything but " : "") +
+                             value_name(reader.value) + " from one write",
+                         std::move(group_ops));
+    const Literal present = builder_.presence(reader.op);
+    std::vector<Literal> choice{-present};
+    for (std::uint32_t c : candidates) {
+      const Literal matched = candidates.size() == 1 && present == kTrue ? kTrue : builder_.new_variable();
+      choice.push_back(matched);
+      const std::uint32_t base = c == kInitialWrite ? kInitialWrite : key.writers[c].op;
+      if (base != kInitialWrite) {
+        builder_.add_clause({-matched, builder_.presence(base)});
+        builder_.add_clause({-matched, builder_.order(base, reader.op)});
+      }
+      forbid_writes_between(key, matched, {base}, reader.op);
+    }
+    builder_.add_clause(choice);
+    builder_.end_group();
+  }
+
+  // A read of a key with appends: one base write plus the appends that spell the rest.
+  void encode_read_of_appends(std::uint32_t k, const Key& key, const Reader& reader) {
+    if (reader.other_than) {
+      throw EncodingUnsupported("a read that excludes a value on a key with appends has no direct encoding");
+    }
+    const std::string_view seen = semantics_.text.at(reader.value);
+    std::vector<std::vector<std::uint32_t>> decompositions;  // ops: base (or kInitialWrite), then appends
+
+    std::unordered_map<std::string_view, std::vector<std::uint32_t>> appends_by_text;
+    std::vector<std::size_t> lengths;
+    for (const Writer& writer : key.writers) {
+      if (!writer.append || builder_.precedes(reader.op, writer.op)) continue;
+      const std::string_view text = semantics_.text.at(writer.value);
+      appends_by_text[text].push_back(writer.op);
+      if (std::ranges::find(lengths, text.size()) == lengths.end()) lengths.push_back(text.size());
+    }
+
+    std::vector<std::uint32_t> path;
+    const auto extend = [&](auto&& self, std::size_t at) -> void {
+      if (at == seen.size()) {
+        if (surely_overwritten(key, path, reader.op)) return;
+        if (decompositions.size() == kMaxDecompositions) {
+          throw EncodingUnsupported("a read of key " + std::to_string(k) + " (op " + op_id(reader.op) +
+                                    ") matches more than " + std::to_string(kMaxDecompositions) +
+                                    " ways of combining appends");
+        }
+        decompositions.push_back(path);
+        return;
+      }
+      for (std::size_t length : lengths) {
+        if (at + length > seen.size()) continue;
+        auto it = appends_by_text.find(seen.substr(at, length));
+        if (it == appends_by_text.end()) continue;
+        for (std::uint32_t append : it->second) {
+          if (std::ranges::find(path, append) != path.end()) continue;
+          const std::uint32_t previous = path.back();
+          if (previous != kInitialWrite && builder_.precedes(append, previous)) continue;
+          path.push_back(append);
+          self(self, at + length);
+          path.pop_back();
+        }
+      }
+    };
+    const std::string_view initial = semantics_.text.at(semantics_.initial[k]);
+    if (seen.starts_with(initial)) {
+      path = {kInitialWrite};
+      extend(extend, initial.size());
+    }
+    for (const Writer& writer : key.writers) {
+      if (writer.append || writer.op == reader.op || builder_.precedes(reader.op, writer.op)) continue;
+      const std::string_view base = semantics_.text.at(writer.value);
+      if (!seen.starts_with(base)) continue;
+      path = {writer.op};
+      extend(extend, base.size());
+    }
+
+    std::vector<std::uint32_t> group_ops{reader.op};
+    for (const auto& d : decompositions) {
+      for (std::uint32_t op : d) {
+        if (op != kInitialWrite && std::ranges::find(group_ops, op) == group_ops.end()) group_ops.push_back(op);
+      }
+    }
+    builder_.begin_group("op " + op_id(reader.op) + " reads " + value_name(reader.value) +
+                             " from one write and the appends after it",
+                         std::move(group_ops));
+    const Literal present = builder_.presence(reader.op);
+    std::vector<Literal> choice{-present};
+    for (const auto& d : decompositions) {
+      const Literal chosen = decompositions.size() == 1 && present == kTrue ? kTrue : builder_.new_variable();
+      choice.push_back(chosen);
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        if (d[i] == kInitialWrite) continue;
+        builder_.add_clause({-chosen, builder_.presence(d[i])});
+        if (i + 1 < d.size()) builder_.add_clause({-chosen, builder_.order(d[i], d[i + 1])});
+      }
+      if (d.back() != kInitialWrite) builder_.add_clause({-chosen, builder_.order(d.back(), reader.op)});
+      forbid_writes_between(key, chosen, d, reader.op);
+    }
+    builder_.add_clause(choice);
+    builder_.end_group();
+  }
+
+  // When `chosen` holds, every write of the key outside `chain` (whose first element
+  // is the base write) that takes effect lies before the base or after the read.
+  void forbid_writes_between(const Key& key, Literal chosen, const std::vector<std::uint32_t>& chain,
+                             std::uint32_t reader) {
+    const std::uint32_t base = chain.front();
+    for (const Writer& other : key.writers) {
+      if (other.op == reader || std::ranges::find(chain, other.op) != chain.end()) continue;
+      if (builder_.precedes(reader, other.op)) continue;
+      if (base != kInitialWrite && builder_.precedes(other.op, base)) continue;
+      const Literal before_base = base == kInitialWrite ? kFalse : builder_.order(other.op, base);
+      builder_.add_clause({-chosen, -builder_.presence(other.op), before_base, builder_.order(reader, other.op)});
+    }
+  }
+
+  // Whether some write outside `chain` must take effect and real time puts it after
+  // the base write and before the read, which rules the chain out.
+  bool surely_overwritten(const Key& key, const std::vector<std::uint32_t>& chain, std::uint32_t reader) const {
+    const std::uint32_t base = chain.front();
+    for (const Writer& other : key.writers) {
+      if (other.op == reader || builder_.presence(other.op) != kTrue) continue;
+      if (!builder_.precedes(other.op, reader)) continue;
+      if (base != kInitialWrite && !builder_.precedes(base, other.op)) continue;
+      if (std::ranges::find(chain, other.op) != chain.end()) continue;
+      return true;
+    }
+    return false;
+  }
+
+  std::string op_id(std::uint32_t op) const { return std::to_string(builder_.op(op).id); }
+  std::string value_name(std::uint32_t value) const { return semantics_.value_names.at(value); }
+
+  FormulaBuilder& builder_;
+  const models::Semantics& semantics_;
+};
+
+}  // namespace
+
+void encode_registers(FormulaBuilder& builder, const models::Semantics& semantics) {
+  RegisterEncoder(builder, semantics).encode();
+}
+
+}  // namespace ariadne::encoder

@@ -1,0 +1,35 @@
+// The model families the encoder knows, one file each, plus the generic unrolling.
+// Every function adds the legality constraints of its family to the builder, whose
+// presence literals encode.cpp has already set from the ops' meanings.
+#pragma once
+
+#include <ariadne/model.hpp>
+
+#include "encoder/formula_builder.hpp"
+#include "models/semantics.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace ariadne::encoder {
+
+// Reads-from with the polygraph constraint (register, cas-register, etcd, kv with
+// appends, multi-register). registers.cpp.
+void encode_registers(FormulaBuilder& builder, const models::Semantics& semantics);
+// Acquire/release alternation. mutex.cpp.
+void encode_mutex(FormulaBuilder& builder, const models::Semantics& semantics);
+// Removals matched to inserts, plus the FIFO or LIFO axiom, or none for the
+// unordered queue. containers.cpp.
+void encode_container(FormulaBuilder& builder, const models::Semantics& semantics);
+// Membership before each read. set.cpp.
+void encode_set(FormulaBuilder& builder, const models::Semantics& semantics);
+
+// Bounded model checking style: positions 0..n-1, one-hot states after each
+// position, transitions from the compiled model's step(). Only for models whose
+// reachable states are few. unrolling.cpp.
+std::optional<std::string> unrolling_supported(const Model& model, std::span<const Operation* const> ops,
+                                               std::string* why_not);
+void encode_by_unrolling(FormulaBuilder& builder, const Model& model, std::span<const Operation* const> ops);
+
+}  // namespace ariadne::encoder
