@@ -1,0 +1,142 @@
+// The CaDiCaL back-end: a formula's clauses go in as they are; order atoms are plain
+// variables, made transitive by the engine cutting the cycles a model proposes
+// (transitive_order() is false). Constraint groups are tracked the usual incremental
+// way: one fresh selector variable per group, `-selector` appended to each of the
+// group's clauses, every selector assumed on every solve, and the selectors CaDiCaL
+// reports as failed name the groups the refutation needed.
+#include "solvers/solver.hpp"
+
+#include <cadical.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+namespace ariadne::solvers {
+
+namespace {
+
+// CaDiCaL polls its terminator during search; this one answers from a flag that
+// another thread may set, which is how interrupt() reaches a running solve().
+class FlagTerminator final : public CaDiCaL::Terminator {
+ public:
+  explicit FlagTerminator(const std::atomic<bool>& flag) : flag_(flag) {}
+  bool terminate() override { return flag_.load(std::memory_order_relaxed); }
+
+ private:
+  const std::atomic<bool>& flag_;
+};
+
+class CadicalSolver final : public Solver {
+ public:
+  CadicalSolver() : solver_(std::make_unique<CaDiCaL::Solver>()) {
+    solver_->set("quiet", 1);
+    solver_->connect_terminator(&terminator_);
+  }
+
+  ~CadicalSolver() override { solver_->disconnect_terminator(); }
+
+  CadicalSolver(const CadicalSolver&) = delete;
+  CadicalSolver& operator=(const CadicalSolver&) = delete;
+
+  std::string name() const override { return "cadical"; }
+  bool transitive_order() const override { return false; }
+
+  void load(const encoder::Formula& formula, bool track_groups) override {
+    variable_count_ = formula.variable_count;
+    selectors_.clear();
+    if (track_groups) {
+      for (std::size_t group = 0; group < formula.groups.size(); ++group) {
+        selectors_.push_back(variable_count_ + 1 + static_cast<encoder::Literal>(group));
+      }
+    }
+    // Declaring every variable up front keeps val() defined for variables that occur
+    // in no clause (an order atom the encoder left free).
+    solver_->reserve(variable_count_ + static_cast<int>(selectors_.size()));
+    add_literal(encoder::kTrue);  // variable 1 is the constant true, whatever the formula says
+    add_literal(0);
+    std::size_t clause = 0;
+    for (encoder::Literal literal : formula.clause_literals) {
+      if (literal == 0) {
+        const std::uint32_t group = formula.clause_groups[clause++];
+        if (track_groups && group != encoder::kNoGroup) add_literal(-selectors_[group]);
+      }
+      add_literal(literal);
+    }
+  }
+
+  void add_clause(std::span<const encoder::Literal> clause) override {
+    last_result_.reset();
+    for (encoder::Literal literal : clause) add_literal(literal);
+    add_literal(0);
+  }
+
+  SolveResult solve() override {
+    // The flag stays set: once interrupted, every solve answers `stopped` at once, so
+    // an interrupt that lands between two solves is never lost.
+    if (interrupted_.load(std::memory_order_relaxed)) return SolveResult::stopped;
+    for (encoder::Literal selector : selectors_) solver_->assume(selector);
+    switch (solver_->solve()) {
+      case 10: last_result_ = SolveResult::satisfiable; break;
+      case 20: last_result_ = SolveResult::unsatisfiable; break;
+      default: last_result_ = SolveResult::stopped; break;
+    }
+    return *last_result_;
+  }
+
+  // CaDiCaL aborts the process on a query in the wrong state; a misuse here should be
+  // an exception the engine can report instead.
+  bool value(encoder::Literal literal) const override {
+    if (last_result_ != SolveResult::satisfiable) throw std::logic_error("cadical: value() without a model");
+    return solver_->val(literal) > 0;
+  }
+
+  std::vector<std::uint32_t> failed_groups() const override {
+    std::vector<std::uint32_t> failed;
+    if (last_result_ != SolveResult::unsatisfiable) return failed;
+    for (std::uint32_t group = 0; group < selectors_.size(); ++group) {
+      if (solver_->failed(selectors_[group])) failed.push_back(group);
+    }
+    return failed;
+  }
+
+  void interrupt() override { interrupted_.store(true, std::memory_order_relaxed); }
+
+  // CaDiCaL offers no query for the memory it holds, so this is an estimate from what
+  // it was given and what it keeps: per variable, the dozen or so per-variable arrays
+  // (values, levels, reasons, phases, scores, watch lists...); per live clause
+  // (original or learned), its header and two watches; per added literal, the literal
+  // itself. It tracks growth, not bytes exactly.
+  std::size_t memory_bytes() const override {
+    constexpr std::size_t kBytesPerVariable = 160;
+    constexpr std::size_t kBytesPerClause = 96;
+    constexpr std::size_t kBytesPerLiteral = 4;
+    const auto variables = static_cast<std::size_t>(variable_count_) + selectors_.size();
+    const auto live_clauses = static_cast<std::size_t>(solver_->irredundant() + solver_->redundant());
+    return variables * kBytesPerVariable + live_clauses * kBytesPerClause + literals_added_ * kBytesPerLiteral;
+  }
+
+ private:
+  void add_literal(encoder::Literal literal) {
+    solver_->add(literal);
+    ++literals_added_;
+  }
+
+  std::atomic<bool> interrupted_{false};
+  FlagTerminator terminator_{interrupted_};
+  // Behind a pointer because CaDiCaL's queries (val, failed) are not const.
+  std::unique_ptr<CaDiCaL::Solver> solver_;
+  encoder::Literal variable_count_ = 1;
+  std::vector<encoder::Literal> selectors_;  // per group, when tracking
+  std::size_t literals_added_ = 0;
+  std::optional<SolveResult> last_result_;  // of the last solve, until a clause is added
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cadical_solver() { return std::make_unique<CadicalSolver>(); }
+
+}  // namespace ariadne::solvers

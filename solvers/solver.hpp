@@ -1,0 +1,48 @@
+// One interface in front of every solver back-end (CaDiCaL, Z3), so the solver
+// engine drives them alike: load a formula, solve under a stop request, read the
+// model, read which constraint groups a refutation needed.
+#pragma once
+
+#include "encoder/formula.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ariadne::solvers {
+
+enum class SolveResult : std::uint8_t { satisfiable, unsatisfiable, stopped };
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual std::string name() const = 0;  // "cadical", "z3"
+  // Whether order atoms come out transitive by construction (integer positions), so
+  // no cycle can appear among them, or must be made transitive by cutting cycles.
+  virtual bool transitive_order() const = 0;
+  // Loads a formula. With track_groups, every constraint group is guarded by an
+  // assumption, so failed_groups() can name the groups a refutation needed.
+  virtual void load(const encoder::Formula& formula, bool track_groups) = 0;
+  // Adds a clause over the formula's variables (a cycle cut), kept for later solves.
+  virtual void add_clause(std::span<const encoder::Literal> clause) = 0;
+  virtual SolveResult solve() = 0;
+  // After satisfiable: the value of a literal of the formula.
+  virtual bool value(encoder::Literal literal) const = 0;
+  // After satisfiable, solvers with transitive_order(): each op's integer position.
+  virtual std::optional<std::vector<std::int64_t>> positions() const { return std::nullopt; }
+  // After unsatisfiable with track_groups: the groups whose assumptions failed.
+  virtual std::vector<std::uint32_t> failed_groups() const = 0;
+  // Thread-safe: makes a running solve() return `stopped` soon, and every later one
+  // at once. An interrupt is final, so one that lands between two solves is not lost.
+  virtual void interrupt() = 0;
+  // An estimate of the memory the solver holds, for --memory-limit.
+  virtual std::size_t memory_bytes() const = 0;
+};
+
+std::unique_ptr<Solver> make_cadical_solver();
+std::unique_ptr<Solver> make_z3_solver();
+
+}  // namespace ariadne::solvers

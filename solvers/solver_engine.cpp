@@ -1,0 +1,251 @@
+// The engine behind "sat" and "smt": encode the partition, load the formula into a
+// solver, and solve until a model decodes into a linearization or the solver refutes.
+//
+// With the SAT back-end the order atoms are independent variables, so a model may
+// order ops in a cycle; check_order() finds such cycles, their cuts go back to the
+// solver, and it solves again (lazy transitivity). Every cut excludes the model that
+// produced it, and there are finitely many models, so the loop ends. With Z3 the atoms
+// are integer differences and the first model decodes directly; positional formulas
+// name each op's position outright.
+//
+// Every decoded order is checked against the formula's own order constraints before
+// it is offered: a contradiction there is a bug in an encoder or a back-end, thrown
+// as std::logic_error for the race to report, not passed on as a witness.
+#include "solvers/solver_engine.hpp"
+
+#include "encoder/decode.hpp"
+#include "encoder/encode.hpp"
+#include "solvers/solver.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ariadne::solvers {
+
+using search::Outcome;
+using search::StopSignal;
+
+namespace {
+
+// Cycle cuts added per model. Many at once spares solver calls when a model is full
+// of cycles; the cap keeps one model from flooding the solver with near-duplicates.
+constexpr std::size_t kMaxCutsPerModel = 256;
+
+// Every decoding is checked, not trusted: the topological order by construction agrees
+// with the atoms, but the integer and positional ones agree only if the back-end and
+// the encoder do.
+std::vector<std::uint32_t> checked(const Solver& solver, const encoder::Formula& formula,
+                                   const encoder::LiteralValue& value, std::vector<std::uint32_t> order) {
+  if (!encoder::respects_order(formula, value, order)) {
+    throw std::logic_error(solver.name() + ": the decoded order contradicts the model's order atoms or real time");
+  }
+  return order;
+}
+
+}  // namespace
+
+FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks) {
+  FormulaDecision decision;
+  const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
+  solver.load(formula, /*track_groups=*/false);
+  if (out_of_memory()) {
+    decision.outcome = Outcome::out_of_memory;
+    return decision;
+  }
+  const encoder::LiteralValue value = [&solver](encoder::Literal literal) { return solver.value(literal); };
+  for (;;) {
+    if (hooks.should_stop && hooks.should_stop()) {
+      decision.outcome = Outcome::stopped;
+      return decision;
+    }
+    ++decision.solver_calls;
+    const SolveResult result = solver.solve();
+    if (out_of_memory()) {
+      decision.outcome = Outcome::out_of_memory;
+      return decision;
+    }
+    if (result != SolveResult::satisfiable) {
+      decision.outcome = result == SolveResult::unsatisfiable ? Outcome::not_linearizable : Outcome::stopped;
+      return decision;
+    }
+    decision.outcome = Outcome::linearizable;
+    if (formula.positional()) {
+      decision.linearization = checked(solver, formula, value, encoder::order_from_positions(formula, value));
+      return decision;
+    }
+    if (solver.transitive_order()) {
+      const auto positions = solver.positions();
+      if (!positions) throw std::logic_error(solver.name() + ": a transitive back-end gave no positions");
+      decision.linearization =
+          checked(solver, formula, value, encoder::order_from_integers(formula, value, *positions));
+      return decision;
+    }
+    encoder::OrderCheck check = encoder::check_order(formula, value, kMaxCutsPerModel);
+    if (check.acyclic) {
+      decision.linearization = checked(solver, formula, value, std::move(check.order));
+      return decision;
+    }
+    if (check.cuts.empty()) throw std::logic_error(solver.name() + ": a cyclic model with no cycle to cut");
+    for (const auto& cut : check.cuts) solver.add_clause(cut);
+    decision.cuts += check.cuts.size();
+  }
+}
+
+namespace {
+
+class SolverBackedEngine final : public search::SearchEngine {
+ public:
+  using SolverFactory = std::unique_ptr<Solver> (*)();
+
+  SolverBackedEngine(std::string name, SolverFactory make_solver, const search::SubHistory& sub,
+                     const Model& model, search::MemoryBudget& memory, const StopSignal& stop)
+      : name_(std::move(name)),
+        make_solver_(make_solver),
+        sub_(sub),
+        model_(model),
+        memory_share_(memory),
+        stop_(stop) {}
+
+  std::string name() const override { return name_; }
+  std::vector<std::uint32_t> linearization() const override { return linearization_; }
+  std::uint64_t steps() const override { return steps_; }
+  StopSignal::Why stop_reason() const override { return stop_reason_; }
+  std::string withdrawal_reason() const override { return withdrawal_reason_; }
+
+  // The solver exists only inside run(), so the mutex makes sure an interrupt either
+  // reaches it or is seen by run() right after creating it.
+  void interrupt() override {
+    interrupted_.store(true, std::memory_order_relaxed);
+    std::lock_guard lock(solver_mutex_);
+    if (solver_) solver_->interrupt();
+  }
+
+  Outcome run(std::uint64_t /*step_budget*/) override {
+    linearization_.clear();
+    stop_reason_ = StopSignal::Why::none;
+    withdrawal_reason_.clear();
+    encoding_over_budget_ = false;
+    const ReleaseOnExit release(*this);
+    try {
+      return decide();
+    } catch (const encoder::EncodingStopped&) {
+      return stopped();
+    } catch (const encoder::EncodingUnsupported& e) {
+      if (encoding_over_budget_) return Outcome::out_of_memory;
+      return withdraw(std::string("unsupported: ") + e.what());
+    } catch (const std::bad_alloc&) {
+      return Outcome::out_of_memory;
+    } catch (const std::runtime_error& e) {
+      // A solver's own failure is a give-up, not a verdict. std::logic_error, a bug
+      // in ariadne, is left for the race to report.
+      return withdraw(std::string("solver failed: ") + e.what());
+    }
+  }
+
+ private:
+  // The formula and the solver are needed only while run() decides; dropping them
+  // when it returns gives their memory back while other engines still race. Not when
+  // it was stopped, though: then the race is over or the deadline has passed, and
+  // freeing a large Z3 context takes longer than stopping it (about 200 ms for a
+  // 2,000-op crash storm), so the engine returns at once and its destructor frees
+  // them once every engine has stopped.
+  class ReleaseOnExit {
+   public:
+    explicit ReleaseOnExit(SolverBackedEngine& engine) : engine_(engine) {}
+    ~ReleaseOnExit() {
+      if (engine_.stop_reason_ != StopSignal::Why::none) return;
+      {
+        std::lock_guard lock(engine_.solver_mutex_);
+        engine_.solver_.reset();
+      }
+      engine_.formula_ = encoder::Formula{};
+      engine_.memory_share_.report(0);
+    }
+    ReleaseOnExit(const ReleaseOnExit&) = delete;
+    ReleaseOnExit& operator=(const ReleaseOnExit&) = delete;
+
+   private:
+    SolverBackedEngine& engine_;
+  };
+
+  Outcome decide() {
+    encoder::EncodeOptions options;
+    options.should_stop = [this] { return stop_requested(); };
+    options.memory_ok = [this](std::size_t bytes) {
+      if (memory_share_.report(static_cast<std::int64_t>(bytes))) return true;
+      encoding_over_budget_ = true;
+      return false;
+    };
+    formula_ = encoder::encode(model_, sub_.ops, options);
+    {
+      std::lock_guard lock(solver_mutex_);
+      solver_ = make_solver_();
+      if (interrupted_.load(std::memory_order_relaxed)) solver_->interrupt();
+    }
+    FormulaHooks hooks;
+    hooks.should_stop = [this] { return stop_requested(); };
+    hooks.memory_ok = [this] {
+      const std::size_t usage = solver_->memory_bytes() + formula_.memory_bytes();
+      return memory_share_.report(static_cast<std::int64_t>(usage));
+    };
+    FormulaDecision decision = decide_formula(*solver_, formula_, hooks);
+    steps_ += decision.solver_calls + decision.cuts;
+    switch (decision.outcome) {
+      case Outcome::linearizable: linearization_ = std::move(decision.linearization); return Outcome::linearizable;
+      case Outcome::stopped: return stopped();
+      default: return decision.outcome;
+    }
+  }
+
+  bool stop_requested() const {
+    return interrupted_.load(std::memory_order_relaxed) || stop_.check() != StopSignal::Why::none;
+  }
+
+  // An interrupt with no stop signal behind it comes from the race having its answer.
+  Outcome stopped() {
+    stop_reason_ = stop_.check();
+    if (stop_reason_ == StopSignal::Why::none) stop_reason_ = StopSignal::Why::decided;
+    return Outcome::stopped;
+  }
+
+  Outcome withdraw(std::string why) {
+    withdrawal_reason_ = std::move(why);
+    return Outcome::stopped;
+  }
+
+  const std::string name_;
+  const SolverFactory make_solver_;
+  const search::SubHistory& sub_;
+  const Model& model_;
+  search::MemoryShare memory_share_;
+  const StopSignal& stop_;
+
+  std::atomic<bool> interrupted_{false};
+  std::mutex solver_mutex_;
+  std::unique_ptr<Solver> solver_;  // written under solver_mutex_, only by run()
+  encoder::Formula formula_;
+  bool encoding_over_budget_ = false;
+
+  std::vector<std::uint32_t> linearization_;
+  std::uint64_t steps_ = 0;
+  StopSignal::Why stop_reason_ = StopSignal::Why::none;
+  std::string withdrawal_reason_;
+};
+
+}  // namespace
+
+std::unique_ptr<search::SearchEngine> make_sat_engine(const search::SubHistory& sub, const Model& model,
+                                                      search::MemoryBudget& memory, const StopSignal& stop) {
+  return std::make_unique<SolverBackedEngine>("sat", make_cadical_solver, sub, model, memory, stop);
+}
+
+std::unique_ptr<search::SearchEngine> make_smt_engine(const search::SubHistory& sub, const Model& model,
+                                                      search::MemoryBudget& memory, const StopSignal& stop) {
+  return std::make_unique<SolverBackedEngine>("smt", make_z3_solver, sub, model, memory, stop);
+}
+
+}  // namespace ariadne::solvers

@@ -1,0 +1,59 @@
+// The SAT and SMT engines: a partition is encoded as a Formula, handed to a solver
+// back-end, and the model decoded into a linearization, behind the same SearchEngine
+// interface as the native engines so the race treats them alike.
+#pragma once
+
+#include <ariadne/model.hpp>
+
+#include "encoder/formula.hpp"
+#include "search/search_engine.hpp"
+#include "solvers/solver.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace ariadne::solvers {
+
+// "sat": CaDiCaL, order atoms made transitive by cutting the cycles of each model.
+// "smt": Z3, order atoms as integer difference constraints.
+//
+// Both ignore run()'s step budget: a solver call cannot be suspended and resumed, so
+// run() returns only with a verdict, a stop, or out of memory, never `undecided`.
+// A solver cannot poll the StopSignal either: the engine checks it between solver
+// calls, and whoever enforces the deadline must call interrupt() to stop a running
+// solver (the race does). steps() counts solver calls plus cycle cuts, not model steps.
+//
+// When the encoder does not support the history, or the solver fails, run() returns
+// `stopped` with stop_reason() == none and withdrawal_reason() saying why
+// ("unsupported: ..."). `sub`, `model` and `stop` must outlive the engine.
+std::unique_ptr<search::SearchEngine> make_sat_engine(const search::SubHistory& sub, const Model& model,
+                                                      search::MemoryBudget& memory, const search::StopSignal& stop);
+std::unique_ptr<search::SearchEngine> make_smt_engine(const search::SubHistory& sub, const Model& model,
+                                                      search::MemoryBudget& memory, const search::StopSignal& stop);
+
+// The engines' decision loop on a formula already encoded, apart from encoding so that
+// the back-ends can be tested on hand-built formulas.
+struct FormulaHooks {
+  // Polled before every solver call; true means return `stopped`.
+  std::function<bool()> should_stop;
+  // Called after loading and after every solver call; false means return
+  // `out_of_memory`.
+  std::function<bool()> memory_ok;
+};
+
+struct FormulaDecision {
+  // linearizable, not_linearizable, stopped (the hook or the solver) or out_of_memory.
+  search::Outcome outcome = search::Outcome::stopped;
+  std::vector<std::uint32_t> linearization;  // op indices, when linearizable
+  std::uint64_t solver_calls = 0;
+  std::uint64_t cuts = 0;  // cycle cuts added (SAT back-end)
+};
+
+// Loads `formula` into `solver` (untracked) and solves, cutting cycles for back-ends
+// without transitive_order(), until a model decodes or the solver refutes. Throws
+// std::logic_error if a decoded order contradicts the formula's order constraints.
+FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks = {});
+
+}  // namespace ariadne::solvers
