@@ -122,7 +122,20 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     out += "  " + style.dim(label) + std::string(12 - label.size(), ' ') + value + "\n";
   };
   line("model", report.model_spec);
-  line("engine", result.engine.empty() ? "-" : result.engine);
+  std::string engine = result.engine.empty() ? "-" : result.engine;
+  if (result.race_entrants.size() > 1) {
+    std::string rivals;
+    for (const std::string& e : result.race_entrants) {
+      if (e == result.engine) continue;
+      rivals += (rivals.empty() ? "" : ", ") + e;
+    }
+    if (!result.engine.empty()) {
+      engine += " (won the race against " + rivals + "; the last, " + result.slowest_loser + ", stopped " +
+                format_ms(result.losers_stopped_ms) + " later)";
+    }
+  }
+  line("engine", engine);
+  for (const std::string& w : result.withdrawals) line("gave up", w);
   std::string operations = std::to_string(history.ops.size());
   if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
   if (result.partitions > 1) operations += " in " + std::to_string(result.partitions) + " partitions";
@@ -193,6 +206,18 @@ std::string format_check_json(const CheckReport& report) {
   json.field("steps", result.steps);
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
+  if (!result.race_entrants.empty()) {
+    json.key("race").begin_object();
+    json.key("entrants").begin_array();
+    for (const std::string& e : result.race_entrants) json.value(e);
+    json.end_array();
+    json.field("losers_stopped_ms", round_ms(result.losers_stopped_ms));
+    json.field("slowest_loser", result.slowest_loser);
+    json.key("withdrawals").begin_array();
+    for (const std::string& w : result.withdrawals) json.value(w);
+    json.end_array();
+    json.end_object();
+  }
   json.end_object();
   return json.text() + "\n";
 }

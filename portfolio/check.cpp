@@ -1,15 +1,26 @@
 // check(): split the history into partitions, schedule the engines over them, and
-// certify the answer before anyone sees it. This is the only place that starts threads.
+// certify the answer before anyone sees it. Threads are started here, in race.cpp and
+// in parallel.cpp only.
 //
-// Scheduling: with one partition the engine simply runs to the end. With several, the
-// partitions are time-sliced (a budget of model steps per turn, doubling each turn)
-// across the worker threads, so a key that is hard to decide cannot keep a worker from
-// the key that refutes the whole history; the first refutation stops everyone.
+// Scheduling: partitions are time-sliced (a budget of model steps per turn, doubling
+// each turn) across the worker threads, so a key that is hard to decide cannot keep a
+// worker from the key that refutes the whole history; the first refutation stops
+// everyone. With --engine auto, the native WGL search gets the first
+// kRaceAfter of a partition to itself, which decides nearly every real history
+// without starting a thread; a partition still open after that goes to the race
+// (race.cpp): WGL carries on beside the SAT engine, and JIT and SMT join them a
+// second later if neither has answered. The worker that started the race referees
+// it and comes back to the queue when it ends.
+// --engine sat and smt run the solver alone, in a race of one, whose referee enforces
+// the deadline for the solver.
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
 #include "portfolio/first_failure.hpp"
 #include "portfolio/merge.hpp"
+#include "portfolio/race.hpp"
+#include "encoder/encode.hpp"
+#include "solvers/solver_engine.hpp"
 #include "search/search_engine.hpp"
 
 #include <algorithm>
@@ -35,6 +46,8 @@ std::optional<Engine> parse_engine(std::string_view name) {
   if (name == "auto") return Engine::automatic;
   if (name == "wgl") return Engine::wgl;
   if (name == "jit") return Engine::jit;
+  if (name == "sat") return Engine::sat;
+  if (name == "smt") return Engine::smt;
   if (name == "brute") return Engine::brute;
   return std::nullopt;
 }
@@ -44,6 +57,8 @@ std::string_view engine_name(Engine e) {
     case Engine::automatic: return "auto";
     case Engine::wgl: return "wgl";
     case Engine::jit: return "jit";
+    case Engine::sat: return "sat";
+    case Engine::smt: return "smt";
     case Engine::brute: return "brute";
   }
   return "auto";
@@ -55,6 +70,12 @@ using search::Outcome;
 using search::StopSignal;
 using search::SubHistory;
 
+// A native search decides almost every real history within this much of its own
+// time; only partitions still open after it pay for the race's threads.
+constexpr std::chrono::milliseconds kRaceAfter(100);
+// How long the first two entrants of a race run alone before the others join.
+constexpr std::chrono::milliseconds kSecondWave(1000);
+
 struct Partition {
   Value key;
   SubHistory sub;
@@ -63,6 +84,19 @@ struct Partition {
   std::uint64_t slice = 0;
   std::vector<const Operation*> linearization;
   std::uint64_t steps = 0;
+  std::chrono::steady_clock::duration searched{};  // time in this partition's engines
+  std::string winner;                                // the engine that decided it
+  std::string withdrawal;                            // why the engines gave up, if they did
+  StopSignal::Why race_stop_reason = StopSignal::Why::none;
+  std::vector<std::string> race_entrants;  // empty unless this partition was raced
+  double losers_stopped_ms = 0;
+  std::string slowest_loser;
+  std::vector<std::string> withdrawals;
+  // Engines of this partition stop when another partition refutes the history (the
+  // scheduler's signal) or when this partition's race has its answer (settled). Held
+  // by pointer because engines keep a reference and partitions move.
+  std::unique_ptr<std::atomic<bool>> settled = std::make_unique<std::atomic<bool>>(false);
+  std::unique_ptr<StopSignal> stop;
 };
 
 std::vector<Partition> split(const History& history, const Model& model) {
@@ -95,7 +129,7 @@ std::string format_bytes(std::uint64_t bytes) {
 class Scheduler {
  public:
   Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, Engine engine)
-      : parts_(parts), model_(model), engine_(engine), memory_(options.memory_limit) {
+      : parts_(parts), model_(model), engine_(engine), memory_(options.memory_limit), history_(parts.size()) {
     if (options.timeout_seconds > 0) {
       stop_.deadline = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -103,7 +137,11 @@ class Scheduler {
     }
     stop_.cancel = options.cancel;
     stop_.decided = &decided_;
-    for (std::size_t i = 0; i < parts_.size(); ++i) queue_.push_back(i);
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      queue_.push_back(i);
+      parts_[i].stop = std::make_unique<StopSignal>(stop_);
+      parts_[i].stop->settled = parts_[i].settled.get();
+    }
     unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     workers_ = std::min<std::size_t>(options.jobs ? options.jobs : hw, parts_.size());
   }
@@ -129,7 +167,7 @@ class Scheduler {
 
  private:
   void work(bool may_start_helpers) {
-    const bool sliced = parts_.size() > 1;
+    const bool sliced = parts_.size() > 1 || engine_ == Engine::automatic;
     while (true) {
       std::size_t i;
       {
@@ -146,13 +184,24 @@ class Scheduler {
       // Nothing may escape a worker thread (it would terminate the process): running
       // out of memory is an honest unknown, anything else a bug reported after join.
       try {
-        if (!p.engine) {
-          p.engine = make_engine(p.sub);
-          p.slice = 1000;
+        if (engine_ == Engine::sat || engine_ == Engine::smt) {
+          o = race(i, /*with_native=*/false);
+        } else {
+          if (!p.engine) {
+            p.engine = make_engine(p.sub, *p.stop);
+            p.slice = 1000;
+          }
+          const auto started = std::chrono::steady_clock::now();
+          o = p.engine->run(sliced ? p.slice : UINT64_MAX);
+          p.searched += std::chrono::steady_clock::now() - started;
+          p.slice *= 2;
+          p.steps = p.engine->steps();
+          if (o != Outcome::undecided) {
+            p.winner = p.engine->name();
+          } else if (engine_ == Engine::automatic && p.searched >= kRaceAfter) {
+            o = race(i, /*with_native=*/true);
+          }
         }
-        o = p.engine->run(sliced ? p.slice : UINT64_MAX);
-        p.slice *= 2;
-        p.steps = p.engine->steps();
       } catch (const std::bad_alloc&) {
         o = Outcome::out_of_memory;
       } catch (const std::exception& e) {
@@ -171,7 +220,9 @@ class Scheduler {
           }
           break;
         case Outcome::linearizable:
-          for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
+          if (p.engine) {
+            for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
+          }
           p.engine.reset();  // frees the memo table
           break;
         case Outcome::not_linearizable:
@@ -179,27 +230,101 @@ class Scheduler {
           decided_.store(true);
           p.engine.reset();
           break;
-        case Outcome::stopped:
-          if (stop_reason_ == StopSignal::Why::none) stop_reason_ = p.engine->stop_reason();
-          if (p.engine->stop_reason() != StopSignal::Why::decided) decided_.store(true);
+        case Outcome::stopped: {
+          const StopSignal::Why why = p.engine ? p.engine->stop_reason() : p.race_stop_reason;
+          if (stop_reason_ == StopSignal::Why::none) stop_reason_ = why;
+          if (why != StopSignal::Why::decided) decided_.store(true);
           break;
+        }
       }
       changed_.notify_all();
     }
   }
 
-  std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub) {
+  std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub, const StopSignal& stop) {
     switch (engine_) {
-      case Engine::brute: return search::make_brute_force(sub, model_, stop_);
-      case Engine::jit: return search::make_jit(sub, model_, memory_, stop_);
-      default: return search::make_wgl(sub, model_, memory_, stop_);
+      case Engine::brute: return search::make_brute_force(sub, model_, stop);
+      case Engine::jit: return search::make_jit(sub, model_, memory_, stop);
+      case Engine::sat: return solvers::make_sat_engine(sub, model_, memory_, stop);
+      case Engine::smt: return solvers::make_smt_engine(sub, model_, memory_, stop);
+      default: return search::make_wgl(sub, model_, memory_, stop);
     }
+  }
+
+  // Races the engines on partition i and referees until one answers or all stop. The
+  // partition's native engine, if it has one, joins the race where it left off.
+  Outcome race(std::size_t i, bool with_native) {
+    Partition& p = parts_[i];
+    // On two cores, two engines at a time: the native search carries on beside the
+    // SAT engine (which decides most hard histories first), and JIT and SMT join
+    // only if neither has answered after kSecondWave.
+    std::vector<std::unique_ptr<search::SearchEngine>> entrants;
+    std::vector<std::chrono::milliseconds> start_after;
+    const bool solvers_apply = encoder::supports(model_, p.sub.ops).has_value();
+    if (with_native) {
+      entrants.push_back(std::move(p.engine));
+      start_after.emplace_back(0);
+    }
+    if (engine_ == Engine::sat || (with_native && solvers_apply)) {
+      entrants.push_back(solvers::make_sat_engine(p.sub, model_, memory_, *p.stop));
+      start_after.emplace_back(0);
+    }
+    if (with_native) {
+      entrants.push_back(search::make_jit(p.sub, model_, memory_, *p.stop));
+      start_after.push_back(solvers_apply ? kSecondWave : std::chrono::milliseconds(0));
+    }
+    if (engine_ == Engine::smt || (with_native && solvers_apply)) {
+      entrants.push_back(solvers::make_smt_engine(p.sub, model_, memory_, *p.stop));
+      start_after.push_back(with_native ? kSecondWave : std::chrono::milliseconds(0));
+    }
+
+    portfolio::RaceSettings settings;
+    settings.settled = p.settled.get();
+    settings.stop = p.stop.get();
+    settings.resident_allowance = memory_.limit();
+    settings.start_after = std::move(start_after);
+    settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
+    const auto started = std::chrono::steady_clock::now();
+    portfolio::RaceResult r = portfolio::run_race(entrants, settings);
+    p.searched += std::chrono::steady_clock::now() - started;
+
+    p.steps = r.steps;
+    p.winner = r.winner;
+    p.race_entrants = r.entrants;
+    p.losers_stopped_ms = r.stop_latency_ms;
+    p.slowest_loser = r.slowest_to_stop;
+    p.withdrawals = r.withdrawals;
+    p.race_stop_reason = r.stop_reason;
+    for (const std::string& w : r.withdrawals) p.withdrawal += (p.withdrawal.empty() ? "" : "; ") + w;
+    if (!r.failure.empty()) {
+      std::lock_guard lock(mutex_);
+      if (failure_.empty()) failure_ = r.failure;
+    }
+    if (r.outcome == Outcome::linearizable) {
+      for (std::uint32_t local : r.linearization) p.linearization.push_back(p.sub.ops[local]);
+    }
+    return r.outcome;
+  }
+
+  // The certificate check of one partition's linearization, on that partition alone.
+  std::optional<std::string> certify_partition(std::size_t i, const std::vector<std::uint32_t>& order) {
+    const Partition& p = parts_[i];
+    History& h = history_[i];
+    if (h.ops.empty()) {
+      for (const Operation* op : p.sub.ops) h.ops.push_back(*op);
+      std::ranges::sort(h.ops, {}, &Operation::id);
+    }
+    std::vector<std::uint32_t> ids;
+    ids.reserve(order.size());
+    for (std::uint32_t local : order) ids.push_back(p.sub.ops[local]->id);
+    return certify::check_linearization(h, model_, ids);
   }
 
   std::vector<Partition>& parts_;
   const Model& model_;
   Engine engine_;
   search::MemoryBudget memory_;
+  std::vector<History> history_;  // per partition, built when a race certifies one
   StopSignal stop_;
   std::atomic<bool> decided_{false};
   std::mutex mutex_;
@@ -222,8 +347,8 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   const auto started = std::chrono::steady_clock::now();
   CheckResult result;
   result.operations = history.ops.size();
-  const Engine engine = options.engine == Engine::automatic ? Engine::wgl : options.engine;
-  result.engine = std::string(engine_name(engine));
+  const Engine engine = options.engine;
+  result.engine = std::string(engine_name(engine == Engine::automatic ? Engine::wgl : engine));
 
   std::vector<Partition> parts = split(history, model);
   result.partitions = parts.size();
@@ -249,11 +374,29 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   scheduler.run();
   result.peak_search_bytes = scheduler.peak_bytes();
   for (const Partition& p : parts) result.steps += p.steps;
+  // The engine that answered: the refuting partition's, else the one that decided the
+  // partition that took longest, which is where the race (if any) was run.
+  const Partition* slowest = nullptr;
+  for (const Partition& p : parts) {
+    if (!p.winner.empty() && (!slowest || p.searched > slowest->searched)) slowest = &p;
+  }
+  if (slowest) result.engine = slowest->winner;
+  for (const Partition& p : parts) {
+    if (p.race_entrants.empty()) continue;
+    if (result.race_entrants.empty() || &p == slowest) result.race_entrants = p.race_entrants;
+    if (p.losers_stopped_ms >= result.losers_stopped_ms) {
+      result.losers_stopped_ms = p.losers_stopped_ms;
+      result.slowest_loser = p.slowest_loser;
+    }
+    result.withdrawals.insert(result.withdrawals.end(), p.withdrawals.begin(), p.withdrawals.end());
+  }
 
   // A refutation is final whatever else happened; report the first partition refuted.
   for (const Partition& p : parts) {
     if (p.outcome != Outcome::not_linearizable) continue;
     result.verdict = Verdict::not_linearizable;
+    result.engine = p.winner;
+    if (!p.race_entrants.empty()) result.race_entrants = p.race_entrants;
     for (const Operation* op : p.sub.ops) result.core.push_back(op->id);
     if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
     result.explanation = "No order of these " + std::to_string(p.sub.ops.size()) + " operations" +
@@ -262,10 +405,18 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     // Where it goes wrong, within a budget proportional to the refutation's own cost.
     // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
     search::MemoryBudget memory(options.memory_limit);
-    const StopSignal limits = scheduler.limits();
+    // Nor may it cost much more time than the verdict did.
+    StopSignal limits = scheduler.limits();
+    const auto verdict_time = std::chrono::steady_clock::now() - started;
+    const auto courtesy = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), verdict_time);
+    limits.deadline = std::min(limits.deadline, std::chrono::steady_clock::now() + courtesy);
     std::optional<portfolio::FirstFailure> first;
     try {
-      first = portfolio::find_first_failure(p.sub, model, memory, limits, std::max<std::uint64_t>(200000, 8 * p.steps));
+      // A solver's refutation says nothing about how long a native search would need,
+      // so the search for the failing op then gets only the minimum budget.
+      const bool native = p.winner == "wgl" || p.winner == "jit" || p.winner == "brute";
+      const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * p.steps) : 200000;
+      first = portfolio::find_first_failure(p.sub, model, memory, limits, budget);
     } catch (const std::bad_alloc&) {
     }
     if (first) {
@@ -293,7 +444,9 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   }
   if (undecided) {
     result.verdict = Verdict::unknown;
-    if (scheduler.stop_reason() == StopSignal::Why::cancelled) {
+    if (scheduler.stop_reason() == StopSignal::Why::none && !undecided->withdrawal.empty()) {
+      result.reason = undecided->withdrawal + describe_partition(model, *undecided);
+    } else if (scheduler.stop_reason() == StopSignal::Why::cancelled) {
       result.reason = "cancelled";
     } else {
       char buf[64];

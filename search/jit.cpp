@@ -120,7 +120,8 @@ class Jit final : public SearchEngine {
   // the stop signal (time, cancellation) and the memory budget.
   Outcome run(std::uint64_t step_budget) override {
     if (finished_) return outcome_;
-    const std::uint64_t limit = steps_ + step_budget;
+    // Saturating: a resumed search given UINT64_MAX (the race) must not wrap around.
+    const std::uint64_t limit = step_budget > UINT64_MAX - steps_ ? UINT64_MAX : steps_ + step_budget;
     while (next_event_ < events_.size()) {
       if (steps_ >= limit) return Outcome::undecided;
       const Event& e = events_[next_event_];

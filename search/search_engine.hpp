@@ -69,16 +69,19 @@ class MemoryShare {
   std::int64_t reported_ = 0;
 };
 
-// When to give up: a wall-clock deadline, a caller's cancel flag, or another
-// partition having already refuted the history.
+// When to give up: a wall-clock deadline, a caller's cancel flag, another partition
+// having already refuted the history, or another engine racing on this partition
+// having already answered.
 struct StopSignal {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   const std::atomic<bool>* cancel = nullptr;
   const std::atomic<bool>* decided = nullptr;
+  const std::atomic<bool>* settled = nullptr;
 
   enum class Why : std::uint8_t { none, timeout, cancelled, decided };
   Why check() const {
     if (decided && decided->load(std::memory_order_relaxed)) return Why::decided;
+    if (settled && settled->load(std::memory_order_relaxed)) return Why::decided;
     if (cancel && cancel->load(std::memory_order_relaxed)) return Why::cancelled;
     if (std::chrono::steady_clock::now() >= deadline) return Why::timeout;
     return Why::none;
@@ -102,6 +105,13 @@ class SearchEngine {
   virtual std::vector<std::uint32_t> linearization() const = 0;
   virtual std::uint64_t steps() const = 0;
   virtual StopSignal::Why stop_reason() const = 0;
+  // Thread-safe: asks a running run() to return `stopped` soon. Native engines poll
+  // their StopSignal and need nothing more; solver engines forward it to the solver,
+  // which cannot poll (Z3's interrupt()).
+  virtual void interrupt() {}
+  // After `stopped` with no stop reason: why the engine gave up on its own, e.g.
+  // "no direct encoding and too many states to unroll". Empty otherwise.
+  virtual std::string withdrawal_reason() const { return {}; }
 };
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,

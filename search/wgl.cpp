@@ -108,7 +108,8 @@ class Wgl final : public SearchEngine {
 
   Outcome run(std::uint64_t step_budget) override {
     if (finished_) return outcome_;
-    const std::uint64_t step_limit = steps_ + step_budget;
+    // Saturating: a resumed search given UINT64_MAX (the race) must not wrap around.
+    const std::uint64_t step_limit = step_budget > UINT64_MAX - steps_ ? UINT64_MAX : steps_ + step_budget;
     std::uint32_t iterations = 0;
     while (true) {
       if (required_left_ == 0) return finish(Outcome::linearizable);

@@ -15,7 +15,8 @@ namespace ariadne {
 enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
 std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
 
-enum class Engine : std::uint8_t { automatic, wgl, jit, brute };
+// automatic: the race (native search first, then WGL, JIT, SAT and SMT side by side).
+enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute };
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
 
@@ -45,6 +46,14 @@ struct CheckResult {
   std::size_t partitions = 1;
   std::uint64_t steps = 0;   // model steps taken by the search, all partitions
   std::uint64_t peak_search_bytes = 0;
+  // Set when some partition went to the race (--engine auto, or a solver engine run
+  // alone): the engines that entered the race that decided the answer, how long the
+  // losers of the slowest race took to stop once it had its answer, and the engines
+  // that gave up on their own ("smt: unsupported: ...").
+  std::vector<std::string> race_entrants;
+  double losers_stopped_ms = 0;
+  std::string slowest_loser;
+  std::vector<std::string> withdrawals;
 };
 
 // Decides the history. Every linearizable answer has been replayed by the

@@ -80,7 +80,7 @@ TEST_CASE("the timeout is honoured with an honest unknown") {
   auto model = make_model_from_spec("register(0)");
   History h = exponential_history(40).build(*model);
   auto started = std::chrono::steady_clock::now();
-  auto r = check(h, *model, CheckOptions{.timeout_seconds = 0.2, .jobs = 1});
+  auto r = check(h, *model, CheckOptions{.engine = Engine::wgl, .timeout_seconds = 0.2, .jobs = 1});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   CHECK(r.verdict == Verdict::unknown);
   CHECK(r.reason.find("timeout") != std::string::npos);
@@ -96,7 +96,7 @@ TEST_CASE("a cancel flag stops the search") {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     cancel = true;
   });
-  auto r = check(h, *model, CheckOptions{.jobs = 1, .cancel = &cancel});
+  auto r = check(h, *model, CheckOptions{.engine = Engine::wgl, .jobs = 1, .cancel = &cancel});
   stopper.join();
   CHECK(r.verdict == Verdict::unknown);
   CHECK(r.reason == "cancelled");

@@ -1,0 +1,155 @@
+// The race's referee: the first certified answer wins, losers are stopped whether
+// they poll their StopSignal (native searches) or only honour interrupt() (Z3), a
+// linearization that fails certification never wins, and no engine thread outlives
+// the race, in run_race() itself and through check().
+#include <ariadne/check.hpp>
+
+#include "portfolio/race.hpp"
+#include "support/history_builder.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+using namespace ariadne;
+using search::Outcome;
+using search::StopSignal;
+
+namespace {
+
+std::size_t thread_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// Answers after `delay`, or stops early when its StopSignal fires.
+class ScriptedEngine final : public search::SearchEngine {
+ public:
+  ScriptedEngine(std::string name, Outcome answer, std::chrono::milliseconds delay, const StopSignal& stop,
+                 bool polls = true, std::vector<std::uint32_t> order = {})
+      : name_(std::move(name)), answer_(answer), delay_(delay), stop_(stop), polls_(polls), order_(std::move(order)) {}
+  std::string name() const override { return name_; }
+  Outcome run(std::uint64_t) override {
+    const auto until = std::chrono::steady_clock::now() + delay_;
+    while (std::chrono::steady_clock::now() < until) {
+      if (interrupted_.load()) return Outcome::stopped;
+      if (polls_ && stop_.check() != StopSignal::Why::none) {
+        why_ = stop_.check();
+        return Outcome::stopped;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return answer_;
+  }
+  std::vector<std::uint32_t> linearization() const override { return order_; }
+  std::uint64_t steps() const override { return 7; }
+  StopSignal::Why stop_reason() const override { return why_; }
+  void interrupt() override { interrupted_.store(true); }
+
+ private:
+  std::string name_;
+  Outcome answer_;
+  std::chrono::milliseconds delay_;
+  const StopSignal& stop_;
+  bool polls_;
+  std::vector<std::uint32_t> order_;
+  std::atomic<bool> interrupted_{false};
+  StopSignal::Why why_ = StopSignal::Why::none;
+};
+
+struct Arena {
+  std::atomic<bool> settled{false};
+  StopSignal stop;
+  Arena() { stop.settled = &settled; }
+  portfolio::RaceSettings settings(std::function<std::optional<std::string>(const std::vector<std::uint32_t>&)> certify =
+                                       [](const std::vector<std::uint32_t>&) { return std::nullopt; }) {
+    portfolio::RaceSettings s;
+    s.settled = &settled;
+    s.stop = &stop;
+    s.certify = std::move(certify);
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the first answer wins the race and the losers are stopped and joined") {
+  Arena arena;
+  const std::size_t threads_before = thread_count();
+  std::vector<std::unique_ptr<search::SearchEngine>> entrants;
+  entrants.push_back(std::make_unique<ScriptedEngine>("slow", Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>("fast", Outcome::not_linearizable, std::chrono::milliseconds(20), arena.stop));
+  // Like Z3: never looks at its StopSignal, only stops when interrupted.
+  entrants.push_back(std::make_unique<ScriptedEngine>("deaf", Outcome::linearizable, std::chrono::hours(1), arena.stop,
+                                                      /*polls=*/false));
+  const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
+  CHECK(r.outcome == Outcome::not_linearizable);
+  CHECK(r.winner == "fast");
+  CHECK(arena.settled.load());
+  CHECK(r.steps == 21);
+  CHECK(thread_count() == threads_before);
+  MESSAGE("losers stopped in ", r.stop_latency_ms, " ms");
+  CHECK(r.stop_latency_ms < 1000);  // loose: the benchmark measures the real figure
+}
+
+TEST_CASE("a linearization that fails certification never wins the race") {
+  Arena arena;
+  std::vector<std::unique_ptr<search::SearchEngine>> entrants;
+  entrants.push_back(std::make_unique<ScriptedEngine>("liar", Outcome::linearizable, std::chrono::milliseconds(1),
+                                                      arena.stop, true, std::vector<std::uint32_t>{1, 0}));
+  entrants.push_back(std::make_unique<ScriptedEngine>("honest", Outcome::linearizable, std::chrono::milliseconds(80),
+                                                      arena.stop, true, std::vector<std::uint32_t>{0, 1}));
+  auto certify = [](const std::vector<std::uint32_t>& order) -> std::optional<std::string> {
+    if (order == std::vector<std::uint32_t>{0, 1}) return std::nullopt;
+    return "op 1 cannot precede op 0";
+  };
+  const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings(certify));
+  CHECK(r.outcome == Outcome::linearizable);
+  CHECK(r.winner == "honest");
+  CHECK(r.linearization == std::vector<std::uint32_t>{0, 1});
+  CHECK(r.failure.find("liar") != std::string::npos);
+}
+
+TEST_CASE("a deadline stops every entrant including those that only honour interrupt") {
+  Arena arena;
+  arena.stop.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+  std::vector<std::unique_ptr<search::SearchEngine>> entrants;
+  entrants.push_back(std::make_unique<ScriptedEngine>("polls", Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>("deaf", Outcome::linearizable, std::chrono::hours(1), arena.stop,
+                                                      /*polls=*/false));
+  const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
+  CHECK(r.outcome == Outcome::stopped);
+  CHECK(r.winner.empty());
+  CHECK(r.stop_reason == StopSignal::Why::timeout);
+}
+
+namespace {
+
+// n concurrent writes of distinct values and a read of a value nobody wrote, all
+// overlapping: WGL must try every subset of the writes before refuting it, while the
+// encoder sees at once that the read has no write to read from.
+testing::EventScript unexplainable_read(int n) {
+  testing::EventScript s;
+  for (int p = 0; p < n; ++p) s.invoke(p, "write", testing::I(p + 1));
+  s.invoke(n, "read");
+  for (int p = 0; p < n; ++p) s.ok(p, "write", testing::I(p + 1));
+  s.ok(n, "read", testing::I(999));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the race decides what WGL cannot and leaves no engine thread behind") {
+  auto model = make_model_from_spec("register(0)");
+  History h = build_history(unexplainable_read(40).log(), *model);
+  const std::size_t threads_before = thread_count();
+  CheckOptions options{.engine = Engine::automatic, .timeout_seconds = 60, .memory_limit = 256ULL << 20, .jobs = 1};
+  const CheckResult r = check(h, *model, options);
+  CHECK(r.verdict == Verdict::not_linearizable);
+  CHECK((r.engine == "sat" || r.engine == "smt"));
+  CHECK(r.peak_search_bytes <= options.memory_limit);
+  CHECK(thread_count() == threads_before);
+}
