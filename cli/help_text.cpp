@@ -46,6 +46,13 @@ std::string corpus_exit_statuses() {
          "  70  internal error\n";
 }
 
+std::string generate_exit_statuses() {
+  return "Exit status:\n"
+         "  0   every file was written\n"
+         "  64  usage error (bad option, a shape that cannot be generated, an output that cannot be written)\n"
+         "  70  internal error\n";
+}
+
 }  // namespace
 
 std::string program_description() {
@@ -62,7 +69,9 @@ std::string main_help_footer() {
          "  ariadne check big.edn --model register --timeout 30 --memory-limit 4GiB\n"
          "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
          "  ariadne corpus corpus/classic --jobs 4 --json\n"
-         "\nRun 'ariadne check --help' or 'ariadne corpus --help' for each command's options.\n\n" +
+         "  ariadne generate crash-storm --ops 200 --crashed-writes 10 -o storm.edn\n"
+         "\nRun 'ariadne check --help', 'ariadne corpus --help' or 'ariadne generate --help' for each\n"
+         "command's options.\n\n" +
          check_exit_statuses() + "\n" + models_section();
 }
 
@@ -90,6 +99,44 @@ std::string corpus_help_footer() {
          "  ariadne corpus ../shared/corpus/porcupine/expected.tsv --jobs 2 --timeout 10\n"
          "  ariadne corpus corpus/classic --json\n\n" +
          corpus_exit_statuses();
+}
+
+std::string generate_help_footer() {
+  return "\nA generated history knows its verdict by construction. Each file starts with comment\n"
+         "lines '; generated: <command>' (the exact command that prints this file again, byte\n"
+         "for byte), '; expected: <verdict>' and '; model: <spec>', so a folder of generated\n"
+         "files is a corpus that 'ariadne corpus DIR' checks. The same options and seed give\n"
+         "the same bytes on every platform. Run 'ariadne generate crash-storm --help' for what a\n"
+         "family generates and why.\n"
+         "\nExamples:\n"
+         "  ariadne generate crash-storm --ops 200 --crashed-writes 10 --seed 7 -o storm.edn\n"
+         "  ariadne generate crash-storm --stale-read --count 20 --out-dir storms\n\n" +
+         generate_exit_statuses();
+}
+
+std::string crash_storm_help_footer() {
+  return "\nA crash storm is a history of a compare-and-set register, cas-register(0), whose\n"
+         "clients read, write fresh values and cas, while many writes crash: the client times\n"
+         "out and records :info instead of :ok, and goes on as a new process. A crashed write\n"
+         "may have taken effect at any point after its invocation, or never, so it stays open\n"
+         "to the end of the history. A backtracking checker (Wing-Gong-Lowe search, Knossos,\n"
+         "Porcupine) must decide, for each crashed write, whether and where it took effect,\n"
+         "and reads that saw crashed writes' values stop it from simply dropping them: the\n"
+         "choices multiply with every crash. With the defaults (2000 operations, 50 crashed\n"
+         "writes, 12 clients) about 60 operations are open at once near the end.\n"
+         "\nThe history is recorded from a simulated atomic register, every operation taking\n"
+         "effect within its own interval, so it is linearizable by construction. With\n"
+         "--stale-read, one completed read in the middle-to-late part instead returns a value\n"
+         "that was overwritten before the read began; written values are unique, so no order\n"
+         "explains it and the history is not linearizable by construction.\n"
+         "\nWith --count N --out-dir DIR, N files with seeds S to S+N-1 are written to DIR as\n"
+         "crash-storm-<ops>-<crashed-writes>-<seed>[-stale].edn, and their paths printed.\n"
+         "\nExamples:\n"
+         "  ariadne generate crash-storm --ops 200 --crashed-writes 10 --seed 7 -o storm.edn\n"
+         "  ariadne check storm.edn --model 'cas-register(0)'\n"
+         "  ariadne generate crash-storm --ops 500 --crashed-writes 20 --stale-read --count 10 --out-dir storms\n"
+         "  ariadne corpus storms\n\n" +
+         generate_exit_statuses();
 }
 
 std::string version_text() { return std::string("ariadne ") + ARIADNE_VERSION; }

@@ -5,6 +5,7 @@
 #include "cli/check_command.hpp"
 #include "cli/corpus_command.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
 
 #include <ariadne/check.hpp>
@@ -34,11 +35,26 @@ CLI::Validator at_least(double minimum, std::string words) {
       "", "");
 }
 
+// CLI11 reads "-1" into an unsigned option as its wrap-around, 2^64-1; counts and
+// seeds must be written as plain decimal digits instead.
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? "" : "must be a whole number (decimal digits), got " + text;
+      },
+      "", "");
+}
+
 // --engine, --timeout and --memory-limit, which `check` and `corpus` share.
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
-  command.add_option("--engine", limits.engine, "Search engine: wgl (what auto runs), jit (Lowe's just-in-time search), brute (exhaustive, tiny histories only)")
-      ->type_name("auto|wgl|jit|brute");
+  command.add_option("--engine", limits.engine,
+                     "auto (default): WGL first, then a race of WGL, JIT, SAT and SMT on partitions it "
+                     "has not decided within 100 ms; wgl (Wing-Gong-Lowe search), jit (Lowe's "
+                     "just-in-time search), sat (CaDiCaL on an ordering encoding), smt (Z3, integer "
+                     "difference logic), brute (exhaustive, tiny histories only)")
+      ->type_name("auto|wgl|jit|sat|smt|brute");
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));
@@ -76,6 +92,55 @@ void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
   corpus->add_flag("--json", options.json, "Print one JSON object with every row and the totals");
 }
 
+// `generate` groups the families; each family is its own subcommand with its shape
+// options and the output options every family shares.
+void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
+  CLI::App* generate =
+      app.add_subcommand("generate", "Write synthetic histories whose verdict is known by construction");
+  generate->footer(generate_help_footer);
+  // Not require_subcommand(1): CLI11 would then report a misspelt family as "A
+  // subcommand is required" instead of naming it; run_generate_command reports a
+  // missing one.
+  generate->require_subcommand(0, 1);
+
+  CLI::App* storm = generate->add_subcommand(
+      "crash-storm", "A cas-register history in which many writes crash and stay open (hard for backtracking)");
+  storm->footer(crash_storm_help_footer);
+  storm->parse_complete_callback([&options] { options.family = "crash-storm"; });
+  auto& shape = options.crash_storm;
+  storm->add_option("--ops", shape.operations, "Operations, crashed writes included")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm->add_option("--crashed-writes", shape.crashed_writes, "Writes that complete with :info (at most --ops)")
+      ->type_name("K")
+      ->capture_default_str()
+      ->check(whole_number());
+  storm->add_option("--clients", shape.clients, "Client processes running at once")
+      ->type_name("C")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm->add_flag("--stale-read", shape.stale_read,
+                  "Make one read return an overwritten value: not linearizable by construction");
+  storm->add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  // -o and --out-dir exclude each other; run_generate_command says so, rather than
+  // CLI11's "Excludes:" notes cluttering the help.
+  storm->add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  storm->add_option("--out-dir", options.out_dir,
+                    "Write --count files named crash-storm-<ops>-<k>-<seed>[-stale].edn into DIR")
+      ->type_name("DIR");
+  storm->add_option("--count", options.count, "With --out-dir: this many files, seeds S to S+N-1")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+}
+
 int run(int argc, char** argv) {
   CLI::App app(program_description(), "ariadne");
   app.set_version_flag("--version", version_text());
@@ -83,8 +148,10 @@ int run(int argc, char** argv) {
 
   CheckCommandOptions check_options;
   CorpusCommandOptions corpus_options;
+  GenerateCommandOptions generate_options;
   add_check_command(app, check_options);
   add_corpus_command(app, corpus_options);
+  add_generate_command(app, generate_options);
   app.require_subcommand(1);
 
   if (argc <= 1) {
@@ -101,6 +168,7 @@ int run(int argc, char** argv) {
   }
 
   if (app.got_subcommand("check")) return run_check_command(check_options);
+  if (app.got_subcommand("generate")) return run_generate_command(generate_options);
   return run_corpus_command(corpus_options);
 }
 
