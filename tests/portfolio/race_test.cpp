@@ -4,6 +4,7 @@
 // the race, in run_race() itself and through check().
 #include <ariadne/check.hpp>
 
+#include "generators/crash_storm.hpp"
 #include "portfolio/race.hpp"
 #include "support/history_builder.hpp"
 
@@ -152,4 +153,23 @@ TEST_CASE("the race decides what WGL cannot and leaves no engine thread behind")
   CHECK((r.engine == "sat" || r.engine == "smt"));
   CHECK(r.peak_search_bytes <= options.memory_limit);
   CHECK(thread_count() == threads_before);
+}
+
+TEST_CASE("every engine honours the timeout on a crash storm") {
+  const generators::GeneratedHistory storm = generators::generate_crash_storm({.operations = 2000, .crashed_writes = 50});
+  auto model = make_model_from_spec(storm.model_spec);
+  History h = build_history(storm.log, *model);
+  for (Engine engine : {Engine::wgl, Engine::jit, Engine::sat, Engine::smt, Engine::automatic}) {
+    const std::size_t threads_before = thread_count();
+    const auto started = std::chrono::steady_clock::now();
+    const CheckResult r = check(h, *model, CheckOptions{.engine = engine, .timeout_seconds = 0.05, .jobs = 1});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO("engine ", engine_name(engine), ": ", verdict_name(r.verdict), " after ", seconds, " s");
+    // An answer found within the deadline is fine; a wrong one never is.
+    CHECK((r.verdict == Verdict::unknown || r.verdict == storm.expected));
+    // Generous: the contract is tens of milliseconds past the deadline, and freeing a
+    // large solver takes a little more; CI machines are noisy.
+    CHECK(seconds < 1.5);
+    CHECK(thread_count() == threads_before);
+  }
 }
