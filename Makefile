@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARIADNE = $(BUILD)/ariadne
 
-.PHONY: all deps configure build run test test-quick bench clean
+.PHONY: all deps configure build run test test-quick bench bench-engines clean
 
 all: build
 
@@ -35,6 +35,11 @@ test-quick: build
 
 bench: build
 	@scripts/bench.py --ariadne $(ARIADNE)
+
+# Each engine alone and the race, side by side: crash storms, Porcupine's c50-bad per
+# key, and the race's cost on the easy corpora. Takes about 20 minutes (timeouts of 60 s).
+bench-engines: build
+	@scripts/bench_engines.py --ariadne $(ARIADNE)
 
 clean:
 	@rm -rf $(BUILD)
