@@ -196,6 +196,7 @@ std::string format_check_json(const CheckReport& report) {
       json.field("explanation", result.explanation);
       if (!result.failing_partition.empty()) json.field("failing_partition", result.failing_partition);
       if (result.failing_op) json.field("failing_op", static_cast<std::uint64_t>(*result.failing_op));
+      json.field("verdict_ms", round_ms(result.verdict_ms));
       break;
     case Verdict::unknown:
       json.field("reason", result.reason);

@@ -27,6 +27,18 @@ std::string models_section() {
   return out;
 }
 
+std::string engines_section() {
+  return "Engines (--engine):\n"
+         "  auto   the default: WGL alone for each partition's first 100 ms, which decides\n"
+         "         nearly every real history; then a race of WGL and SAT, joined a second\n"
+         "         later by JIT and SMT; the first certified answer wins, the rest are stopped\n"
+         "  wgl    Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)\n"
+         "  jit    Lowe's just-in-time linearization, carrying configurations forward\n"
+         "  sat    CaDiCaL on the history encoded as ordering constraints\n"
+         "  smt    Z3 on the same constraints, as integer difference logic\n"
+         "  brute  every order, for histories of at most 14 operations (the test oracle)\n";
+}
+
 std::string check_exit_statuses() {
   return "Exit status:\n"
          "  0   linearizable\n"
@@ -86,7 +98,7 @@ std::string check_help_footer() {
          "With --json, one object is printed: verdict, model, engine, operations, elapsed_ms,\n"
          "and linearization (linearizable), core and explanation (not linearizable) or\n"
          "reason (unknown).\n\n" +
-         check_exit_statuses() + "\n" + models_section();
+         engines_section() + "\n" + check_exit_statuses() + "\n" + models_section();
 }
 
 std::string corpus_help_footer() {
@@ -97,8 +109,9 @@ std::string corpus_help_footer() {
          "\nExamples:\n"
          "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
          "  ariadne corpus ../shared/corpus/porcupine/expected.tsv --jobs 2 --timeout 10\n"
-         "  ariadne corpus corpus/classic --json\n\n" +
-         corpus_exit_statuses();
+         "  ariadne corpus corpus/classic --json\n"
+         "  ariadne corpus corpus/generated/crash-storm --engine sat\n\n" +
+         engines_section() + "\n" + corpus_exit_statuses();
 }
 
 std::string generate_help_footer() {

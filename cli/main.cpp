@@ -49,11 +49,7 @@ CLI::Validator whole_number() {
 // --engine, --timeout and --memory-limit, which `check` and `corpus` share.
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
-  command.add_option("--engine", limits.engine,
-                     "auto (default): WGL first, then a race of WGL, JIT, SAT and SMT on partitions it "
-                     "has not decided within 100 ms; wgl (Wing-Gong-Lowe search), jit (Lowe's "
-                     "just-in-time search), sat (CaDiCaL on an ordering encoding), smt (Z3, integer "
-                     "difference logic), brute (exhaustive, tiny histories only)")
+  command.add_option("--engine", limits.engine, "Which engine decides (default auto: WGL, then a race; see Engines below)")
       ->type_name("auto|wgl|jit|sat|smt|brute");
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")

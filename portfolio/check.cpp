@@ -405,10 +405,12 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     // Where it goes wrong, within a budget proportional to the refutation's own cost.
     // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
     search::MemoryBudget memory(options.memory_limit);
-    // Nor may it cost much more time than the verdict did.
+    // Nor may it cost more than a quarter of the time the verdict took.
     StopSignal limits = scheduler.limits();
     const auto verdict_time = std::chrono::steady_clock::now() - started;
-    const auto courtesy = std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), verdict_time);
+    result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
+    const auto courtesy =
+        std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), verdict_time / 4);
     limits.deadline = std::min(limits.deadline, std::chrono::steady_clock::now() + courtesy);
     std::optional<portfolio::FirstFailure> first;
     try {

@@ -33,6 +33,8 @@ struct CheckResult {
   std::string engine;       // the engine that produced the answer
   std::size_t operations = 0;
   double elapsed_ms = 0;
+  // Not linearizable: when the verdict was known, before the search for failing_op.
+  double verdict_ms = 0;
   // Linearizable: every :ok op and each crashed op that took effect, in order (op ids).
   std::vector<std::uint32_t> linearization;
   // Not linearizable: ops that explain why (for now, the failing partition's ops).
