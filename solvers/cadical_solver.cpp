@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -20,14 +21,19 @@ namespace ariadne::solvers {
 namespace {
 
 // CaDiCaL polls its terminator during search; this one answers from a flag that
-// another thread may set, which is how interrupt() reaches a running solve().
+// another thread may set, which is how interrupt() reaches a running solve(), and
+// from the caller's own condition, if any (stop_when()).
 class FlagTerminator final : public CaDiCaL::Terminator {
  public:
   explicit FlagTerminator(const std::atomic<bool>& flag) : flag_(flag) {}
-  bool terminate() override { return flag_.load(std::memory_order_relaxed); }
+  bool terminate() override {
+    return flag_.load(std::memory_order_relaxed) || (should_stop_ && should_stop_());
+  }
+  void stop_when(std::function<bool()> should_stop) { should_stop_ = std::move(should_stop); }
 
  private:
   const std::atomic<bool>& flag_;
+  std::function<bool()> should_stop_;
 };
 
 class CadicalSolver final : public Solver {
@@ -67,6 +73,8 @@ class CadicalSolver final : public Solver {
       add_literal(literal);
     }
   }
+
+  void stop_when(std::function<bool()> should_stop) override { terminator_.stop_when(std::move(should_stop)); }
 
   void add_clause(std::span<const encoder::Literal> clause) override {
     last_result_.reset();

@@ -6,6 +6,7 @@
 #include "encoder/formula.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -38,6 +39,10 @@ class Solver {
   // Thread-safe: makes a running solve() return `stopped` soon, and every later one
   // at once. An interrupt is final, so one that lands between two solves is not lost.
   virtual void interrupt() = 0;
+  // Makes solve() also poll `should_stop` and return `stopped` once it says so, for
+  // callers without a referee thread to call interrupt() (a deadline, say). Back-ends
+  // that cannot poll ignore it.
+  virtual void stop_when(std::function<bool()> should_stop) { (void)should_stop; }
   // An estimate of the memory the solver holds, for --memory-limit.
   virtual std::size_t memory_bytes() const = 0;
 };

@@ -48,10 +48,12 @@ std::vector<std::uint32_t> checked(const Solver& solver, const encoder::Formula&
 
 }  // namespace
 
-FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks) {
+FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks,
+                               const DecisionRecording& recording) {
   FormulaDecision decision;
   const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
-  solver.load(formula, /*track_groups=*/false);
+  solver.load(formula, recording.track_groups);
+  if (hooks.should_stop) solver.stop_when(hooks.should_stop);
   if (out_of_memory()) {
     decision.outcome = Outcome::out_of_memory;
     return decision;
@@ -70,6 +72,7 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
     }
     if (result != SolveResult::satisfiable) {
       decision.outcome = result == SolveResult::unsatisfiable ? Outcome::not_linearizable : Outcome::stopped;
+      if (result == SolveResult::unsatisfiable && recording.track_groups) decision.failed_groups = solver.failed_groups();
       return decision;
     }
     decision.outcome = Outcome::linearizable;
@@ -92,6 +95,9 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
     if (check.cuts.empty()) throw std::logic_error(solver.name() + ": a cyclic model with no cycle to cut");
     for (const auto& cut : check.cuts) solver.add_clause(cut);
     decision.cuts += check.cuts.size();
+    if (recording.keep_cuts) {
+      for (auto& cut : check.cuts) decision.cuts_added.push_back(std::move(cut));
+    }
   }
 }
 

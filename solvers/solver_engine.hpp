@@ -43,17 +43,30 @@ struct FormulaHooks {
   std::function<bool()> memory_ok;
 };
 
+// What decide_formula() keeps beyond the verdict, for minimal cores and proofs.
+struct DecisionRecording {
+  // Guard each constraint group by an assumption, so that a refutation names the
+  // groups it needed (FormulaDecision::failed_groups).
+  bool track_groups = false;
+  // Keep every cycle cut added (FormulaDecision::cuts_added): with them, the
+  // formula's clauses alone are unsatisfiable, which a DRAT proof needs.
+  bool keep_cuts = false;
+};
+
 struct FormulaDecision {
   // linearizable, not_linearizable, stopped (the hook or the solver) or out_of_memory.
   search::Outcome outcome = search::Outcome::stopped;
   std::vector<std::uint32_t> linearization;  // op indices, when linearizable
   std::uint64_t solver_calls = 0;
   std::uint64_t cuts = 0;  // cycle cuts added (SAT back-end)
+  std::vector<std::uint32_t> failed_groups;                  // with track_groups, when refuted
+  std::vector<std::vector<encoder::Literal>> cuts_added;     // with keep_cuts
 };
 
-// Loads `formula` into `solver` (untracked) and solves, cutting cycles for back-ends
-// without transitive_order(), until a model decodes or the solver refutes. Throws
+// Loads `formula` into `solver` and solves, cutting cycles for back-ends without
+// transitive_order(), until a model decodes or the solver refutes. Throws
 // std::logic_error if a decoded order contradicts the formula's order constraints.
-FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks = {});
+FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks = {},
+                               const DecisionRecording& recording = {});
 
 }  // namespace ariadne::solvers
