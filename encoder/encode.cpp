@@ -70,6 +70,7 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
     case models::Theory::stack: encode_container(builder, *semantics); break;
     case models::Theory::set: encode_set(builder, *semantics); break;
   }
+  break_crashed_symmetry(builder);
   return builder.finish(theory_name(semantics->theory));
 }
 

@@ -51,6 +51,12 @@ void FormulaBuilder::begin_group(std::string name, std::vector<std::uint32_t> op
   formula_.groups.push_back({std::move(name), std::move(ops)});
 }
 
+void FormulaBuilder::mention(std::uint32_t op) {
+  if (group_ == kNoGroup) return;
+  std::vector<std::uint32_t>& ops = formula_.groups[group_].ops;
+  if (std::ranges::find(ops, op) == ops.end()) ops.push_back(op);
+}
+
 void FormulaBuilder::add_clause(std::span<const Literal> literals) {
   scratch_.clear();
   for (Literal l : literals) {

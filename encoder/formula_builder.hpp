@@ -42,6 +42,10 @@ class FormulaBuilder {
   // Clauses added until the next begin_group() belong to this group.
   void begin_group(std::string name, std::vector<std::uint32_t> ops);
   void end_group() { group_ = kNoGroup; }
+  // Adds `op` to the open group's ops: for an op whose interval the group's clauses
+  // rely on without naming it (real time pruned a candidate, or fixed an order to a
+  // constant). Core minimisation reads the ops of the groups a refutation needed.
+  void mention(std::uint32_t op);
 
   void add_clause(std::initializer_list<Literal> literals) { add_clause(std::span(literals.begin(), literals.size())); }
   void add_clause(std::span<const Literal> literals);

@@ -24,6 +24,7 @@
 #include "encoder/theories.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -95,14 +96,28 @@ class RegisterEncoder {
   // A read matched to one write (or the initial value).
   void encode_read(std::uint32_t k, const Key& key, const Reader& reader) {
     std::vector<std::uint32_t> candidates;  // writer indices, or kInitialWrite
+    // Ops whose intervals ruled a candidate out: named in the group, for cores.
+    std::vector<std::uint32_t> pruned_by;
     const auto fits = [&](std::uint32_t value) { return (value == reader.value) != reader.other_than; };
-    if (fits(semantics_.initial[k]) && !surely_overwritten(key, {kInitialWrite}, reader.op)) {
-      candidates.push_back(kInitialWrite);
+    if (fits(semantics_.initial[k])) {
+      if (const auto overwriter = surely_overwritten(key, {kInitialWrite}, reader.op)) {
+        pruned_by.push_back(*overwriter);
+      } else {
+        candidates.push_back(kInitialWrite);
+      }
     }
     for (std::uint32_t w = 0; w < key.writers.size(); ++w) {
       const Writer& writer = key.writers[w];
-      if (writer.op == reader.op || !fits(writer.value) || builder_.precedes(reader.op, writer.op)) continue;
-      if (surely_overwritten(key, {writer.op}, reader.op)) continue;
+      if (writer.op == reader.op || !fits(writer.value)) continue;
+      if (builder_.precedes(reader.op, writer.op)) {
+        pruned_by.push_back(writer.op);
+        continue;
+      }
+      if (const auto overwriter = surely_overwritten(key, {writer.op}, reader.op)) {
+        pruned_by.push_back(writer.op);
+        pruned_by.push_back(*overwriter);
+        continue;
+      }
       candidates.push_back(w);
     }
 
@@ -113,6 +128,7 @@ class RegisterEncoder {
     builder_.begin_group("op " + op_id(reader.op) + " reads " + (reader.other_than ? "anything but " : "") +
                              value_name(reader.value) + " from one write",
                          std::move(group_ops));
+    for (const std::uint32_t op : pruned_by) builder_.mention(op);
     const Literal present = builder_.presence(reader.op);
     std::vector<Literal> choice{-present};
     for (std::uint32_t c : candidates) {
@@ -136,6 +152,7 @@ class RegisterEncoder {
     }
     const std::string_view seen = semantics_.text.at(reader.value);
     std::vector<std::vector<std::uint32_t>> decompositions;  // ops: base (or kInitialWrite), then appends
+    std::vector<std::uint32_t> pruned_by;  // overwriters that ruled a decomposition out
 
     std::unordered_map<std::string_view, std::vector<std::uint32_t>> appends_by_text;
     std::vector<std::size_t> lengths;
@@ -149,7 +166,10 @@ class RegisterEncoder {
     std::vector<std::uint32_t> path;
     const auto extend = [&](auto&& self, std::size_t at) -> void {
       if (at == seen.size()) {
-        if (surely_overwritten(key, path, reader.op)) return;
+        if (const auto overwriter = surely_overwritten(key, path, reader.op)) {
+          pruned_by.push_back(*overwriter);
+          return;
+        }
         if (decompositions.size() == kMaxDecompositions) {
           throw EncodingUnsupported("a read of key " + std::to_string(k) + " (op " + op_id(reader.op) +
                                     ") matches more than " + std::to_string(kMaxDecompositions) +
@@ -194,6 +214,7 @@ class RegisterEncoder {
     builder_.begin_group("op " + op_id(reader.op) + " reads " + value_name(reader.value) +
                              " from one write and the appends after it",
                          std::move(group_ops));
+    for (const std::uint32_t op : pruned_by) builder_.mention(op);
     const Literal present = builder_.presence(reader.op);
     std::vector<Literal> choice{-present};
     for (const auto& d : decompositions) {
@@ -221,22 +242,26 @@ class RegisterEncoder {
       if (builder_.precedes(reader, other.op)) continue;
       if (base != kInitialWrite && builder_.precedes(other.op, base)) continue;
       const Literal before_base = base == kInitialWrite ? kFalse : builder_.order(other.op, base);
-      builder_.add_clause({-chosen, -builder_.presence(other.op), before_base, builder_.order(reader, other.op)});
+      const Literal after_read = builder_.order(reader, other.op);
+      // Real time put this write after the base and before the read: it overwrites.
+      if ((before_base == kFalse && base != kInitialWrite) || after_read == kFalse) builder_.mention(other.op);
+      builder_.add_clause({-chosen, -builder_.presence(other.op), before_base, after_read});
     }
   }
 
-  // Whether some write outside `chain` must take effect and real time puts it after
-  // the base write and before the read, which rules the chain out.
-  bool surely_overwritten(const Key& key, const std::vector<std::uint32_t>& chain, std::uint32_t reader) const {
+  // Some write outside `chain` that must take effect and that real time puts after the
+  // base write and before the read, which rules the chain out; nullopt if none.
+  std::optional<std::uint32_t> surely_overwritten(const Key& key, const std::vector<std::uint32_t>& chain,
+                                                  std::uint32_t reader) const {
     const std::uint32_t base = chain.front();
     for (const Writer& other : key.writers) {
       if (other.op == reader || builder_.presence(other.op) != kTrue) continue;
       if (!builder_.precedes(other.op, reader)) continue;
       if (base != kInitialWrite && !builder_.precedes(base, other.op)) continue;
       if (std::ranges::find(chain, other.op) != chain.end()) continue;
-      return true;
+      return other.op;
     }
-    return false;
+    return std::nullopt;
   }
 
   std::string op_id(std::uint32_t op) const { return std::to_string(builder_.op(op).id); }
