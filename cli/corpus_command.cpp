@@ -77,7 +77,10 @@ int run_corpus_command(const CorpusCommandOptions& options) {
 
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, rows.size()));
-  const CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
+  CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
+  // A corpus run compares verdicts; shrinking every refuted row to a minimal core
+  // would only cost time (`check` on a row gives it).
+  check_options.minimal_core = false;
 
   std::vector<CorpusOutcome> outcomes(rows.size());
   ProgressBar progress(stderr, rows.size(), is_terminal(stderr));

@@ -16,9 +16,9 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
-#include "portfolio/first_failure.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
+#include "portfolio/refutation.hpp"
 #include "encoder/encode.hpp"
 #include "solvers/solver_engine.hpp"
 #include "search/search_engine.hpp"
@@ -397,39 +397,17 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     result.verdict = Verdict::not_linearizable;
     result.engine = p.winner;
     if (!p.race_entrants.empty()) result.race_entrants = p.race_entrants;
-    for (const Operation* op : p.sub.ops) result.core.push_back(op->id);
     if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
-    result.explanation = "No order of these " + std::to_string(p.sub.ops.size()) + " operations" +
-                         describe_partition(model, p) + " respects both their real-time order and the " +
-                         model.spec() + " model.";
-    // Where it goes wrong, within a budget proportional to the refutation's own cost.
-    // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
-    search::MemoryBudget memory(options.memory_limit);
-    // Nor may it cost more than a quarter of the time the verdict took.
-    StopSignal limits = scheduler.limits();
     const auto verdict_time = std::chrono::steady_clock::now() - started;
     result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
-    const auto courtesy =
-        std::max<std::chrono::steady_clock::duration>(std::chrono::milliseconds(250), verdict_time / 4);
-    limits.deadline = std::min(limits.deadline, std::chrono::steady_clock::now() + courtesy);
-    std::optional<portfolio::FirstFailure> first;
-    try {
-      // A solver's refutation says nothing about how long a native search would need,
-      // so the search for the failing op then gets only the minimum budget.
-      const bool native = p.winner == "wgl" || p.winner == "jit" || p.winner == "brute";
-      const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * p.steps) : 200000;
-      first = portfolio::find_first_failure(p.sub, model, memory, limits, budget);
-    } catch (const std::bad_alloc&) {
-    }
-    if (first) {
-      const Operation& op = *first->op;
-      result.failing_op = op.id;
-      result.explanation += " Everything before event " + std::to_string(op.ret) +
-                            " can be linearized; the completion of op " + std::to_string(op.id) + " (process " +
-                            std::to_string(op.process) + ", " + model.describe_operation(op) + ") at event " +
-                            std::to_string(op.ret) +
-                            " is the first result that no order of the operations so far can explain.";
-    }
+    portfolio::Refutation refutation;
+    refutation.sub = &p.sub;
+    refutation.partition = describe_partition(model, p);
+    refutation.winner = p.winner;
+    refutation.steps = p.steps;
+    refutation.verdict_time = verdict_time;
+    refutation.limits = scheduler.limits();
+    portfolio::describe_refutation(refutation, model, options, result);
     return finish();
   }
   // Unknown: memory is the more specific reason, since running out of it stops the

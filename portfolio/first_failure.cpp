@@ -19,7 +19,7 @@ enum class PrefixVerdict { linearizable, not_linearizable, undecided };
 
 PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, const Model& model,
                            search::MemoryBudget& memory, const search::StopSignal& stop, std::uint64_t budget,
-                           std::uint64_t& spent) {
+                           std::uint64_t& spent, std::vector<std::uint32_t>* order = nullptr) {
   std::vector<Operation> prefix_ops;
   for (const Operation* op : sub.ops) {
     if (op->call > cut) break;  // ops are in call order
@@ -37,7 +37,11 @@ PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, con
   const search::Outcome outcome = engine->run(budget > spent ? budget - spent : 0);
   spent += engine->steps();
   switch (outcome) {
-    case search::Outcome::linearizable: return PrefixVerdict::linearizable;
+    case search::Outcome::linearizable:
+      if (order) {
+        for (const std::uint32_t i : engine->linearization()) order->push_back(prefix_ops[i].id);
+      }
+      return PrefixVerdict::linearizable;
     case search::Outcome::not_linearizable: return PrefixVerdict::not_linearizable;
     default: return PrefixVerdict::undecided;
   }
@@ -68,6 +72,21 @@ std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, co
     }
   }
   return FirstFailure{completions[lo], static_cast<std::size_t>(completions[lo]->ret)};
+}
+
+std::optional<std::vector<std::uint32_t>> linearize_prefix(const search::SubHistory& sub, const Model& model,
+                                                           const FirstFailure& failure, search::MemoryBudget& memory,
+                                                           const search::StopSignal& stop,
+                                                           std::uint64_t step_budget) {
+  std::vector<std::uint32_t> order;
+  std::uint64_t spent = 0;
+  // Events are numbered from 0, so the completion at position ret is preceded by
+  // positions up to ret - 1; a completion is never the first event.
+  const std::uint64_t cut = failure.op->ret - 1;
+  if (check_prefix(sub, cut, model, memory, stop, step_budget, spent, &order) != PrefixVerdict::linearizable) {
+    return std::nullopt;
+  }
+  return order;
 }
 
 }  // namespace ariadne::portfolio

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace ariadne::portfolio {
 
@@ -21,5 +22,13 @@ struct FirstFailure {
 std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, const Model& model,
                                                search::MemoryBudget& memory, const search::StopSignal& stop,
                                                std::uint64_t step_budget);
+
+// The longest linearizable prefix: every op invoked before `failure`'s completion,
+// those still open then as crashed, in an order that linearizes them (op ids), or
+// nullopt when the search runs past `step_budget` or is stopped.
+std::optional<std::vector<std::uint32_t>> linearize_prefix(const search::SubHistory& sub, const Model& model,
+                                                           const FirstFailure& failure, search::MemoryBudget& memory,
+                                                           const search::StopSignal& stop,
+                                                           std::uint64_t step_budget);
 
 }  // namespace ariadne::portfolio

@@ -26,6 +26,22 @@ struct CheckOptions {
   std::uint64_t memory_limit = 2ULL << 30;         // bytes of search memory
   unsigned jobs = 0;                               // worker threads; 0: all cores
   const std::atomic<bool>* cancel = nullptr;       // set from outside to stop early
+  // Not linearizable: shrink the failing partition to a minimal core (see CheckResult).
+  // `ariadne corpus` turns it off, since it compares verdicts only.
+  bool minimal_core = true;
+  // How long shrinking may take, at least (a refutation that took longer gets as
+  // long again); never past timeout_seconds. A core not shrunk in time is reported
+  // with core_minimal false.
+  double core_seconds = 10;
+  // Not linearizable: also find the longest linearizable prefix and its order.
+  bool prefix = false;
+};
+
+// Real-time order between two ops of a core: `before` completed before `after` was
+// invoked (op ids).
+struct RealTimeFact {
+  std::uint32_t before = 0;
+  std::uint32_t after = 0;
 };
 
 struct CheckResult {
@@ -37,9 +53,23 @@ struct CheckResult {
   double verdict_ms = 0;
   // Linearizable: every :ok op and each crashed op that took effect, in order (op ids).
   std::vector<std::uint32_t> linearization;
-  // Not linearizable: ops that explain why (for now, the failing partition's ops).
+  // Not linearizable: a core S, op ids in ascending order. Keep every op of S as
+  // recorded and turn every other op into a crashed op invoked before everything else
+  // (it may take effect anywhere, or never): that relaxed history is still not
+  // linearizable, so S alone proves the history wrong. When core_minimal, dropping any
+  // one op of S from it makes the relaxed history linearizable.
   std::vector<std::uint32_t> core;
+  bool core_minimal = false;
+  double core_ms = 0;  // time spent finding and shrinking the core
+  // The real-time facts among the core's ops, transitively reduced.
+  std::vector<RealTimeFact> core_real_time;
+  // Plain words: the core's ops, the facts that bind them, and why no order works.
   std::string explanation;
+  // With CheckOptions::prefix: the ops of the longest linearizable prefix of the
+  // failing partition (every op invoked before failing_op completed, open ones as
+  // crashed), in an order that linearizes it: Knossos' linearizable prefix and the
+  // longest partial linearization Porcupine draws.
+  std::vector<std::uint32_t> prefix_linearization;
   std::string reason;        // why unknown
   std::string failing_partition;  // the key of the failing partition, as EDN
   // Not linearizable: the op whose completion is the first event after which no order

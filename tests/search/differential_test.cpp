@@ -25,9 +25,9 @@ Tally compare_engines(const std::string& spec, int histories, const testing::Ran
   auto model = make_model_from_spec(spec);
   std::mt19937_64 rng(seed);
   Tally tally;
-  CheckOptions wgl{.engine = Engine::wgl, .timeout_seconds = 10, .jobs = 1};
-  CheckOptions jit{.engine = Engine::jit, .timeout_seconds = 10, .jobs = 1};
-  CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1};
+  CheckOptions wgl{.engine = Engine::wgl, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  CheckOptions jit{.engine = Engine::jit, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
   for (int i = 0; i < histories; ++i) {
     EventLog log = testing::random_history(spec, shape, rng);
     History h = build_history(log, *model);

@@ -52,9 +52,9 @@ Tally compare_with_oracle(const std::string& spec, int per_size, std::uint64_t s
   OpaqueModel opaque(make_model_from_spec(spec));
   std::mt19937_64 rng(seed);
   Tally tally;
-  const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1};
-  const CheckOptions sat{.engine = Engine::sat, .timeout_seconds = 10, .jobs = 1};
-  const CheckOptions smt{.engine = Engine::smt, .timeout_seconds = 10, .jobs = 1};
+  const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  const CheckOptions sat{.engine = Engine::sat, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  const CheckOptions smt{.engine = Engine::smt, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
   int history = 0;
   int unrolled_histories = 0;
   for (int ops : {3, 5, 7, 9}) {

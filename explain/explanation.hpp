@@ -1,0 +1,39 @@
+// A core in plain words, for `--explain` and the JSON's "explanation": which ops,
+// which real-time facts bind them, and why no order of them works.
+//
+// The "why" comes from running the model over the core's ops in every order real time
+// allows (crashed core ops may also not take effect) and collecting the dead ends: the
+// op that could not come next and the state that refused it, with the shortest run of
+// ops leading there. That covers the core's ops alone; the relaxed ops, which may take
+// effect anywhere, cannot rescue them either, which the solver's refutation of the
+// relaxed history proves (and --proof writes down).
+#pragma once
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ariadne::explain {
+
+struct CoreSummary {
+  std::span<const Operation* const> core;  // in ascending call order
+  std::size_t partition_size = 0;
+  std::string partition;  // " on key 3", or empty
+  bool minimal = false;
+  std::vector<RealTimeFact> facts;
+};
+
+// "read 1 (op 12, process 3)": what an op did, and whose it is.
+std::string name_op(const Model& model, const Operation& op);
+
+// The whole explanation, several lines, each ending in '\n'.
+std::string explain_core(const Model& model, const CoreSummary& summary);
+
+// Cores up to this many ops get the dead-end analysis; larger ones only the facts.
+inline constexpr std::size_t kMaxExplainedOps = 16;
+
+}  // namespace ariadne::explain

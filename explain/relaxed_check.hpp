@@ -1,0 +1,89 @@
+// Deciding relaxed histories, the one question core minimisation keeps asking: is
+// the partition still not linearizable when only the ops of S keep their intervals
+// and results?
+//
+// The SAT back-end answers it on the encoder's formula, with every constraint group
+// tracked, so that a refutation also says which kept ops its groups mention: a hint
+// that the core may be smaller still (clause-set refinement). The hint is only a
+// hint: relaxing an op that no needed group mentions can still make room for a new
+// order (a relaxed write may now come before a read it used to follow), so callers
+// re-decide before trusting it. Models the encoder does not handle fall back to the
+// native WGL search, without hints.
+//
+// Verdicts need no certificate here: a core is reported only after the final relaxed
+// history was refuted, and the tests re-check each core's minimality with witnesses
+// the certificate checker replays.
+#pragma once
+
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include "explain/relaxed_history.hpp"
+#include "models/semantics.hpp"
+#include "search/search_engine.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ariadne::explain {
+
+enum class RelaxedVerdict : std::uint8_t { linearizable, not_linearizable, undecided };
+
+struct RelaxedDecision {
+  RelaxedVerdict verdict = RelaxedVerdict::undecided;
+  // Refuted by the solver: the kept ops (indices into the partition) that the needed
+  // constraint groups mention. hinted is false when no hint is available.
+  bool hinted = false;
+  std::vector<std::uint32_t> needed;
+  // Linearizable: the witness, as ids of the ops of the partition, in order.
+  std::vector<std::uint32_t> linearization;
+};
+
+class RelaxedChecker {
+ public:
+  // `ops`: one partition in ascending call order. All arguments must outlive the
+  // checker.
+  RelaxedChecker(std::span<const Operation* const> ops, const Model& model, const search::StopSignal& stop,
+                 std::uint64_t memory_limit);
+
+  // The solver first, for its hint.
+  RelaxedDecision decide(const std::vector<bool>& keep);
+  // A short native search first, then the solver if the search ran out of steps:
+  // most candidates differ from the refuted history by one relaxed op, which WGL
+  // settles in microseconds where encoding alone takes milliseconds.
+  RelaxedDecision decide_quickly(const std::vector<bool>& keep);
+  std::uint64_t decisions() const { return decisions_; }
+
+ private:
+  RelaxedDecision decide_by_solver(const RelaxedHistory& relaxed);
+  // Gives up (undecided) after `step_budget` model steps; 0 means no limit.
+  RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget);
+
+  // Widens a refutation's hint for register models: a read needs, besides the writes
+  // its group names, every op that could write what it read once relaxed (a failed
+  // cas that would then succeed), since relaxing any of them reopens the read.
+  void add_potential_writers(std::vector<bool>& needed) const;
+  // Register models: the relaxed ops that cannot matter to the kept ones, which the
+  // decision leaves out (see relaxed_check.cpp); none for other models.
+  std::vector<bool> irrelevant_relaxed(const std::vector<bool>& keep) const;
+
+  std::span<const Operation* const> ops_;
+  const Model& model_;
+  // Register models only: per op, the key and value it reads (as recorded) and the
+  // key and value it could write once relaxed; value ids shared by both.
+  struct RegisterRole {
+    std::vector<models::RegisterAccess> reads;
+    std::vector<models::RegisterAccess> relaxed_writes;
+    std::vector<models::RegisterAccess> relaxed_reads;
+  };
+  std::vector<RegisterRole> roles_;
+  const search::StopSignal& stop_;
+  std::uint64_t memory_limit_;
+  bool encodable_ = true;
+  int search_misses_ = 0;               // quick searches in a row that ran out of steps
+  std::uint64_t search_steps_ = 1 << 18;  // the quick search's budget, raised when the solver is slow
+  std::uint64_t decisions_ = 0;
+};
+
+}  // namespace ariadne::explain

@@ -1,0 +1,92 @@
+#include "portfolio/refutation.hpp"
+
+#include "explain/explanation.hpp"
+#include "explain/minimal_core.hpp"
+#include "explain/real_time_facts.hpp"
+#include "portfolio/first_failure.hpp"
+
+#include <algorithm>
+#include <new>
+#include <optional>
+
+namespace ariadne::portfolio {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+search::StopSignal within(const search::StopSignal& limits, Clock::duration budget) {
+  search::StopSignal stop = limits;
+  stop.deadline = std::min(stop.deadline, Clock::now() + budget);
+  return stop;
+}
+
+}  // namespace
+
+void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                         CheckResult& result) {
+  const search::SubHistory& sub = *refutation.sub;
+  // Where it goes wrong, within a budget proportional to the refutation's own cost.
+  // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
+  search::MemoryBudget memory(options.memory_limit);
+  const auto courtesy =
+      std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.verdict_time / 4);
+  // A solver's refutation says nothing about how long a native search would need,
+  // so the search for the failing op then gets only the minimum budget.
+  const bool native = refutation.winner == "wgl" || refutation.winner == "jit" || refutation.winner == "brute";
+  const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * refutation.steps) : 200000;
+  std::optional<FirstFailure> first;
+  try {
+    first = find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget);
+    if (first && options.prefix) {
+      if (auto order = linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
+        result.prefix_linearization = std::move(*order);
+      }
+    }
+  } catch (const std::bad_alloc&) {
+  }
+
+  std::optional<std::uint32_t> failing_index;
+  if (first) {
+    result.failing_op = first->op->id;
+    const auto it = std::find(sub.ops.begin(), sub.ops.end(), first->op);
+    failing_index = static_cast<std::uint32_t>(it - sub.ops.begin());
+  }
+
+  const auto core_started = Clock::now();
+  std::vector<const Operation*> core_ops;
+  if (options.minimal_core) {
+    // Minimising takes one decision per core op at least; options.core_seconds (10 s
+    // by default) is the target for every corpus file, and a refutation that itself
+    // took longer gets as long again.
+    const auto core_budget =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.core_seconds));
+    const explain::CoreSearch core = explain::find_minimal_core(
+        sub.ops, model, failing_index, within(refutation.limits, std::max(core_budget, refutation.verdict_time)),
+        options.memory_limit);
+    for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
+    result.core_minimal = core.minimal;
+  } else {
+    core_ops = sub.ops;
+  }
+  result.core_ms = std::chrono::duration<double, std::milli>(Clock::now() - core_started).count();
+  for (const Operation* op : core_ops) result.core.push_back(op->id);
+  std::sort(result.core.begin(), result.core.end());
+
+  if (core_ops.size() <= 4 * explain::kMaxExplainedOps) result.core_real_time = explain::real_time_facts(core_ops);
+  explain::CoreSummary summary;
+  summary.core = core_ops;
+  summary.partition_size = sub.ops.size();
+  summary.partition = refutation.partition;
+  summary.minimal = result.core_minimal;
+  summary.facts = result.core_real_time;
+  result.explanation = explain::explain_core(model, summary);
+  if (first) {
+    const Operation& op = *first->op;
+    result.explanation += "Everything before event " + std::to_string(op.ret) + " can be linearized; the completion of " +
+                          explain::name_op(model, op) + " at event " + std::to_string(op.ret) +
+                          " is the first result that no order of the operations so far can explain.\n";
+  }
+}
+
+}  // namespace ariadne::portfolio

@@ -1,0 +1,33 @@
+// What a "not linearizable" answer comes with, once a partition is refuted: the first
+// failing op (Knossos' view), the longest linearizable prefix on request, a minimal
+// core with its real-time facts, and the explanation in words.
+#pragma once
+
+#include <ariadne/check.hpp>
+#include <ariadne/model.hpp>
+
+#include "search/search_engine.hpp"
+
+#include <chrono>
+#include <string>
+
+namespace ariadne::portfolio {
+
+struct Refutation {
+  const search::SubHistory* sub = nullptr;  // the refuted partition
+  std::string partition;                    // " on key 3", or empty
+  std::string winner;                       // the engine that refuted it
+  std::uint64_t steps = 0;                  // model steps the refutation took
+  std::chrono::steady_clock::duration verdict_time{};
+  search::StopSignal limits;                // the check's own deadline and cancel flag
+};
+
+// Fills core, core_minimal, core_ms, core_real_time, failing_op, explanation and
+// prefix_linearization of `result`. Each part is bounded: the failing-op search by a
+// quarter of the verdict's time (at least 250 ms), the prefix by as much again, the
+// core by max(core_seconds, the verdict's time), and all by the check's own limits; a part
+// that runs out leaves a valid but weaker answer (no failing op, a core not minimal).
+void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                         CheckResult& result);
+
+}  // namespace ariadne::portfolio

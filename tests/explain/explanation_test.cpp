@@ -1,0 +1,74 @@
+// The explanation names the core's ops, the real-time facts that bind them and the
+// dead ends every order runs into, in words a reader can check against the history.
+#include <ariadne/check.hpp>
+
+#include "explain/explanation.hpp"
+#include "explain/real_time_facts.hpp"
+#include "support/core_rows.hpp"
+#include "support/history_builder.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace ariadne;
+
+namespace {
+
+const std::string kSourceDir = ARIADNE_SOURCE_DIR;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("the lecture's example 3 is explained by its facts and its dead end") {
+  auto rows = testing::refuted_rows(kSourceDir + "/corpus/classic");
+  const auto row = std::find_if(rows.begin(), rows.end(),
+                                [](const auto& r) { return contains(r.name, "lecture-example-3"); });
+  REQUIRE(row != rows.end());
+  const CheckResult& r = row->result;
+  CHECK(r.core == std::vector<std::uint32_t>{0, 1, 3, 5});
+  CHECK(r.core_minimal);
+  const std::string& text = r.explanation;
+  INFO(text);
+  CHECK(contains(text, "Minimal core: 4 of the 4 operations"));
+  CHECK(contains(text, "write 1 (op 0, process 0) completed before write 2 (op 3, process 0) began."));
+  CHECK(contains(text, "read 2 (op 1, process 1) completed before read 1 (op 5, process 2) began."));
+  CHECK(contains(text, "Why no order works"));
+  CHECK(contains(text, "the state is 2, in which read 1 (op 5, process 2) cannot take effect."));
+  CHECK(contains(text, "Everything before event 7 can be linearized"));
+}
+
+TEST_CASE("real-time facts are transitively reduced") {
+  auto model = make_model_from_spec("register(0)");
+  testing::EventScript s;
+  using testing::I;
+  s.invoke(0, "write", I(1)).ok(0, "write", I(1));
+  s.invoke(0, "write", I(2)).ok(0, "write", I(2));
+  s.invoke(1, "read").ok(1, "read", I(1));
+  const History h = s.build(*model);
+  std::vector<const Operation*> ops;
+  for (const Operation& op : h.ops) ops.push_back(&op);
+  const auto facts = explain::real_time_facts(ops);
+  // 0 -> 2 -> 4; 0 -> 4 follows from the other two.
+  REQUIRE(facts.size() == 2);
+  CHECK(facts[0].before == 0);
+  CHECK(facts[0].after == 2);
+  CHECK(facts[1].before == 2);
+  CHECK(facts[1].after == 4);
+}
+
+TEST_CASE("a read of a value nobody wrote is explained by its initial state alone") {
+  auto model = make_model_from_spec("register(0)");
+  testing::EventScript s;
+  using testing::I;
+  s.invoke(0, "write", I(1)).ok(0, "write", I(1));
+  s.invoke(1, "read").ok(1, "read", I(7));
+  const History h = s.build(*model);
+  const CheckResult r = check(h, *model, CheckOptions{.jobs = 1});
+  REQUIRE(r.verdict == Verdict::not_linearizable);
+  CHECK(r.core == std::vector<std::uint32_t>{2});
+  INFO(r.explanation);
+  CHECK(contains(r.explanation, "Minimal core: 1 of the 2 operations"));
+  CHECK(contains(r.explanation, "at the start, the state is 0, in which read 7 (op 2, process 1) cannot take effect."));
+}
