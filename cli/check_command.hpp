@@ -17,6 +17,11 @@ struct CheckCommandOptions {
   unsigned jobs = 0;                   // 0: all cores
   bool json = false;
   bool full = false;                   // print every table row
+  bool explain = false;                // print the explanation in full
+  bool no_core = false;                // skip core minimisation
+  bool prefix = false;                 // print the longest linearizable prefix
+  std::optional<std::string> html;     // write the HTML report here
+  std::optional<std::string> proof;    // write the core's CNF and DRAT proof into this directory
 };
 
 // Returns the exit status for the verdict. Throws UsageError for bad options and

@@ -146,6 +146,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     case Verdict::linearizable:
       out += "\nWitness: the operations in an order that explains every result\n";
       out += format_ops_table(history, result.linearization, full);
+      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       break;
     case Verdict::not_linearizable: {
       if (!result.failing_partition.empty()) {
@@ -162,12 +163,29 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       }
       std::vector<std::uint32_t> core = result.core;
       std::sort(core.begin(), core.end());  // file order reads as a timeline
-      out += "\nNo order of these operations explains their results:\n";
+      const std::string size = std::to_string(core.size()) + (result.core_minimal ? " operations (a minimal core)" : " operations");
+      out += "\nNo order of these " + size + " explains their results, whatever the other operations did:\n";
       out += format_ops_table(history, core, full);
-      if (!result.explanation.empty()) out += "\n" + result.explanation + "\n";
+      if (report.explain) {
+        if (!result.explanation.empty()) out += "\n" + result.explanation;
+      } else {
+        out += "\nRun with --explain for the real-time facts that bind them and why no order works.\n";
+      }
+      if (report.prefix) {
+        if (result.prefix_linearization.empty()) {
+          out += "\nLongest linearizable prefix: not found within its time budget.\n";
+        } else {
+          out += "\nLongest linearizable prefix: every operation invoked before event " +
+                 std::to_string(find_op(history, *result.failing_op)->ret) + ", in this order (the failing op " +
+                 std::to_string(*result.failing_op) + " is the first it cannot take):\n";
+          out += format_ops_table(history, result.prefix_linearization, full);
+        }
+      }
+      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       break;
     }
     case Verdict::unknown:
+      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
       break;
   }
@@ -194,6 +212,21 @@ std::string format_check_json(const CheckReport& report) {
       for (const auto id : result.core) json.value(static_cast<std::uint64_t>(id));
       json.end_array();
       json.field("explanation", result.explanation);
+      json.field("core_minimal", result.core_minimal);
+      json.field("core_ms", round_ms(result.core_ms));
+      json.key("core_real_time").begin_array();
+      for (const RealTimeFact& fact : result.core_real_time) {
+        json.begin_array();
+        json.value(static_cast<std::uint64_t>(fact.before));
+        json.value(static_cast<std::uint64_t>(fact.after));
+        json.end_array();
+      }
+      json.end_array();
+      if (!result.prefix_linearization.empty()) {
+        json.key("prefix_linearization").begin_array();
+        for (const auto id : result.prefix_linearization) json.value(static_cast<std::uint64_t>(id));
+        json.end_array();
+      }
       if (!result.failing_partition.empty()) json.field("failing_partition", result.failing_partition);
       if (result.failing_op) json.field("failing_op", static_cast<std::uint64_t>(*result.failing_op));
       json.field("verdict_ms", round_ms(result.verdict_ms));
@@ -207,6 +240,13 @@ std::string format_check_json(const CheckReport& report) {
   json.field("steps", result.steps);
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
+  if (!report.proof_dir.empty()) {
+    json.key("proof").begin_object();
+    json.field("dir", report.proof_dir);
+    json.field("written", result.verdict == Verdict::not_linearizable);
+    json.field("summary", report.proof_note);
+    json.end_object();
+  }
   if (!result.race_entrants.empty()) {
     json.key("race").begin_object();
     json.key("entrants").begin_array();

@@ -16,6 +16,10 @@ struct CheckReport {
   const History* history = nullptr;
   const CheckResult* result = nullptr;
   double total_ms = 0;  // reading and checking, for the human report
+  bool explain = false;  // the human report prints the whole explanation
+  bool prefix = false;   // ... and the longest linearizable prefix
+  std::string proof_dir;   // --proof, when given
+  std::string proof_note;  // what --proof wrote, one line
 };
 
 // Tables longer than this show their first rows only, unless `full` is set.

@@ -93,11 +93,22 @@ std::string check_help_footer() {
          "  ariadne check history.edn --model 'cas-register(0)' --engine wgl --full\n"
          "  ariadne check etcd_001.log --model etcd --json\n"
          "  ariadne check c01-ok.txt --model kv --format porcupine-kv --timeout 2.5\n"
+         "  ariadne check lecture-example-3.edn --model register --explain --proof proof/\n"
+         "  ariadne check etcd_001.log --model etcd --html report.html\n"
+         "\nNot linearizable: the answer comes with a minimal core, the ops that cannot be\n"
+         "ordered however the others behaved (each other op counts as a crashed op that may\n"
+         "have taken effect anywhere, or never), found within 10 s (--no-core skips it).\n"
+         "--explain says why in words: the real-time facts that bind the core and the dead\n"
+         "end every order runs into. --prefix adds the longest linearizable prefix (Knossos'\n"
+         "view, Porcupine's longest partial linearization). --proof DIR writes the core as a\n"
+         "history, its CNF and a DRAT refutation: check them with 'ariadne verify-proof DIR'\n"
+         "or 'drat-trim DIR/formula.cnf DIR/proof.drat'. A linearizable answer's proof is its\n"
+         "witness: 'ariadne verify-witness FILE --model M --witness out.json' replays it.\n"
          "\nOperation ids are the 0-based positions of invocation events in the file, counting\n"
          "ignored events (e.g. :nemesis) too; call and ret are event positions as well.\n"
          "With --json, one object is printed: verdict, model, engine, operations, elapsed_ms,\n"
-         "and linearization (linearizable), core and explanation (not linearizable) or\n"
-         "reason (unknown).\n\n" +
+         "and linearization (linearizable), core and explanation (not linearizable, with\n"
+         "core_minimal, core_ms, core_real_time and failing_op) or reason (unknown).\n\n" +
          engines_section() + "\n" + check_exit_statuses() + "\n" + models_section();
 }
 

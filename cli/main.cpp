@@ -7,6 +7,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
+#include "cli/proof_commands.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -74,6 +75,18 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
   check->add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
   check->add_flag("--json", options.json, "Print one JSON object instead of the human report");
   check->add_flag("--full", options.full, "Print every table row (by default the first 40)");
+  check->add_flag("--explain", options.explain,
+                  "Not linearizable: say in words which ops conflict, the real-time facts binding them, and why "
+                  "no order works");
+  check->add_flag("--no-core", options.no_core,
+                  "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
+  check->add_flag("--prefix", options.prefix,
+                  "Not linearizable: print the longest linearizable prefix and its order (Knossos, Porcupine)");
+  check->add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")
+      ->type_name("FILE");
+  check->add_option("--proof", options.proof,
+                    "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
+      ->type_name("DIR");
 }
 
 void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
@@ -137,6 +150,23 @@ void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
       ->check(at_least(1, "at least 1"));
 }
 
+void add_verify_commands(CLI::App& app, std::string& proof_dir, VerifyWitnessOptions& witness) {
+  CLI::App* proof = app.add_subcommand(
+      "verify-proof", "Check a proof written by check --proof: formula, lemmas and DRAT, without the solver");
+  proof->add_option("DIR", proof_dir, "The directory check --proof wrote")->required();
+  CLI::App* verify = app.add_subcommand("verify-witness",
+                                        "Check that a linearization (op ids, e.g. from check --json) fits a history");
+  verify->add_option("FILE", witness.file, "History file")->required();
+  verify->add_option("-m,--model", witness.model, "Model name or spec")->required();
+  verify->add_option("--init", witness.init, "Initial state as EDN (overrides the spec's)");
+  verify->add_option("--format", witness.format, "Input format (default: detected from the content)")
+      ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
+  verify->add_option("-w,--witness", witness.witness,
+                     "JSON file: an array of op ids, or check --json output with its \"linearization\"")
+      ->required()
+      ->type_name("W.json");
+}
+
 int run(int argc, char** argv) {
   CLI::App app(program_description(), "ariadne");
   app.set_version_flag("--version", version_text());
@@ -148,6 +178,9 @@ int run(int argc, char** argv) {
   add_check_command(app, check_options);
   add_corpus_command(app, corpus_options);
   add_generate_command(app, generate_options);
+  std::string proof_dir;
+  VerifyWitnessOptions witness_options;
+  add_verify_commands(app, proof_dir, witness_options);
   app.require_subcommand(1);
 
   if (argc <= 1) {
@@ -165,6 +198,8 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("check")) return run_check_command(check_options);
   if (app.got_subcommand("generate")) return run_generate_command(generate_options);
+  if (app.got_subcommand("verify-proof")) return run_verify_proof_command(proof_dir);
+  if (app.got_subcommand("verify-witness")) return run_verify_witness_command(witness_options);
   return run_corpus_command(corpus_options);
 }
 
