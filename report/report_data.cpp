@@ -1,0 +1,314 @@
+// Building the report's data: lanes, the compressed time axis, interned texts, the
+// order or core as op indices, and the model states along the order (state_replay).
+#include "report/report_data.hpp"
+
+#include "history/text_encoding.hpp"
+#include "report/state_replay.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+namespace ariadne::report {
+
+namespace {
+
+class StringTable {
+ public:
+  explicit StringTable(std::vector<std::string>& strings) : strings_(strings) {}
+
+  std::uint32_t intern(std::string text) {
+    auto [it, inserted] = index_.try_emplace(text, static_cast<std::uint32_t>(strings_.size()));
+    if (inserted) strings_.push_back(std::move(text));
+    return it->second;
+  }
+
+ private:
+  std::vector<std::string>& strings_;
+  std::unordered_map<std::string, std::uint32_t> index_;
+};
+
+// Op ids to indices into history.ops (which is in ascending id order).
+std::vector<std::uint32_t> indices_of(const History& history, const std::vector<std::uint32_t>& ids) {
+  std::vector<std::uint32_t> indices;
+  indices.reserve(ids.size());
+  for (std::uint32_t id : ids) {
+    auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
+                               [](const Operation& op, std::uint32_t v) { return op.id < v; });
+    if (it != history.ops.end() && it->id == id) {
+      indices.push_back(static_cast<std::uint32_t>(it - history.ops.begin()));
+    }
+  }
+  return indices;
+}
+
+// Explanations list their core's ops, one a line, and a core that could not be shrunk
+// may be the whole history: the page keeps the head, the file stays small. A single
+// line may be long too (kv values), so the head is capped in bytes as well.
+std::string shorten_explanation(const std::string& text) {
+  std::size_t lines = 0;
+  std::size_t cut = 0;
+  while (cut < text.size() && lines < kMaxExplanationLines && cut < kMaxExplanationBytes) {
+    const std::size_t end = text.find('\n', cut);
+    cut = end == std::string::npos ? text.size() : end + 1;
+    ++lines;
+  }
+  if (cut >= text.size() && text.size() <= 2 * kMaxExplanationBytes) return text;
+  const auto rest = static_cast<std::size_t>(
+      std::count(text.begin() + static_cast<std::ptrdiff_t>(cut), text.end(), '\n'));
+  std::string head = shorten(text.substr(0, cut), 2 * kMaxExplanationBytes);
+  if (rest == 0 && cut >= text.size()) return head;
+  if (!head.empty() && head.back() != '\n') head += '\n';
+  return head + "\u2026 and " + std::to_string(rest + (text.back() == '\n' ? 0 : 1)) +
+         " more lines (ariadne check --explain prints them all)\n";
+}
+
+std::uint32_t time_slot(const std::vector<std::uint64_t>& times, std::uint64_t position) {
+  return static_cast<std::uint32_t>(std::lower_bound(times.begin(), times.end(), position) - times.begin());
+}
+
+void assign_partitions(ReportData& data, const History& history, const Model& model) {
+  if (!model.is_partitioned()) {
+    data.partition_keys.clear();
+    data.initial_state.assign(1, kNone);
+    return;
+  }
+  std::map<Value, std::uint32_t> index;
+  std::vector<Value> keys;
+  for (const Operation& op : history.ops) keys.push_back(model.partition_key(op));
+  for (const Value& key : keys) index.emplace(key, 0);
+  for (auto& [key, i] : index) {
+    i = static_cast<std::uint32_t>(data.partition_keys.size());
+    data.partition_keys.push_back(shorten(key.to_edn(), kMaxOpText));
+  }
+  data.partition_of.reserve(keys.size());
+  for (const Value& key : keys) data.partition_of.push_back(index.at(key));
+  data.initial_state.assign(std::max<std::size_t>(data.partition_keys.size(), 1), kNone);
+}
+
+// Fills state_after for the ops of `order` and initial_state for their partitions.
+void replay_order(ReportData& data, StringTable& strings, const History& history, const Model& model,
+                  const std::vector<std::uint32_t>& order) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_partition;
+  for (std::uint32_t i : order) by_partition[data.partition_of.empty() ? 0 : data.partition_of[i]].push_back(i);
+  for (const auto& [partition, indices] : by_partition) {
+    std::vector<const Operation*> ops;
+    ops.reserve(indices.size());
+    for (std::uint32_t i : indices) ops.push_back(&history.ops[i]);
+    ReplayedStates replay = replay_states(model, ops);
+    data.initial_state[partition] = static_cast<std::int32_t>(strings.intern(std::move(replay.initial)));
+    for (std::size_t k = 0; k < replay.after.size(); ++k) {
+      data.state_after[indices[k]] = static_cast<std::int32_t>(strings.intern(std::move(replay.after[k])));
+    }
+  }
+}
+
+// --- JSON -------------------------------------------------------------------------
+
+void append_string(std::string& out, std::string_view text) {
+  for (char c : json_quote(text)) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else {
+      out += c;
+    }
+  }
+}
+
+template <typename Integer>
+void append_integer(std::string& out, Integer value) {
+  char buffer[24];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, end);
+}
+
+// The fields of one JSON object, appended in order: "key":value, comma-separated.
+class JsonFields {
+ public:
+  explicit JsonFields(std::string& out) : out_(out) { out_ += '{'; }
+  void close() { out_ += '}'; }
+
+  JsonFields& text(std::string_view key, std::string_view value) {
+    append_string(begin(key), value);
+    return *this;
+  }
+  template <typename Integer>
+  JsonFields& integer(std::string_view key, Integer value) {
+    append_integer(begin(key), value);
+    return *this;
+  }
+  JsonFields& boolean(std::string_view key, bool value) {
+    begin(key) += value ? "true" : "false";
+    return *this;
+  }
+  JsonFields& number(std::string_view key, double value) {
+    std::string& out = begin(key);
+    if (!std::isfinite(value)) {
+      out += "null";
+      return *this;
+    }
+    char buffer[32];
+    const int n = std::snprintf(buffer, sizeof buffer, "%.3f", value);
+    out.append(buffer, static_cast<std::size_t>(n));
+    return *this;
+  }
+  // Integers as is; with `differences`, each minus the one before it (the first as
+  // is), which turns ascending ids and positions into runs of small numbers.
+  template <typename Integer>
+  JsonFields& integers(std::string_view key, const std::vector<Integer>& values, bool differences = false) {
+    std::string& out = begin(key);
+    out += '[';
+    std::int64_t previous = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) out += ',';
+      const auto value = static_cast<std::int64_t>(values[i]);
+      append_integer(out, differences ? value - previous : value);
+      previous = value;
+    }
+    out += ']';
+    return *this;
+  }
+  JsonFields& texts(std::string_view key, const std::vector<std::string>& values) {
+    std::string& out = begin(key);
+    out += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) out += ',';
+      append_string(out, values[i]);
+    }
+    out += ']';
+    return *this;
+  }
+  // A nested object: its fields go to the returned writer, which the caller closes.
+  JsonFields object(std::string_view key) { return JsonFields(begin(key)); }
+
+ private:
+  std::string& begin(std::string_view key) {
+    if (out_.back() != '{') out_ += ',';
+    out_ += '"';
+    out_ += key;
+    out_ += "\":";
+    return out_;
+  }
+
+  std::string& out_;
+};
+
+}  // namespace
+
+ReportData build_report_data(const History& history, const Model& model, const CheckResult& result,
+                             const ReportContext& context) {
+  ReportData data;
+  data.file = context.file;
+  data.model = context.model_spec;
+  data.engine = result.engine;
+  data.verdict = std::string(verdict_name(result.verdict));
+  data.explanation = shorten_explanation(result.verdict == Verdict::unknown ? result.reason : result.explanation);
+  data.failing_partition = result.failing_partition;
+  data.elapsed_ms = result.elapsed_ms;
+  data.partition_count = result.partitions;
+  data.core_minimal = result.core_minimal;
+
+  const auto& ops = history.ops;
+  for (const Operation& op : ops) {
+    data.times.push_back(op.call);
+    if (op.ret != kNever) data.times.push_back(op.ret);
+    data.processes.push_back(op.process);
+  }
+  std::sort(data.times.begin(), data.times.end());
+  data.times.erase(std::unique(data.times.begin(), data.times.end()), data.times.end());
+  std::sort(data.processes.begin(), data.processes.end());
+  data.processes.erase(std::unique(data.processes.begin(), data.processes.end()), data.processes.end());
+
+  StringTable strings(data.strings);
+  const std::size_t n = ops.size();
+  data.ids.reserve(n);
+  data.lanes.reserve(n);
+  data.calls.reserve(n);
+  data.rets.reserve(n);
+  data.statuses.reserve(n);
+  data.descriptions.reserve(n);
+  for (const Operation& op : ops) {
+    data.ids.push_back(op.id);
+    data.lanes.push_back(static_cast<std::uint32_t>(
+        std::lower_bound(data.processes.begin(), data.processes.end(), op.process) - data.processes.begin()));
+    data.calls.push_back(time_slot(data.times, op.call));
+    data.rets.push_back(op.ret == kNever ? kOpen : time_slot(data.times, op.ret));
+    data.statuses.push_back(op.status == OpStatus::ok ? 'o' : op.status == OpStatus::crashed ? 'c' : 'f');
+    data.descriptions.push_back(strings.intern(shorten(model.describe_operation(op), kMaxOpText)));
+  }
+
+  assign_partitions(data, history, model);
+  data.state_after.assign(n, kNone);
+  if (result.verdict == Verdict::linearizable) {
+    data.linearization = indices_of(history, result.linearization);
+    replay_order(data, strings, history, model, data.linearization);
+  } else if (result.verdict == Verdict::not_linearizable) {
+    data.core = indices_of(history, result.core);
+    data.prefix = indices_of(history, result.prefix_linearization);
+    if (!data.prefix.empty()) replay_order(data, strings, history, model, data.prefix);
+    for (const RealTimeFact& fact : result.core_real_time) {
+      const auto pair = indices_of(history, {fact.before, fact.after});
+      if (pair.size() == 2) data.core_facts.emplace_back(pair[0], pair[1]);
+    }
+    if (result.failing_op) {
+      const auto failing = indices_of(history, {*result.failing_op});
+      if (!failing.empty()) data.failing = static_cast<std::int32_t>(failing.front());
+    }
+  }
+  return data;
+}
+
+std::string report_data_json(const ReportData& data) {
+  const std::size_t n = data.ids.size();
+  // How many slots each op spans, -1 for a crashed op (open to the end).
+  std::vector<std::int64_t> spans(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    spans[i] = data.rets[i] == kOpen ? -1 : std::int64_t{data.rets[i]} - std::int64_t{data.calls[i]};
+  }
+  const bool any_state = std::any_of(data.state_after.begin(), data.state_after.end(),
+                                     [](std::int32_t s) { return s != kNone; });
+  std::vector<std::uint32_t> facts;
+  for (const auto& [before, after] : data.core_facts) facts.insert(facts.end(), {before, after});
+
+  std::string out;
+  out.reserve(256 + 24 * n + data.times.size() * 3);
+  JsonFields top(out);
+  top.integer("format", 1)
+      .text("file", data.file)
+      .text("model", data.model)
+      .text("engine", data.engine)
+      .text("verdict", data.verdict)
+      .text("explanation", data.explanation)
+      .text("failingPartition", data.failing_partition)
+      .number("elapsedMs", data.elapsed_ms)
+      .integer("partitions", data.partition_count)
+      .boolean("coreMinimal", data.core_minimal)
+      .integers("times", data.times, true)
+      .integers("processes", data.processes);
+  JsonFields columns = top.object("ops");
+  columns.integer("count", n)
+      .integers("id", data.ids, true)
+      .integers("lane", data.lanes)
+      .integers("call", data.calls, true)
+      .integers("span", spans)
+      .text("status", data.statuses)
+      .integers("text", data.descriptions)
+      .integers("stateAfter", any_state ? data.state_after : std::vector<std::int32_t>{})
+      .integers("partition", data.partition_of)
+      .close();
+  top.integers("initialState", data.initial_state)
+      .texts("partitionKeys", data.partition_keys)
+      .texts("strings", data.strings)
+      .integers("linearization", data.linearization, true)
+      .integers("prefix", data.prefix, true)
+      .integers("core", data.core, true)
+      .integers("coreFacts", facts)
+      .integer("failing", data.failing)
+      .close();
+  return out;
+}
+
+}  // namespace ariadne::report

@@ -1,0 +1,212 @@
+// Browser test of `ariadne check --html`: writes three reports and loads each in
+// Debian's headless Chromium, driven by playwright-core (never a downloaded browser).
+//
+//   node report_test.mjs --ariadne build/ariadne --source-dir . --out-dir build/tests/browser
+//
+// (a) a violation (worked-example-abcd): the page highlights exactly the core that
+//     `--json` reports, draws its real-time facts and shows the explanation;
+// (b) a linearizable history (lecture-example-1): the page draws the order `--json`
+//     reports, and hovering an op shows its place in it and the states around it;
+// (c) a generated 100,000-op crash storm: the file stays under 20 MB, the page is
+//     drawn within 5 s of navigation start, zoomed out it summarises lanes, and hover
+//     still works once zoomed in.
+// Every page must load without page errors, console errors or any network request.
+// Screenshots go to the out dir. Exit status: 0 passed, 1 failed, 77 skipped (ctest's
+// SKIP_RETURN_CODE), which happens only when Chromium or playwright-core is missing
+// and the npm registry cannot be reached to install them.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SKIP = 77;
+const MAX_BYTES = 20 * 1024 * 1024;
+const MAX_READY_MS = 5000;
+
+function option(name, fallback) {
+  const at = process.argv.indexOf('--' + name);
+  if (at >= 0 && at + 1 < process.argv.length) return process.argv[at + 1];
+  if (fallback !== undefined) return fallback;
+  console.error(`usage: node report_test.mjs --ariadne PATH --source-dir DIR --out-dir DIR (missing --${name})`);
+  process.exit(2);
+}
+const ariadne = resolve(option('ariadne'));
+const sourceDir = resolve(option('source-dir'));
+const outDir = resolve(option('out-dir'));
+const chromiumPath = process.env.ARIADNE_CHROMIUM || '/usr/bin/chromium';
+mkdirSync(outDir, { recursive: true });
+
+// ---- Preconditions: a clear failure, or a skip when nothing can be installed ----
+function registryReachable() {
+  const ping = spawnSync('npm', ['ping', '--fetch-timeout=5000', '--fetch-retries=0'], { encoding: 'utf8', timeout: 20000 });
+  return ping.status === 0;
+}
+let playwright = null;
+try {
+  playwright = await import('playwright-core');
+} catch {
+  playwright = null;
+}
+const missing = [];
+if (!existsSync(chromiumPath)) missing.push(`Chromium (${chromiumPath}; Debian package chromium)`);
+if (!playwright) missing.push(`playwright-core (${join(here, 'node_modules')}; npm ci --prefix tests/browser)`);
+if (missing.length) {
+  const how = 'run `make deps` (scripts/install-deps.sh), which installs both';
+  if (!registryReachable()) {
+    console.log(`SKIPPED: missing ${missing.join(' and ')}, and the npm registry cannot be reached to install ${missing.length > 1 ? 'them' : 'it'}; ${how}.`);
+    process.exit(SKIP);
+  }
+  console.error(`FAILED: missing ${missing.join(' and ')}; ${how}.`);
+  process.exit(1);
+}
+
+// ---- Helpers ----
+let passed = 0, failed = 0;
+function check(condition, what, detail) {
+  if (condition) {
+    passed++;
+    console.log(`  ok    ${what}`);
+  } else {
+    failed++;
+    console.log(`  FAIL  ${what}${detail === undefined ? '' : ': ' + detail}`);
+  }
+}
+const sameIds = (a, b) => JSON.stringify([...a].sort((x, y) => x - y)) === JSON.stringify([...b].sort((x, y) => x - y));
+
+function run(args, expectedStatus) {
+  const started = process.hrtime.bigint();
+  const child = spawnSync(ariadne, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.error) throw child.error;
+  if (child.status !== expectedStatus) {
+    throw new Error(`ariadne ${args.join(' ')} exited ${child.status}, expected ${expectedStatus}\n${child.stderr}`);
+  }
+  return { stdout: child.stdout, ms };
+}
+
+// ---- The reports ----
+const storm = join(outDir, 'crash-storm-100000.edn');
+const generated = run(['generate', 'crash-storm', '--ops', '100000', '--crashed-writes', '0', '--clients', '5',
+  '--seed', '1', '-o', storm], 0);
+console.log(`generated ${storm} in ${generated.ms.toFixed(0)} ms`);
+
+const cases = [
+  {
+    name: 'violation', file: join(sourceDir, 'corpus/classic/worked-example-abcd.edn'),
+    args: ['--model', 'register', '--init', '0'], status: 1,
+  },
+  {
+    name: 'linearizable', file: join(sourceDir, 'corpus/classic/lecture-example-1.edn'),
+    args: ['--model', 'register'], status: 0,
+  },
+  // JIT decides this storm in well under a second; WGL takes several and 1.4 GB.
+  { name: 'storm-100k', file: storm, args: ['--model', 'cas-register(0)', '--engine', 'jit'], status: 0, large: true },
+];
+
+const userDataDir = mkdtempSync(join(tmpdir(), 'ariadne-chromium-'));
+const context = await playwright.chromium.launchPersistentContext(userDataDir, {
+  executablePath: chromiumPath,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1440, height: 1000 },
+});
+try {
+  for (const c of cases) {
+    console.log(`\n[${c.name}] ${c.file}`);
+    const html = join(outDir, `report-${c.name}.html`);
+    const checked = run(['check', c.file, ...c.args, '--json', '--html', html], c.status);
+    const json = JSON.parse(checked.stdout);
+    const bytes = statSync(html).size;
+    console.log(`  check + report: ${checked.ms.toFixed(0)} ms (engine ${json.engine}, ${json.operations} ops, ` +
+      `verdict ${json.verdict} in ${json.elapsed_ms} ms); HTML ${(bytes / 1e6).toFixed(2)} MB`);
+    if (c.large) check(bytes < MAX_BYTES, `the report is under 20 MB`, `${bytes} bytes`);
+
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      problems.push(`network request: ${url}`);
+      return route.abort();
+    });
+    const started = Date.now();
+    await page.goto(pathToFileURL(html).href, { waitUntil: 'load', timeout: 60000 });
+    await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 60000 });
+    const wallMs = Date.now() - started;
+    const report = await page.evaluate(() => ({
+      readyMs: window.ariadneReport.readyMs, parsedMs: window.ariadneReport.parsedMs,
+      highlighted: window.ariadneReport.highlighted, coreIds: window.ariadneReport.coreIds,
+      orderIds: window.ariadneReport.orderIds, facts: window.ariadneReport.facts,
+      frame: { ...window.ariadneReport.frame }, operations: window.ariadneReport.operations,
+      verdict: document.getElementById('verdict').textContent,
+      explanation: document.getElementById('explanation').textContent,
+    }));
+    console.log(`  ready ${report.readyMs.toFixed(0)} ms after navigation start (data parsed at ` +
+      `${report.parsedMs.toFixed(0)} ms; ${wallMs} ms from goto to ready); frame ${JSON.stringify(report.frame)}`);
+    check(report.operations === json.operations, 'the page shows every op', `${report.operations} vs ${json.operations}`);
+    check(sameIds(report.highlighted, json.core || []), 'the highlighted ops are the core of --json',
+      `page ${JSON.stringify(report.highlighted)}, --json ${JSON.stringify(json.core)}`);
+    check(sameIds(report.coreIds, json.core || []), 'the page\'s core is the core of --json');
+    await page.screenshot({ path: join(outDir, `report-${c.name}.png`), fullPage: true });
+
+    if (json.verdict === 'not-linearizable') {
+      check(report.highlighted.length > 0, 'a violation highlights its core');
+      check(report.frame.arrows > 0, 'real-time facts are drawn as arrows', JSON.stringify(report.frame));
+      check(report.verdict === 'Not linearizable', 'the header says not linearizable', report.verdict);
+      check(report.explanation.trim() === json.explanation.trim(), 'the explanation is on top');
+      const coreRows = await page.$$eval('#core-table tbody tr', (rows) => rows.map((r) => Number(r.dataset.op)));
+      check(sameIds(coreRows, json.core), 'the core table lists the core');
+    } else {
+      check(JSON.stringify(report.orderIds) === JSON.stringify(json.linearization), 'the drawn order is the linearization');
+      check(report.verdict === 'Linearizable', 'the header says linearizable', report.verdict);
+    }
+    if (c.large) {
+      check(report.readyMs < MAX_READY_MS, 'the page is drawn within 5 s of navigation start', `${report.readyMs} ms`);
+      check(report.frame.summaryLanes > 0, 'zoomed out, lanes are summarised instead of drawn op by op',
+        JSON.stringify(report.frame));
+    }
+
+    // Hover: zoom to an op through the page's own hook, move the mouse onto its bar.
+    const target = json.failing_op ?? (json.linearization ? json.linearization[Math.floor(json.linearization.length / 2)]
+      : json.core[0]);
+    const spot = await page.evaluate((id) => window.ariadneReport.focus(id), target);
+    check(spot !== null, `op ${target} can be brought into view`);
+    if (spot) {
+      await page.mouse.move(spot.x, spot.y);
+      const tooltip = page.locator('#tooltip');
+      let shown = true;
+      try {
+        await tooltip.waitFor({ state: 'visible', timeout: 5000 });
+      } catch {
+        shown = false;
+      }
+      check(shown, `hovering op ${target} shows its card`);
+      if (shown) {
+        const text = await tooltip.textContent();
+        check((await tooltip.getAttribute('data-op')) === String(target) && text.includes(`op ${target}`),
+          'the card is about that op', text);
+        if (json.verdict === 'linearizable') {
+          check(text.includes('state before') && text.includes('state after') && /#[\d,]+ of [\d,]+/.test(text),
+            'the card shows the op\'s place in the order and the states around it', text);
+        } else {
+          check(text.includes('failing op') && text.includes('core'), 'the card marks the failing core op', text);
+        }
+      }
+      await page.screenshot({ path: join(outDir, `report-${c.name}-hover.png`) });
+    }
+    check(problems.length === 0, 'no page error, console error or network request', problems.join('; '));
+    await page.close();
+  }
+} finally {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+}
+
+console.log(`\nScreenshots: ${outDir}/report-*.png`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
