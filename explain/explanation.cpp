@@ -1,5 +1,7 @@
 #include "explain/explanation.hpp"
 
+#include "explain/reads_from.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -124,7 +126,7 @@ std::string name_op(const Model& model, const Operation& op) {
 std::string explain_core(const Model& model, const CoreSummary& summary) {
   const auto& core = summary.core;
   std::string out = (summary.minimal ? "Minimal core: " : "Core (not shrunk to minimal in time): ") +
-                    std::to_string(core.size()) + " of the " + std::to_string(summary.partition_size) +
+                    std::to_string(core.size()) + " of the " + std::to_string(summary.partition_ops.size()) +
                     " operations" + summary.partition + " cannot be linearized together, whatever the others did "
                     "(each other op may have taken effect anywhere, or never):\n";
   for (const Operation* op : core) out += "  - " + name_op(model, *op) + ", " + event_span(*op) + "\n";
@@ -140,6 +142,9 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
   if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core);
+  if (const std::string starved = explain_starved_reads(model, core, summary.partition_ops); !starved.empty()) {
+    out += "In reads-from terms:\n" + starved;
+  }
   return out;
 }
 

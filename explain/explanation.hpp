@@ -21,7 +21,7 @@ namespace ariadne::explain {
 
 struct CoreSummary {
   std::span<const Operation* const> core;  // in ascending call order
-  std::size_t partition_size = 0;
+  std::span<const Operation* const> partition_ops;  // all ops of the core's partition
   std::string partition;  // " on key 3", or empty
   bool minimal = false;
   std::vector<RealTimeFact> facts;

@@ -76,7 +76,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   if (core_ops.size() <= 4 * explain::kMaxExplainedOps) result.core_real_time = explain::real_time_facts(core_ops);
   explain::CoreSummary summary;
   summary.core = core_ops;
-  summary.partition_size = sub.ops.size();
+  summary.partition_ops = sub.ops;
   summary.partition = refutation.partition;
   summary.minimal = result.core_minimal;
   summary.facts = result.core_real_time;

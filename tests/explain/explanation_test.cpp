@@ -72,3 +72,22 @@ TEST_CASE("a read of a value nobody wrote is explained by its initial state alon
   CHECK(contains(r.explanation, "Minimal core: 1 of the 2 operations"));
   CHECK(contains(r.explanation, "at the start, the state is 0, in which read 7 (op 2, process 1) cannot take effect."));
 }
+
+TEST_CASE("a stale read is explained in reads-from terms: its only write was overwritten") {
+  auto model = make_model_from_spec("register(0)");
+  testing::EventScript s;
+  using testing::I;
+  s.invoke(0, "write", I(1)).ok(0, "write", I(1));
+  s.invoke(0, "write", I(2)).ok(0, "write", I(2));
+  s.invoke(1, "read").ok(1, "read", I(1));
+  s.invoke(2, "write", I(1));  // begins after the read: cannot be its source
+  s.ok(2, "write", I(1));
+  const History h = s.build(*model);
+  const CheckResult r = check(h, *model, CheckOptions{.jobs = 1});
+  REQUIRE(r.verdict == Verdict::not_linearizable);
+  CHECK(r.core == std::vector<std::uint32_t>{0, 2, 4, 6});
+  INFO(r.explanation);
+  CHECK(contains(r.explanation, "read 1 (op 4, process 1) has no write of 1 left to read from:"));
+  CHECK(contains(r.explanation, "write 1 (op 6, process 2): began after the read completed."));
+  CHECK(contains(r.explanation, "write 1 (op 0, process 0): overwritten by write 2 (op 2, process 0) before the read began."));
+}

@@ -1,0 +1,218 @@
+// Checking a proof directory without the solver that wrote it: the formula against
+// a fresh encoding, each lemma against the order semantics, the DRAT proof with our
+// own checker (certify/drat_checker.hpp).
+#include "explain/proof_files.hpp"
+
+#include "certify/drat_checker.hpp"
+#include "encoder/encode.hpp"
+#include "explain/proof_format.hpp"
+#include "history/json_reader.hpp"
+
+#include <ariadne/errors.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace ariadne::explain {
+
+namespace {
+
+namespace fs = std::filesystem;
+using encoder::Literal;
+using namespace proof_format;
+
+// The clauses of a DIMACS text, comments and header skipped; nullopt if malformed.
+std::optional<std::vector<std::vector<Literal>>> parse_cnf_clauses(const std::string& text) {
+  std::vector<std::vector<Literal>> clauses;
+  std::vector<Literal> clause;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == 'c' || line[0] == 'p') continue;
+    const char* p = line.data();
+    const char* end = p + line.size();
+    while (p < end) {
+      while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+      if (p == end) break;
+      long long value = 0;
+      const auto [next, error] = std::from_chars(p, end, value);
+      if (error != std::errc() || value > INT32_MAX || value < -INT32_MAX) return std::nullopt;
+      p = next;
+      if (value == 0) {
+        clauses.push_back(std::move(clause));
+        clause.clear();
+      } else {
+        clause.push_back(static_cast<Literal>(value));
+      }
+    }
+  }
+  if (!clause.empty()) return std::nullopt;
+  return clauses;
+}
+
+// Whether a lemma forbids a cycle: the facts its literals deny (order atoms as
+// chosen, ops present) plus the real-time order among present ops contain a cycle.
+// Real time needs no path through other ops: it is an interval order, so a real-time
+// path between two ops implies the direct fact.
+std::optional<std::string> lemma_problem(const std::vector<Literal>& lemma, const encoder::Formula& formula,
+                                         std::span<const Operation* const> ops) {
+  std::map<std::int32_t, const encoder::OrderAtom*> atoms;
+  for (const encoder::OrderAtom& atom : formula.order_atoms) atoms[atom.var] = &atom;
+  std::map<std::int32_t, std::uint32_t> presence_of;
+  for (std::uint32_t op = 0; op < formula.op_count; ++op) presence_of[formula.presence[op]] = op;
+
+  std::vector<bool> present(formula.op_count, false);
+  for (std::uint32_t op = 0; op < formula.op_count; ++op) present[op] = formula.presence[op] == encoder::kTrue;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (const Literal literal : lemma) {
+    const Literal fact = -literal;
+    const auto atom = atoms.find(fact > 0 ? fact : -fact);
+    if (atom != atoms.end()) {
+      if (fact > 0) {
+        edges.emplace_back(atom->second->before, atom->second->after);
+      } else {
+        edges.emplace_back(atom->second->after, atom->second->before);
+      }
+      continue;
+    }
+    const auto op = presence_of.find(fact);
+    if (fact > 0 && op != presence_of.end()) {
+      present[op->second] = true;
+      continue;
+    }
+    return "literal " + std::to_string(literal) + " is neither an order atom nor an op's presence";
+  }
+  std::vector<std::uint32_t> touched;
+  for (const auto& [a, b] : edges) {
+    touched.push_back(a);
+    touched.push_back(b);
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  std::map<std::uint32_t, std::vector<std::uint32_t>> next;
+  for (const auto& [a, b] : edges) {
+    if (present[a] && present[b]) next[a].push_back(b);
+  }
+  for (const std::uint32_t a : touched) {
+    for (const std::uint32_t b : touched) {
+      if (a != b && present[a] && present[b] && ops[a]->precedes(*ops[b])) next[a].push_back(b);
+    }
+  }
+  // Depth-first search for a back edge.
+  std::map<std::uint32_t, int> colour;  // 0 new, 1 on the stack, 2 done
+  std::vector<std::pair<std::uint32_t, std::size_t>> stack;
+  for (const std::uint32_t root : touched) {
+    if (colour[root] != 0) continue;
+    stack.emplace_back(root, 0);
+    colour[root] = 1;
+    while (!stack.empty()) {
+      auto& [v, i] = stack.back();
+      const auto& out = next[v];
+      if (i == out.size()) {
+        colour[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const std::uint32_t w = out[i++];
+      if (colour[w] == 1) return std::nullopt;  // a cycle
+      if (colour[w] == 0) {
+        colour[w] = 1;
+        stack.emplace_back(w, 0);
+      }
+    }
+  }
+  return std::string("its order atoms and the real-time facts form no cycle");
+}
+
+std::string lemma_text(const std::vector<Literal>& lemma) {
+  std::string out;
+  for (const Literal l : lemma) out += std::to_string(l) + " ";
+  return out + "0";
+}
+
+}  // namespace
+
+ProofCheck verify_proof(const std::string& dir) {
+  ProofCheck check;
+  const fs::path root(dir);
+  const auto fail = [&](std::string why) {
+    check.failure = std::move(why);
+    return check;
+  };
+  const auto manifest_text = read_file(root / kManifestFile);
+  if (!manifest_text) return fail("no " + (root / kManifestFile).string());
+  Value manifest;
+  try {
+    manifest = parse_json_value(*manifest_text, (root / kManifestFile).string());
+  } catch (const InputError& e) {
+    return fail(e.what());
+  }
+  const auto text_field = [&](const char* name) -> std::optional<std::string> {
+    const Value* v = manifest.find(Value::string(name));
+    if (!v || !v->is_string()) return std::nullopt;
+    return v->text();
+  };
+  const Value* base_count = manifest.find(Value::string("base_clauses"));
+  const auto spec = text_field("model");
+  const auto history_name = text_field("history");
+  const auto cnf_name = text_field("cnf");
+  const auto proof_name = text_field("proof");
+  if (!spec || !history_name || !cnf_name || !proof_name || !base_count || !base_count->is_integer()) {
+    return fail(kManifestFile + std::string(": expected the fields model, history, cnf, proof and base_clauses"));
+  }
+  for (const std::string* name : {&*history_name, &*cnf_name, &*proof_name}) {
+    if (name->find('/') != std::string::npos || *name == "..") return fail("proof.json names a file outside DIR");
+  }
+
+  // 1. The formula is the encoding of the history.
+  std::unique_ptr<Model> model;
+  CoreHistory history;
+  encoder::Formula formula;
+  try {
+    model = make_model_from_spec(*spec);
+    const auto history_text = read_file(root / *history_name);
+    if (!history_text) return fail("no " + (root / *history_name).string());
+    history = read_core_history(*history_text, (root / *history_name).string(), *model);
+    formula = encoder::encode(*model, history.ops);
+  } catch (const std::exception& e) {
+    return fail(std::string("cannot re-encode the history: ") + e.what());
+  }
+  const auto cnf_text = read_file(root / *cnf_name);
+  if (!cnf_text) return fail("no " + (root / *cnf_name).string());
+  const auto clauses = parse_cnf_clauses(*cnf_text);
+  if (!clauses) return fail(*cnf_name + ": malformed DIMACS");
+  const auto expected = clauses_of(formula);
+  const auto base = static_cast<std::size_t>(base_count->as_integer());
+  if (base != expected.size() || clauses->size() < base ||
+      !std::equal(expected.begin(), expected.end(), clauses->begin())) {
+    return fail(*cnf_name + ": its first " + std::to_string(base) + " clauses are not the encoding of " +
+                *history_name + " under " + *spec + " (" + std::to_string(expected.size()) + " clauses)");
+  }
+  check.passed.push_back("formula: the " + std::to_string(base) + " base clauses are the encoding of " +
+                         *history_name + " (" + std::to_string(history.ops.size()) + " ops) under " + *spec);
+
+  // 2. Every lemma forbids a cycle.
+  for (std::size_t i = base; i < clauses->size(); ++i) {
+    if (auto problem = lemma_problem((*clauses)[i], formula, history.ops)) {
+      return fail("lemma " + std::to_string(i - base + 1) + " (" + lemma_text((*clauses)[i]) + "): " + *problem);
+    }
+  }
+  check.passed.push_back("lemmas: each of the " + std::to_string(clauses->size() - base) +
+                         " forbids a cycle of order atoms and real-time facts");
+
+  // 3. The DRAT proof refutes formula and lemmas.
+  const auto proof_text = read_file(root / *proof_name);
+  if (!proof_text) return fail("no " + (root / *proof_name).string());
+  const certify::DratVerdict drat = certify::check_drat(*cnf_text, *proof_text);
+  if (!drat.valid) return fail("DRAT: " + drat.message);
+  check.passed.push_back("DRAT: " + drat.message);
+  check.valid = true;
+  return check;
+}
+
+}  // namespace ariadne::explain
