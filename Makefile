@@ -26,12 +26,7 @@ run: build
 	@$(ARIADNE) check corpus/classic/worked-example-abcd.edn --model register --init 0; \
 	  status=$$?; [ $$status -eq 1 ] || { echo "unexpected exit status $$status"; exit 1; }
 
-# ctest starts the costliest tests first when it knows their costs; a fresh build
-# directory does not, so it gets the costs of a recent full run (tests/ctest-costs.txt),
-# which keeps two cores busy to the end instead of leaving a long test for last.
 test: build
-	@mkdir -p $(BUILD)/Testing/Temporary
-	@[ -f $(BUILD)/Testing/Temporary/CTestCostData.txt ] || cp tests/ctest-costs.txt $(BUILD)/Testing/Temporary/CTestCostData.txt
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # Skips the suites labelled slow (the corpora and the long differential runs).
