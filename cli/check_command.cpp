@@ -68,6 +68,7 @@ int run_check_command(const CheckCommandOptions& options) {
   report.total_ms = total_ms;
   report.explain = options.explain;
   report.prefix = options.prefix;
+  report.core_shrunk = !options.no_core;
   if (options.proof) {
     report.proof_dir = *options.proof;
     report.proof_note = write_core_proof(*options.proof, history, *model, result);

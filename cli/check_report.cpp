@@ -161,6 +161,13 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
                                  "): the first result no order explains");
         }
       }
+      if (report.core_shrunk) {
+        line("core", std::to_string(result.core.size()) + " ops, " +
+                         (result.core_minimal ? "minimal" : "not shrunk to minimal in time") + ", found in " +
+                         format_ms(result.core_ms));
+      } else {
+        line("core", std::to_string(result.core.size()) + " ops: the failing partition (--no-core)");
+      }
       std::vector<std::uint32_t> core = result.core;
       std::sort(core.begin(), core.end());  // file order reads as a timeline
       const std::string size = std::to_string(core.size()) + (result.core_minimal ? " operations (a minimal core)" : " operations");

@@ -18,6 +18,7 @@ struct CheckReport {
   double total_ms = 0;  // reading and checking, for the human report
   bool explain = false;  // the human report prints the whole explanation
   bool prefix = false;   // ... and the longest linearizable prefix
+  bool core_shrunk = true;  // false with --no-core
   std::string proof_dir;   // --proof, when given
   std::string proof_note;  // what --proof wrote, one line
 };

@@ -91,3 +91,19 @@ TEST_CASE("verify-witness accepts check's own witness and rejects a wrong one") 
 }
 
 }  // namespace ariadne::cli_test
+
+namespace ariadne::cli_test {
+
+TEST_CASE("check --no-core reports the failing partition unshrunk") {
+  const std::string local = std::string(ARIADNE_SOURCE_DIR) + "/corpus/classic/worked-example-abcd.edn";
+  const Json shrunk = parse_json(run_cli({"check", local, "--model", "register", "--init", "0", "--json"}).out);
+  const Json whole =
+      parse_json(run_cli({"check", local, "--model", "register", "--init", "0", "--json", "--no-core"}).out);
+  CHECK(whole["core"].integers().size() == 4);
+  CHECK(whole["core_minimal"].boolean == false);
+  CHECK(shrunk["core_minimal"].boolean == true);
+  const auto text = run_cli({"check", local, "--model", "register", "--init", "0", "--no-core"});
+  CHECK(contains(text.out, "the failing partition (--no-core)"));
+}
+
+}  // namespace ariadne::cli_test
