@@ -115,6 +115,10 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
         for (std::size_t i = 0; i < writers.size(); ++i) out += (i ? ", " : "") + name_op(model, *writers[i]);
         out += (writers.empty() ? "" : ": ") + reason + ".\n";
       }
+      if (ruled_out.empty() && outside.conditional.empty()) {
+        out += "      no operation of the history writes " + semantics->value_names.at(read.value) +
+               ", and the register does not start with it.\n";
+      }
       if (!outside.conditional.empty()) {
         out += "      Outside the core, only ";
         for (std::size_t i = 0; i < outside.conditional.size(); ++i) {

@@ -71,6 +71,7 @@ TEST_CASE("a read of a value nobody wrote is explained by its initial state alon
   INFO(r.explanation);
   CHECK(contains(r.explanation, "Minimal core: 1 of the 2 operations"));
   CHECK(contains(r.explanation, "at the start, the state is 0, in which read 7 (op 2, process 1) cannot take effect."));
+  CHECK(contains(r.explanation, "no operation of the history writes 7, and the register does not start with it."));
 }
 
 TEST_CASE("a stale read is explained in reads-from terms: its only write was overwritten") {
