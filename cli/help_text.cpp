@@ -71,7 +71,8 @@ std::string program_description() {
   return "ariadne decides whether a concurrent history (Jepsen EDN, Jepsen logs, Porcupine\n"
          "key-value logs, JSON) is linearizable with respect to a sequential model. A\n"
          "linearizable answer comes with a witness order, replayed by an independent\n"
-         "checker; a violation comes with the operations that cannot be ordered.";
+         "checker; a violation comes with a minimal core (the few operations that cannot\n"
+         "be ordered whatever the others did), why in words, and on request a proof.";
 }
 
 std::string main_help_footer() {
@@ -82,6 +83,7 @@ std::string main_help_footer() {
          "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
          "  ariadne corpus corpus/classic --jobs 4 --json\n"
          "  ariadne generate crash-storm --ops 200 --crashed-writes 10 -o storm.edn\n"
+         "  ariadne check bad.edn --model register --explain --proof proof/; ariadne verify-proof proof/\n"
          "\nRun 'ariadne check --help', 'ariadne corpus --help' or 'ariadne generate --help' for each\n"
          "command's options.\n\n" +
          check_exit_statuses() + "\n" + models_section();
