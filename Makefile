@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARIADNE = $(BUILD)/ariadne
 
-.PHONY: all deps configure build run test test-quick bench bench-engines clean
+.PHONY: all deps configure build run test test-quick bench bench-engines bench-cores clean
 
 all: build
 
@@ -40,6 +40,11 @@ bench: build
 # key, and the race's cost on the easy corpora. Takes about 20 minutes (timeouts of 60 s).
 bench-engines: build
 	@scripts/bench_engines.py --ariadne $(ARIADNE)
+
+# Minimal cores and proofs for every refuted row of the shared corpora (about 2 minutes).
+# DRAT_TRIM=/path/to/drat-trim checks each proof with drat-trim too.
+bench-cores: build
+	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(DRAT_TRIM),--drat-trim $(DRAT_TRIM))
 
 clean:
 	@rm -rf $(BUILD)
