@@ -84,8 +84,9 @@ std::string main_help_footer() {
          "  ariadne corpus corpus/classic --jobs 4 --json\n"
          "  ariadne generate crash-storm --ops 200 --crashed-writes 10 -o storm.edn\n"
          "  ariadne check bad.edn --model register --explain --proof proof/; ariadne verify-proof proof/\n"
-         "\nRun 'ariadne check --help', 'ariadne corpus --help' or 'ariadne generate --help' for each\n"
-         "command's options.\n\n" +
+         "  ariadne convert history.edn --to jepsen-log -o history.log\n"
+         "\nRun 'ariadne COMMAND --help' (check, corpus, generate, convert, verify-proof,\n"
+         "verify-witness) for each command's options.\n\n" +
          check_exit_statuses() + "\n" + models_section();
 }
 

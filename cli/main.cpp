@@ -3,6 +3,7 @@
 // users' scripts must always get one of the documented statuses, and an uncaught
 // exception would abort with a signal instead.
 #include "cli/check_command.hpp"
+#include "cli/convert_command.hpp"
 #include "cli/corpus_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/generate_command.hpp"
@@ -150,6 +151,29 @@ void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
       ->check(at_least(1, "at least 1"));
 }
 
+void add_convert_command(CLI::App& app, ConvertCommandOptions& options) {
+  CLI::App* convert = app.add_subcommand(
+      "convert", "Write a history, or a whole expected.tsv corpus, in another checker's input format");
+  convert->footer(
+      "\nThe events keep their order, so op ids (invocation positions) and real time are kept;\n"
+      "jepsen-log has no :key (a keyed history is an error) and drops :index. Knossos reads edn;\n"
+      "Porcupine's tests read jepsen-log (etcd) and porcupine-kv (kv).\n"
+      "\nExamples:\n"
+      "  ariadne convert history.edn --to json -o history.json\n"
+      "  ariadne convert --corpus ../shared/corpus/knossos/expected.tsv --to jepsen-log --out-dir knossos-logs\n");
+  convert->add_option("FILE", options.file, "History file to convert");
+  convert->add_option("--corpus", options.corpus, "Convert every row of this expected.tsv instead")->type_name("TSV");
+  convert->add_option("--to", options.to, "The format to write")
+      ->required()
+      ->type_name("edn|jepsen-log|porcupine-kv|json");
+  convert->add_option("--format", options.format, "Input format (default: detected from the content)")
+      ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
+  convert->add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  convert->add_option("--out-dir", options.out_dir,
+                      "With --corpus: write the converted files and their expected.tsv here")
+      ->type_name("DIR");
+}
+
 void add_verify_commands(CLI::App& app, std::string& proof_dir, VerifyWitnessOptions& witness) {
   CLI::App* proof = app.add_subcommand(
       "verify-proof", "Check a proof written by check --proof: formula, lemmas and DRAT, without the solver");
@@ -178,6 +202,8 @@ int run(int argc, char** argv) {
   add_check_command(app, check_options);
   add_corpus_command(app, corpus_options);
   add_generate_command(app, generate_options);
+  ConvertCommandOptions convert_options;
+  add_convert_command(app, convert_options);
   std::string proof_dir;
   VerifyWitnessOptions witness_options;
   add_verify_commands(app, proof_dir, witness_options);
@@ -198,6 +224,7 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("check")) return run_check_command(check_options);
   if (app.got_subcommand("generate")) return run_generate_command(generate_options);
+  if (app.got_subcommand("convert")) return run_convert_command(convert_options);
   if (app.got_subcommand("verify-proof")) return run_verify_proof_command(proof_dir);
   if (app.got_subcommand("verify-witness")) return run_verify_witness_command(witness_options);
   return run_corpus_command(corpus_options);

@@ -92,6 +92,13 @@ EventLog read_events(const std::string& path, Format format = Format::auto_detec
 EventLog parse_events(std::string_view text, const std::string& source,
                       Format format = Format::auto_detect);
 
+// Writes the events in `format` (not auto_detect), so that parse_events() of the text
+// with that format gives the same events in the same order: op ids and real time are
+// kept. jepsen-log drops :index; an event a format cannot hold (a :key in a
+// jepsen-log, a keyword inside a value a model reads in json) throws InputError at
+// its position. Throws UsageError for auto_detect.
+std::string format_events(const EventLog& log, Format format);
+
 // Parses a single EDN value, e.g. an --init argument. Throws InputError.
 Value parse_edn_value(std::string_view text, const std::string& source);
 

@@ -1,0 +1,81 @@
+#include "cli/convert_command.hpp"
+
+#include "cli/corpus_rows.hpp"
+#include "cli/option_values.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace ariadne::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const fs::path& path, const std::string& text) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.flush();
+  if (!out) throw UsageError("convert: cannot write " + path.string());
+}
+
+Format target_format(const std::string& name) {
+  if (const auto format = parse_format(name); format && *format != Format::auto_detect) return *format;
+  throw UsageError("--to: expected edn, jepsen-log, porcupine-kv or json, got '" + name + "'");
+}
+
+}  // namespace
+
+std::string extension_for(const std::string& format_name) {
+  if (format_name == "jepsen-log") return ".log";
+  if (format_name == "porcupine-kv") return ".txt";
+  if (format_name == "json") return ".json";
+  return ".edn";
+}
+
+int run_convert_command(const ConvertCommandOptions& options) {
+  const Format to = target_format(options.to);
+  const Format from = choose_format(options.format);
+  if (options.file.has_value() == options.corpus.has_value()) {
+    throw UsageError("convert: give either FILE or --corpus TSV");
+  }
+  if (options.file) {
+    if (options.out_dir) throw UsageError("convert: --out-dir is for --corpus; use -o FILE for one history");
+    if (!fs::exists(*options.file)) throw InputError(*options.file, {}, "no such file");
+    const std::string text = format_events(read_events(*options.file, from), to);
+    if (options.output) {
+      write_text(*options.output, text);
+    } else {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    return 0;
+  }
+  if (!options.out_dir) throw UsageError("convert --corpus: --out-dir DIR is required");
+  if (options.output) throw UsageError("convert --corpus: use --out-dir, not -o");
+  const fs::path out_dir(*options.out_dir);
+  std::string tsv;
+  std::size_t converted = 0;
+  for (const CorpusRow& row : read_corpus_rows(*options.corpus)) {
+    if (!row.error.empty()) throw UsageError("convert --corpus: " + row.name + ": " + row.error);
+    fs::path name(row.name);
+    name.replace_extension(extension_for(options.to));
+    write_text(out_dir / name, format_events(read_events(row.path.string(), from), to));
+    tsv += name.generic_string() + "\t" +
+           (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" + row.model +
+           "\n";
+    ++converted;
+  }
+  write_text(out_dir / "expected.tsv", tsv);
+  std::cerr << "ariadne: converted " << converted << " histories to " << options.to << " in " << out_dir.string()
+            << " (with expected.tsv)" << std::endl;
+  return 0;
+}
+
+}  // namespace ariadne::cli
