@@ -60,6 +60,8 @@ struct Formula {
 
   bool positional() const { return !positions.empty(); }
   std::size_t clause_count() const { return clause_groups.size(); }
+  // The clauses one by one, for readers that want them apart (proofs, test oracles).
+  std::vector<std::vector<Literal>> clauses() const;
   std::size_t memory_bytes() const;
 };
 

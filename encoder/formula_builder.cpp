@@ -19,6 +19,19 @@ std::size_t Formula::memory_bytes() const {
   return bytes;
 }
 
+std::vector<std::vector<Literal>> Formula::clauses() const {
+  std::vector<std::vector<Literal>> out(1);
+  for (const Literal literal : clause_literals) {
+    if (literal == 0) {
+      out.emplace_back();
+    } else {
+      out.back().push_back(literal);
+    }
+  }
+  out.pop_back();
+  return out;
+}
+
 FormulaBuilder::FormulaBuilder(std::span<const Operation* const> ops, const EncodeOptions& options)
     : ops_(ops), options_(options), real_time_(ops) {
   formula_.op_count = static_cast<std::uint32_t>(ops.size());

@@ -186,7 +186,7 @@ ProofCheck verify_proof(const std::string& dir) {
   if (!cnf_text) return fail("no " + (root / *cnf_name).string());
   const auto clauses = parse_cnf_clauses(*cnf_text);
   if (!clauses) return fail(*cnf_name + ": malformed DIMACS");
-  const auto expected = clauses_of(formula);
+  const auto expected = formula.clauses();
   const auto base = static_cast<std::size_t>(base_count->as_integer());
   if (base != expected.size() || clauses->size() < base ||
       !std::equal(expected.begin(), expected.end(), clauses->begin())) {

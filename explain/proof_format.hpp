@@ -1,5 +1,5 @@
 // What the proof writer and the proof checker share: the file names of a proof
-// directory, reading the core's history back, and the encoder's clauses as a list.
+// directory, and reading the core's history back.
 #pragma once
 
 #include <ariadne/history.hpp>
@@ -31,7 +31,5 @@ struct CoreHistory {
   std::vector<const Operation*> ops;
 };
 CoreHistory read_core_history(const std::string& text, const std::string& source, const Model& model);
-
-std::vector<std::vector<encoder::Literal>> clauses_of(const encoder::Formula& formula);
 
 }  // namespace ariadne::explain::proof_format

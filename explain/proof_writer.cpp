@@ -96,7 +96,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
     throw std::logic_error("proof: the solver does not refute the core's relaxed history");
   }
 
-  const std::vector<std::vector<Literal>> base = clauses_of(formula);
+  const std::vector<std::vector<Literal>> base = formula.clauses();
   std::string cnf = "c ariadne: the core's relaxed history core.edn under the model " + model.spec() + "\n";
   cnf += "c " + std::to_string(base.size()) + " clauses from ariadne's encoder (" + formula.encoding + "), then " +
          std::to_string(decision.cuts_added.size()) + " transitivity lemmas\n";

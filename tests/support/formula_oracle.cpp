@@ -18,26 +18,13 @@ using encoder::kFalse;
 using encoder::kTrue;
 using encoder::Literal;
 
-std::vector<std::vector<Literal>> clauses_of(const Formula& formula) {
-  std::vector<std::vector<Literal>> clauses(1);
-  for (const Literal l : formula.clause_literals) {
-    if (l == 0) {
-      clauses.emplace_back();
-    } else {
-      clauses.back().push_back(l);
-    }
-  }
-  clauses.pop_back();
-  return clauses;
-}
-
 // Davis-Putnam-Logemann-Loveland: unit propagation over occurrence lists, branching
 // on the first open literal of the first clause not yet satisfied. No learning: the
 // formulas it sees are small, and a plain search is easy to trust.
 class Dpll {
  public:
   explicit Dpll(const Formula& formula)
-      : clauses_(clauses_of(formula)),
+      : clauses_(formula.clauses()),
         variable_count_(static_cast<std::size_t>(formula.variable_count)),
         occurrences_(2 * (variable_count_ + 1)) {
     for (std::size_t c = 0; c < clauses_.size(); ++c) {
