@@ -1,10 +1,13 @@
 #include "explain/explanation.hpp"
 
 #include "explain/reads_from.hpp"
+#include "explain/relaxed_history.hpp"
+#include "models/semantics.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace ariadne::explain {
 
@@ -15,86 +18,222 @@ std::string event_span(const Operation& op) {
   return "events " + std::to_string(op.call) + " to " + std::to_string(op.ret);
 }
 
-// A dead end: op `blocked` could not take effect in a state no other order avoids.
-struct DeadEnd {
-  std::vector<std::uint32_t> path;  // core indices linearized before it
-  std::string state;
+// The ops the dead-end search orders: the core's, as recorded, and those of the
+// other ops that could change the state, relaxed (crashed, invoked before everything:
+// they may take effect anywhere, or never), exactly as the refutation treats them.
+// Leaving out the others would list dead ends they could rescue: an unordered
+// queue's second dequeue of 1 is not stuck "at the start" if an enqueue of 1 by
+// someone else may take effect first.
+struct SearchOps {
+  RelaxedHistory relaxed;                    // ops in ascending call order
+  std::vector<const Operation*> recorded;    // per relaxed op: the op as recorded, for naming
+  std::size_t others = 0;                    // relaxed ops among them
+  std::size_t others_left_out = 0;           // could change the state, but over the size limit
 };
 
-// Depth-first over the orders real time allows, memoised on (ops done, state), with
-// the dead ends found: per blocked op and refusing state, the shortest path there.
+// Whether relaxed op `meaning` can never change the state: a read or observation
+// only constrains where it goes, and a relaxed op need not take effect at all.
+bool cannot_change_state(const models::OpMeaning& meaning) {
+  switch (meaning.effect) {
+    case models::Effect::none:
+    case models::Effect::impossible:
+    case models::Effect::read_set:
+      return true;
+    case models::Effect::registers:
+      return std::all_of(meaning.accesses.begin(), meaning.accesses.end(), [](const models::RegisterAccess& a) {
+        return a.kind == models::RegisterAccess::Kind::read || a.kind == models::RegisterAccess::Kind::read_other_than;
+      });
+    default:
+      return false;
+  }
+}
+
+SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
+                     std::span<const Operation* const> partition) {
+  std::vector<bool> keep(partition.size());
+  for (std::size_t i = 0; i < partition.size(); ++i) {
+    keep[i] = std::find(core.begin(), core.end(), partition[i]) != core.end();
+  }
+  // Relax everything once to learn what each relaxed op could do.
+  const RelaxedHistory all = relax(partition, keep);
+  const std::vector<const Operation*> pointers = all.pointers();
+  const auto semantics = models::semantics_of(model, pointers);
+  std::vector<bool> leave_out(partition.size(), false);
+  std::size_t room = kMaxSearchedOps > core.size() ? kMaxSearchedOps - core.size() : 0;
+  SearchOps ops;
+  for (std::size_t k = 0; k < all.ops.size(); ++k) {
+    if (all.kept[k]) continue;
+    const std::uint32_t source = all.source_index[k];
+    if (semantics && cannot_change_state(semantics->ops[k])) {
+      leave_out[source] = true;
+    } else if (room == 0) {
+      leave_out[source] = true;
+      ++ops.others_left_out;
+    } else {
+      --room;
+    }
+  }
+  ops.relaxed = relax(partition, keep, &leave_out);
+  for (std::size_t k = 0; k < ops.relaxed.ops.size(); ++k) {
+    ops.recorded.push_back(partition[ops.relaxed.source_index[k]]);
+    ops.others += ops.relaxed.kept[k] ? 0 : 1;
+  }
+  return ops;
+}
+
+// A dead end: an order of some ops after which no remaining op of the core can take
+// effect, in a state no other order avoids.
+//
+// Depth-first over the orders real time allows, memoised on (ops done, state).
+// Wherever no remaining core op can take effect, each of them is recorded as blocked
+// in that state, with the shortest run of ops leading there; the search goes on
+// through the relaxed ops, which may still take effect (or may never).
 class DeadEndSearch {
  public:
-  DeadEndSearch(const Model& model, std::span<const Operation* const> core)
-      : core_(core), compiled_(model.compile(core)) {}
+  DeadEndSearch(const Model& model, const SearchOps& ops)
+      : ops_(ops), pointers_(ops.relaxed.pointers()), compiled_(model.compile(pointers_)) {}
 
-  // Returns whether some order linearizes every op (then the core is not a core:
-  // possible only when relaxed ops were needed to refute it, which the caller says).
+  // Returns whether some order linearizes every op that must take effect (then the
+  // core is not a core on its own: possible only when relaxed ops left out of the
+  // search were needed to refute it, which the caller says).
   bool run() { return visit(0, compiled_->initial()); }
 
-  const std::map<std::pair<std::uint32_t, std::string>, std::vector<std::uint32_t>>& dead_ends() const {
-    return dead_ends_;
-  }
+  // Whether the search stopped at kMaxVisitedStates: the dead ends found are then
+  // only some of them.
+  bool cut_short() const { return cut_short_; }
+
+  // Per blocked op, ops done and refusing state: the shortest run of ops there. The
+  // ops done are part of the key so that a dead end reached through relaxed ops is
+  // not hidden behind the same op blocked in an equal state at the start.
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::string>;
+  const std::map<Key, std::vector<std::uint32_t>>& dead_ends() const { return dead_ends_; }
 
  private:
   bool visit(std::uint32_t done, StateId state) {
     bool complete = true;  // every op that must take effect has
-    for (std::uint32_t i = 0; i < core_.size(); ++i) {
-      if (!(done >> i & 1) && core_[i]->must_take_effect()) complete = false;
+    for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
+      if (!(done >> i & 1) && pointers_[i]->must_take_effect()) complete = false;
     }
     if (complete) return true;
+    if (cut_short_) return false;
+    if (seen_.size() >= kMaxVisitedStates) {
+      cut_short_ = true;
+      return false;
+    }
     if (!seen_.insert({done, state}).second) return false;
-    for (std::uint32_t i = 0; i < core_.size(); ++i) {
+    std::vector<std::uint32_t> blocked;
+    bool core_moved = false;
+    for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
       if (done >> i & 1) continue;
       if (!ready(done, i)) continue;
       std::vector<StateId> next;
       compiled_->step(state, i, next);
       if (next.empty()) {
-        if (core_[i]->must_take_effect()) record(i, state);
+        if (pointers_[i]->must_take_effect()) blocked.push_back(i);
         continue;
       }
+      core_moved = core_moved || ops_.relaxed.kept[i];
       path_.push_back(i);
       for (const StateId s : next) {
         if (visit(done | 1u << i, s)) return true;
       }
       path_.pop_back();
     }
+    if (!core_moved) {
+      for (const std::uint32_t i : blocked) record(i, done, state);
+    }
     return false;
   }
 
   // Op i may come next when every op that real time puts before it is done.
   bool ready(std::uint32_t done, std::uint32_t i) const {
-    for (std::uint32_t j = 0; j < core_.size(); ++j) {
-      if (j != i && !(done >> j & 1) && core_[j]->precedes(*core_[i])) return false;
+    for (std::uint32_t j = 0; j < pointers_.size(); ++j) {
+      if (j != i && !(done >> j & 1) && pointers_[j]->precedes(*pointers_[i])) return false;
     }
     return true;
   }
 
-  void record(std::uint32_t op, StateId state) {
-    auto key = std::make_pair(op, compiled_->describe_state(state));
+  // Keeps at most kMaxKeptDeadEnds, the shortest: the report shows a few, shortest
+  // first, and the orders through relaxed ops are too many to keep them all.
+  void record(std::uint32_t op, std::uint32_t done, StateId state) {
+    Key key{op, done, compiled_->describe_state(state)};
     auto it = dead_ends_.find(key);
-    if (it == dead_ends_.end() || it->second.size() > path_.size()) dead_ends_[key] = path_;
+    if (it != dead_ends_.end()) {
+      if (it->second.size() > path_.size()) it->second = path_;
+      return;
+    }
+    if (dead_ends_.size() >= kMaxKeptDeadEnds) {
+      auto longest = std::max_element(dead_ends_.begin(), dead_ends_.end(), [](const auto& a, const auto& b) {
+        return a.second.size() < b.second.size();
+      });
+      if (longest->second.size() <= path_.size()) {
+        ++dropped_;
+        return;
+      }
+      dead_ends_.erase(longest);
+      ++dropped_;
+    }
+    dead_ends_.emplace(std::move(key), path_);
   }
 
-  std::span<const Operation* const> core_;
+ public:
+  std::size_t dropped() const { return dropped_; }
+
+ private:
+  static constexpr std::size_t kMaxVisitedStates = 200000;
+  static constexpr std::size_t kMaxKeptDeadEnds = 64;
+
+  const SearchOps& ops_;
+  std::vector<const Operation*> pointers_;
   std::unique_ptr<CompiledModel> compiled_;
   std::set<std::pair<std::uint32_t, StateId>> seen_;
   std::vector<std::uint32_t> path_;
-  std::map<std::pair<std::uint32_t, std::string>, std::vector<std::uint32_t>> dead_ends_;
+  std::map<Key, std::vector<std::uint32_t>> dead_ends_;
+  std::size_t dropped_ = 0;
+  bool cut_short_ = false;
 };
 
-std::string why_no_order(const Model& model, std::span<const Operation* const> core) {
-  DeadEndSearch search(model, core);
-  if (search.run()) {
-    return "Why no order works: these ops alone can be ordered; it takes the other ops, which may take "
-           "effect anywhere, to rule every order out (the solver's refutation; --proof writes it down).\n";
+std::string why_no_order(const Model& model, std::span<const Operation* const> core,
+                         std::span<const Operation* const> partition) {
+  const SearchOps ops = search_ops(model, core, partition);
+  DeadEndSearch search(model, ops);
+  const bool ordered = search.run();
+  if (search.cut_short() && search.dead_ends().empty()) {
+    return "Why no order works: too many orders of these ops and the " + std::to_string(ops.others) +
+           " others that could change the state to list the dead ends; the solver's refutation covers them all "
+           "(--proof writes it down).\n";
   }
-  // The shortest runs first: they read most easily.
+  if (ordered) {
+    return "Why no order works: these ops can be ordered with the others that fit in this search; it takes "
+           "the remaining others, which may take effect anywhere, to rule every order out (the solver's "
+           "refutation; --proof writes it down).\n";
+  }
+  // Runs through the fewest ops outside the core first, then the shortest: they
+  // read most easily, and they say what the core's own ops do.
   std::vector<std::pair<std::vector<std::uint32_t>, std::pair<std::uint32_t, std::string>>> ends;
-  for (const auto& [key, path] : search.dead_ends()) ends.emplace_back(path, key);
-  std::stable_sort(ends.begin(), ends.end(),
-                   [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
-  std::string out = "Why no order works: every order real time allows runs into one of these dead ends:\n";
+  for (const auto& [key, path] : search.dead_ends()) {
+    ends.emplace_back(path, std::make_pair(std::get<0>(key), std::get<2>(key)));
+  }
+  const auto outside = [&](const std::vector<std::uint32_t>& path) {
+    return std::count_if(path.begin(), path.end(), [&](std::uint32_t i) { return !ops.relaxed.kept[i]; });
+  };
+  std::stable_sort(ends.begin(), ends.end(), [&](const auto& a, const auto& b) {
+    return std::make_pair(outside(a.first), a.first.size()) < std::make_pair(outside(b.first), b.first.size());
+  });
+  std::string out = "Why no order works: ";
+  if (search.cut_short()) {
+    out += "orders run into dead ends such as these (too many orders to list them all; the solver's refutation "
+           "covers every one)";
+  } else if (ops.others_left_out != 0) {
+    out += "every order of these ops and " + std::to_string(ops.others) +
+           " others that could change the state runs into one of these dead ends";
+  } else {
+    out += "every order real time allows runs into one of these dead ends";
+  }
+  if (ops.others != 0) {
+    out += " (ops marked 'outside the core' may take effect anywhere, or never)";
+  }
+  out += ":\n";
   constexpr std::size_t kMaxDeadEnds = 6;
   for (std::size_t k = 0; k < ends.size() && k < kMaxDeadEnds; ++k) {
     const auto& [path, key] = ends[k];
@@ -104,13 +243,21 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
     } else {
       out += "after ";
       for (std::size_t p = 0; p < path.size(); ++p) {
-        out += (p ? ", " : "") + model.describe_operation(*core[path[p]]) + " (op " + std::to_string(core[path[p]]->id) + ")";
+        const Operation& op = *ops.recorded[path[p]];
+        out += (p ? ", " : "") + model.describe_operation(op) + " (op " + std::to_string(op.id) +
+               (ops.relaxed.kept[path[p]] ? ")" : ", outside the core)");
       }
       out += ":";
     }
-    out += " the state is " + key.second + ", in which " + name_op(model, *core[key.first]) + " cannot take effect.\n";
+    out += " the state is " + key.second + ", in which " + name_op(model, *ops.recorded[key.first]) +
+           " cannot take effect.\n";
   }
-  if (ends.size() > kMaxDeadEnds) out += "  - and " + std::to_string(ends.size() - kMaxDeadEnds) + " more.\n";
+  const std::size_t more = ends.size() - std::min(ends.size(), kMaxDeadEnds) + search.dropped();
+  if (more != 0) out += "  - and " + std::to_string(more) + (search.cut_short() ? " more, at least" : " more") + ".\n";
+  if (ops.others_left_out != 0) {
+    out += "  (" + std::to_string(ops.others_left_out) + " more ops outside the core could change the state; "
+           "they are left out of this search, not of the refutation, which shows that they cannot help either.)\n";
+  }
   return out;
 }
 
@@ -141,7 +288,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   } else if (core.size() > 1) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
-  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core);
+  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops);
   if (const std::string starved = explain_starved_reads(model, core, summary.partition_ops); !starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }

@@ -2,11 +2,13 @@
 // which real-time facts bind them, and why no order of them works.
 //
 // The "why" comes from running the model over the core's ops in every order real time
-// allows (crashed core ops may also not take effect) and collecting the dead ends: the
-// op that could not come next and the state that refused it, with the shortest run of
-// ops leading there. That covers the core's ops alone; the relaxed ops, which may take
-// effect anywhere, cannot rescue them either, which the solver's refutation of the
-// relaxed history proves (and --proof writes down).
+// allows (crashed core ops may also not take effect), together with the other ops of
+// the partition that could change the state, relaxed as the refutation relaxes them
+// (they may take effect anywhere, or never), and collecting the dead ends: the points
+// where no remaining core op can take effect, the state that refused them, and the
+// shortest run of ops leading there. Past kMaxSearchedOps ops in all, further others
+// are left out of the list (and said to be); the solver's refutation of the whole
+// relaxed history still covers them (and --proof writes it down).
 #pragma once
 
 #include <ariadne/check.hpp>
@@ -35,5 +37,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary);
 
 // Cores up to this many ops get the dead-end analysis; larger ones only the facts.
 inline constexpr std::size_t kMaxExplainedOps = 16;
+// The dead-end search orders at most this many ops: the core's and relaxed others.
+inline constexpr std::size_t kMaxSearchedOps = 20;
 
 }  // namespace ariadne::explain
