@@ -64,10 +64,10 @@ int run_convert_command(const ConvertCommandOptions& options) {
   std::size_t converted = 0;
   for (const CorpusRow& row : read_corpus_rows(*options.corpus)) {
     if (!row.error.empty()) throw UsageError("convert --corpus: " + row.name + ": " + row.error);
-    fs::path name(row.name);
-    name.replace_extension(extension_for(options.to));
-    write_text(out_dir / name, format_events(read_events(row.path.string(), from), to));
-    tsv += name.generic_string() + "\t" +
+    fs::path file = path_below(out_dir, row.name);
+    file.replace_extension(extension_for(options.to));
+    write_text(file, format_events(read_events(row.path.string(), from), to));
+    tsv += file.lexically_relative(out_dir).generic_string() + "\t" +
            (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" + row.model +
            "\n";
     ++converted;

@@ -125,22 +125,56 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
   return row;
 }
 
-std::vector<CorpusRow> read_directory(const std::string& directory) {
+// A directory is a corpus of its .edn files with headers, and of every folder
+// below it: a folder with its own expected.tsv contributes that TSV's rows (a
+// family whose files carry no header, such as a converted copy), any other folder
+// is scanned the same way. So `ariadne corpus corpus/` checks every family at once.
+// Row names are paths relative to the top directory, in sorted order, so reports
+// are comparable between runs.
+void collect_directory(const fs::path& top, const fs::path& directory, std::vector<CorpusRow>& rows) {
+  const auto relative_name = [&](const fs::path& path) { return path.lexically_relative(top).generic_string(); };
+  if (directory != top && fs::is_regular_file(directory / "expected.tsv")) {
+    for (CorpusRow row : read_tsv((directory / "expected.tsv").string())) {
+      row.name = relative_name(directory / row.name);
+      rows.push_back(std::move(row));
+    }
+    return;
+  }
   std::vector<fs::path> files;
+  std::vector<fs::path> folders;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(directory, error)) {
     if (entry.is_regular_file() && entry.path().extension() == ".edn") files.push_back(entry.path());
+    // Hidden folders (.git) and proof directories (whose core.edn is a history with no
+    // verdict header) are not families.
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && !name.starts_with(".") && !name.ends_with(".proof")) folders.push_back(entry.path());
   }
-  if (error) throw InputError(directory, {}, "cannot read directory: " + error.message());
-  std::sort(files.begin(), files.end());  // a stable order makes reports comparable
-  std::vector<CorpusRow> rows;
+  if (error) throw InputError(directory.string(), {}, "cannot read directory: " + error.message());
+  std::sort(files.begin(), files.end());
+  std::sort(folders.begin(), folders.end());
   for (const auto& file : files) {
-    if (auto row = read_header(file)) rows.push_back(std::move(*row));
+    if (auto row = read_header(file)) {
+      row->name = relative_name(file);
+      rows.push_back(std::move(*row));
+    }
   }
+  for (const auto& folder : folders) collect_directory(top, folder, rows);
+}
+
+std::vector<CorpusRow> read_directory(const std::string& directory) {
+  std::vector<CorpusRow> rows;
+  collect_directory(fs::path(directory), fs::path(directory), rows);
   return rows;
 }
 
 }  // namespace
+
+fs::path path_below(const fs::path& dir, const std::string& row_name) {
+  fs::path relative = fs::path(row_name).lexically_normal();
+  if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") relative = relative.filename();
+  return dir / relative;
+}
 
 std::optional<Verdict> parse_verdict(std::string_view name) {
   for (const auto verdict : {Verdict::linearizable, Verdict::not_linearizable, Verdict::unknown}) {

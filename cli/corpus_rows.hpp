@@ -2,7 +2,8 @@
 // verdict. Two sources: an expected.tsv (`path<TAB>verdict<TAB>model`, paths relative
 // to the TSV's folder) or a directory of .edn files that carry their verdict in a
 // leading comment header (`; expected: <verdict>` and `; model: <spec>`), keeping
-// each verdict with its data.
+// each verdict with its data. A directory's subfolders are read too (each through
+// its own expected.tsv if it has one), so a folder of families is one corpus.
 #pragma once
 
 #include <ariadne/check.hpp>
@@ -23,6 +24,12 @@ struct CorpusRow {
 };
 
 std::optional<Verdict> parse_verdict(std::string_view name);
+
+// Where a file derived from a row goes under `dir` (a converted copy, a certificate):
+// the row's name as a path below `dir`, so the output mirrors the corpus; a name that
+// is absolute or climbs out of its folder ("../x.edn") keeps only its file name, so
+// nothing is ever written outside `dir`.
+std::filesystem::path path_below(const std::filesystem::path& dir, const std::string& row_name);
 
 // Reads an expected.tsv, or scans a directory. Throws InputError (with line and
 // column for a malformed TSV line) when the corpus itself cannot be read; a single

@@ -30,6 +30,8 @@ std::string_view type_name(EventType type) {
   return "info";
 }
 
+constexpr std::string_view kJepsenLogPrefix = "INFO  jepsen.util - ";
+
 std::string jepsen_log(const EventLog& log) {
   std::string out;
   for (const Event& event : log.events) {
@@ -47,6 +49,10 @@ std::string jepsen_log(const EventLog& log) {
     Event bare = event;
     bare.index.reset();
     const std::string map = format_edn_event(bare);
+    // Jepsen's own logs (and Porcupine's copies of them) start each event line with
+    // the logger's prefix, and Porcupine's test parser only reads lines that have it;
+    // our reader takes either.
+    out += kJepsenLogPrefix;
     out += event.process.to_edn();
     out += "\t:";
     out += type_name(event.type);
