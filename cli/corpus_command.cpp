@@ -11,6 +11,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/option_values.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/row_certificate.hpp"
 #include "cli/terminal.hpp"
 #include "portfolio/parallel.hpp"
 
@@ -22,12 +23,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <thread>
 
 namespace ariadne::cli {
 
 namespace {
 
+namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point start) {
@@ -67,6 +72,51 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   return outcome;
 }
 
+// The certificate's files are named after the row, under the output folder, so
+// that DIR mirrors the corpus: `jepsen/etcd_000.log` certifies into
+// DIR/jepsen/etcd_000.log.json and DIR/jepsen/etcd_000.log.proof/.
+CorpusOutcome certify_corpus_row(const CorpusRow& row, const CheckOptions& options, const fs::path& dir) {
+  const RowCertificate certificate = certify_row(row, options, path_below(dir, row.name));
+  CorpusOutcome outcome;
+  outcome.verdict = certificate.verdict;
+  outcome.engine = certificate.engine;
+  outcome.elapsed_ms = certificate.check_ms;
+  outcome.certificate.requested = true;
+  outcome.certificate.certified = certificate.certified;
+  if (!certificate.answer_json.empty()) {
+    outcome.certificate.answer = certificate.answer_json.lexically_relative(dir).generic_string();
+  }
+  if (!certificate.proof_dir.empty()) {
+    outcome.certificate.proof = certificate.proof_dir.lexically_relative(dir).generic_string();
+  }
+  if (!certificate.verdict) {
+    outcome.error = certificate.problem;
+  } else {
+    outcome.certificate.problem = certificate.problem;
+  }
+  const bool matched = certificate.verdict && row.expected && *certificate.verdict == *row.expected;
+  outcome.ok = matched && certificate.certified;
+  return outcome;
+}
+
+// DIR/certificates.tsv: one line per row, so that another checker's author can pair
+// each file with its certified answer without parsing our JSON report.
+void write_certificate_index(const fs::path& dir, const std::vector<CorpusRow>& rows,
+                             const std::vector<CorpusOutcome>& outcomes) {
+  std::ofstream out(dir / "certificates.tsv", std::ios::binary | std::ios::trunc);
+  out << "# file\tmodel\texpected\tverdict\tcertified\tanswer\tproof\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CorpusOutcome& outcome = outcomes[i];
+    out << rows[i].name << '\t' << rows[i].model << '\t'
+        << (rows[i].expected ? verdict_name(*rows[i].expected) : "-") << '\t'
+        << (outcome.verdict ? verdict_name(*outcome.verdict) : "error") << '\t'
+        << (outcome.certificate.certified ? "yes" : "no") << '\t'
+        << (outcome.certificate.answer.empty() ? "-" : outcome.certificate.answer) << '\t'
+        << (outcome.certificate.proof.empty() ? "-" : outcome.certificate.proof) << '\n';
+  }
+  if (!out) throw UsageError("--certify: cannot write " + (dir / "certificates.tsv").string());
+}
+
 }  // namespace
 
 int run_corpus_command(const CorpusCommandOptions& options) {
@@ -82,14 +132,26 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   // would only cost time (`check` on a row gives it).
   check_options.minimal_core = false;
 
+  std::optional<fs::path> certify_dir;
+  if (options.certify_dir) {
+    certify_dir = fs::path(*options.certify_dir);
+    std::error_code error;
+    fs::create_directories(*certify_dir, error);
+    if (error) throw UsageError("--certify: cannot create " + certify_dir->string() + ": " + error.message());
+    // A certificate is the minimal core, not the whole failing partition.
+    check_options.minimal_core = true;
+  }
+
   std::vector<CorpusOutcome> outcomes(rows.size());
   ProgressBar progress(stderr, rows.size(), is_terminal(stderr));
   portfolio::for_each_index(rows.size(), jobs, [&](std::size_t i) {
     progress.started(rows[i].name);
-    outcomes[i] = check_row(rows[i], check_options);
+    outcomes[i] = certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir)
+                              : check_row(rows[i], check_options);
     progress.finished(rows[i].name, outcomes[i].ok);
   });
   progress.erase();
+  if (certify_dir) write_certificate_index(*certify_dir, rows, outcomes);
 
   const CorpusTotals totals = total(outcomes, ms_since(start));
   const std::string text = options.json ? format_corpus_json(options.corpus, rows, outcomes, totals)

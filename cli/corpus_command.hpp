@@ -3,6 +3,7 @@
 
 #include "cli/option_values.hpp"
 
+#include <optional>
 #include <string>
 
 namespace ariadne::cli {
@@ -12,6 +13,9 @@ struct CorpusCommandOptions {
   unsigned jobs = 0;             // files checked at once; 0: one per core
   bool json = false;
   SearchLimits limits;           // per file
+  // --certify DIR: write each row's certificate (witness, or core, explanation and
+  // proof) under DIR, replay it, and index them in DIR/certificates.tsv.
+  std::optional<std::string> certify_dir;
 };
 
 // 0 when every row matched, 1 on any mismatch or error row. Throws UsageError for

@@ -23,6 +23,12 @@ std::string format_number(double value, int decimals) {
 
 double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
+// What the table says of a row's certificate: the kind that replayed, or that none did.
+std::string certificate_cell(const OutcomeCertificate& certificate) {
+  if (!certificate.certified) return "none";
+  return certificate.proof.empty() ? "witness \u2713" : "core+proof \u2713";
+}
+
 std::string expected_name(const CorpusRow& row) {
   return row.expected ? std::string(verdict_name(*row.expected)) : "-";
 }
@@ -38,6 +44,8 @@ CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms) {
     totals.mismatches += outcome.ok ? 0 : 1;
     totals.errors += outcome.error.empty() ? 0 : 1;
     totals.checking_ms += outcome.elapsed_ms;
+    totals.certified += outcome.certificate.certified ? 1 : 0;
+    totals.certifying = totals.certifying || outcome.certificate.requested;
   }
   return totals;
 }
@@ -51,6 +59,7 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
   table.add_column("verdict");
   table.add_column("expected");
   table.add_column("ms", Align::right);
+  if (totals.certifying) table.add_column("certificate");
   table.add_column("");
   std::string details;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -60,13 +69,21 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
     if (!outcome.error.empty()) {
       mark = style.red("\u2717 error");
       details += "  " + row.name + ": " + outcome.error + "\n";
-    } else if (!outcome.ok) {
+    } else if (!(outcome.verdict && row.expected && *outcome.verdict == *row.expected)) {
       mark = style.red("\u2717 mismatch");
       if (!outcome.reason.empty()) details += "  " + row.name + ": unknown: " + outcome.reason + "\n";
+    } else if (!outcome.ok) {
+      mark = style.red("\u2717 not certified");
     }
-    table.add_row({row.name, row.model.empty() ? "-" : row.model,
-                   outcome.verdict ? std::string(verdict_name(*outcome.verdict)) : "error", expected_name(row),
-                   format_number(outcome.elapsed_ms, 1), mark});
+    if (outcome.certificate.requested && !outcome.certificate.problem.empty() && outcome.error.empty()) {
+      details += "  " + row.name + ": " + outcome.certificate.problem + "\n";
+    }
+    std::vector<std::string> cells{row.name, row.model.empty() ? "-" : row.model,
+                                   outcome.verdict ? std::string(verdict_name(*outcome.verdict)) : "error",
+                                   expected_name(row), format_number(outcome.elapsed_ms, 1)};
+    if (totals.certifying) cells.push_back(certificate_cell(outcome.certificate));
+    cells.push_back(mark);
+    table.add_row(cells);
   }
 
   std::string out = table.render();
@@ -74,6 +91,7 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
   std::string summary = "rows " + std::to_string(totals.rows) + "  matches " + std::to_string(totals.matches) +
                         "  mismatches " + std::to_string(totals.mismatches) + "  errors " +
                         std::to_string(totals.errors);
+  if (totals.certifying) summary += "  certified " + std::to_string(totals.certified);
   summary = totals.mismatches == 0 ? style.green(summary) : style.red(summary);
   out += "\n" + summary + "  checking " + format_number(totals.checking_ms, 1) + " ms  wall " +
          format_number(totals.wall_ms, 1) + " ms\n";
@@ -108,6 +126,14 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
     json.field("ok", outcome.ok);
     if (!outcome.error.empty()) json.field("error", outcome.error);
     if (!outcome.reason.empty()) json.field("reason", outcome.reason);
+    if (outcome.certificate.requested) {
+      json.key("certificate").begin_object();
+      json.field("certified", outcome.certificate.certified);
+      json.field("answer", outcome.certificate.answer);
+      if (!outcome.certificate.proof.empty()) json.field("proof", outcome.certificate.proof);
+      if (!outcome.certificate.problem.empty()) json.field("problem", outcome.certificate.problem);
+      json.end_object();
+    }
     json.end_object();
   }
   json.end_array();
@@ -118,6 +144,7 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
   json.field("errors", static_cast<std::uint64_t>(totals.errors));
   json.field("checking_ms", round_ms(totals.checking_ms));
   json.field("wall_ms", round_ms(totals.wall_ms));
+  if (totals.certifying) json.field("certified", static_cast<std::uint64_t>(totals.certified));
   json.end_object();
   json.end_object();
   return json.text() + "\n";

@@ -7,12 +7,14 @@
 #include "generators/generated_history.hpp"
 
 #include <ariadne/errors.hpp>
+#include <ariadne/model.hpp>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 
 namespace ariadne::cli {
@@ -27,21 +29,64 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
-std::string crash_storm_file(const generators::CrashStormShape& shape) {
-  return generators::format_generated_file(generators::generate_crash_storm(shape), crash_storm_command(shape));
+// The files of the chosen family: the first seed, and for any seed the file's name
+// and its whole text. Shapes are read and checked here, once, before any file is
+// written.
+struct FamilyFiles {
+  std::uint64_t first_seed = 1;
+  std::function<std::string(std::uint64_t)> name;
+  std::function<std::string(std::uint64_t)> text;
+};
+
+// Any family whose shape has a seed: its file name, generator and command.
+template <typename Shape>
+FamilyFiles files_of(const Shape& shape, std::string (*name)(const Shape&),
+                     generators::GeneratedHistory (*generate)(const Shape&), std::string (*command)(const Shape&)) {
+  auto with_seed = [shape](std::uint64_t seed) {
+    Shape seeded = shape;
+    seeded.seed = seed;
+    return seeded;
+  };
+  return {shape.seed, [with_seed, name](std::uint64_t seed) { return name(with_seed(seed)); },
+          [with_seed, generate, command](std::uint64_t seed) {
+            const Shape seeded = with_seed(seed);
+            return generators::format_generated_file(generate(seeded), command(seeded));
+          }};
 }
 
-void check_batch_options(const GenerateCommandOptions& options) {
+FamilyFiles family_files(const GenerateCommandOptions& options) {
+  if (options.family == "crash-storm") {
+    return files_of(options.crash_storm, crash_storm_file_name, generators::generate_crash_storm, crash_storm_command);
+  }
+  generators::AtomicShape shape = options.atomic;
+  shape.values = generators::parse_value_domain(options.atomic_values);
+  // The canonical spec: the file's header and command then name the model one way,
+  // however it was typed.
+  shape.model_spec = make_model_from_spec(shape.model_spec)->spec();
+  return files_of(shape, atomic_file_name, generators::generate_atomic_history, atomic_command);
+}
+
+void check_batch_options(const GenerateCommandOptions& options, std::uint64_t first_seed) {
   if (options.count == 0) throw UsageError("--count must be at least 1");
   if (options.count > 1 && !options.out_dir) {
     throw UsageError("--count " + std::to_string(options.count) + " needs --out-dir DIR to put the files in");
   }
   if (options.output && options.out_dir) throw UsageError("-o and --out-dir cannot be combined");
-  const std::uint64_t first = options.crash_storm.seed;
-  if (options.count - 1 > std::numeric_limits<std::uint64_t>::max() - first) {
-    throw UsageError("--seed " + std::to_string(first) + " plus --count " + std::to_string(options.count) +
+  if (options.count - 1 > std::numeric_limits<std::uint64_t>::max() - first_seed) {
+    throw UsageError("--seed " + std::to_string(first_seed) + " plus --count " + std::to_string(options.count) +
                      " runs past the largest seed");
   }
+}
+
+// A word a POSIX shell reads back unchanged: bare when it holds only characters no
+// shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-.,/:=+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 }  // namespace
@@ -60,13 +105,29 @@ std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
          std::to_string(shape.seed) + (shape.stale_read ? "-stale" : "") + ".edn";
 }
 
+std::string atomic_command(const generators::AtomicShape& shape) {
+  std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
+                        std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
+                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
+                        generators::format_crash_rate(shape.crash_rate);
+  if (shape.violation) command += " --violation";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+std::string atomic_file_name(const generators::AtomicShape& shape) {
+  return "atomic-" + make_model_from_spec(shape.model_spec)->name() + "-" + std::to_string(shape.operations) + "-" +
+         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
+}
+
 int run_generate_command(const GenerateCommandOptions& options) {
   if (options.family.empty()) {
-    throw UsageError("generate needs a family, e.g. 'ariadne generate crash-storm'; families: crash-storm");
+    throw UsageError("generate needs a family, e.g. 'ariadne generate crash-storm'; families: crash-storm, atomic");
   }
-  check_batch_options(options);
+  const FamilyFiles files = family_files(options);
+  check_batch_options(options, files.first_seed);
   if (!options.out_dir) {
-    const std::string text = crash_storm_file(options.crash_storm);
+    const std::string text = files.text(files.first_seed);
     if (options.output) {
       write_file(*options.output, text);
     } else {
@@ -80,10 +141,10 @@ int run_generate_command(const GenerateCommandOptions& options) {
   std::error_code error;
   fs::create_directories(directory, error);
   if (error) throw UsageError("cannot create " + directory.string() + ": " + error.message());
-  generators::CrashStormShape shape = options.crash_storm;
-  for (std::size_t i = 0; i < options.count; ++i, ++shape.seed) {
-    const fs::path file = directory / crash_storm_file_name(shape);
-    write_file(file, crash_storm_file(shape));
+  for (std::size_t i = 0; i < options.count; ++i) {
+    const std::uint64_t seed = files.first_seed + i;
+    const fs::path file = directory / files.name(seed);
+    write_file(file, files.text(seed));
     // One path per line, so a script can pick up exactly the files written.
     std::printf("%s\n", file.string().c_str());
   }

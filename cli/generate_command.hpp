@@ -1,8 +1,10 @@
 // `ariadne generate FAMILY ...`: write synthetic histories whose verdict is known by
 // construction, each with a header that `ariadne corpus DIR` reads and the command
-// that reproduces it. The one family so far is crash-storm.
+// that reproduces it. The families: crash-storm (a hard cas-register history) and
+// atomic (a simulated atomic object of any built-in model).
 #pragma once
 
+#include "generators/atomic_history.hpp"
 #include "generators/crash_storm.hpp"
 
 #include <cstddef>
@@ -14,9 +16,11 @@ namespace ariadne::cli {
 struct GenerateCommandOptions {
   std::string family;  // the family subcommand given, e.g. "crash-storm"; empty if none
   generators::CrashStormShape crash_storm;
-  std::optional<std::string> output;   // -o FILE; stdout when absent
-  std::optional<std::string> out_dir;  // --out-dir DIR: files named after their shape
-  std::size_t count = 1;               // --count N: seeds S..S+N-1
+  generators::AtomicShape atomic;
+  std::string atomic_values = "unique";  // --values as typed, read by parse_value_domain
+  std::optional<std::string> output;     // -o FILE; stdout when absent
+  std::optional<std::string> out_dir;    // --out-dir DIR: files named after their shape
+  std::size_t count = 1;                 // --count N: seeds S..S+N-1
 };
 
 // Returns 0 once every file is written. Throws UsageError for a missing family, bad
@@ -29,5 +33,13 @@ std::string crash_storm_command(const generators::CrashStormShape& shape);
 
 // "crash-storm-<ops>-<crashed writes>-<seed>[-stale].edn".
 std::string crash_storm_file_name(const generators::CrashStormShape& shape);
+
+// The command that prints exactly this history, e.g. "ariadne generate atomic --model
+// 'register(0)' --ops 40 --processes 4 --values unique --crash-rate 0.1 --seed 1": the
+// model's canonical spec, quoted for a POSIX shell where it needs to be.
+std::string atomic_command(const generators::AtomicShape& shape);
+
+// "atomic-<model name>-<ops>-<seed>[-violation].edn".
+std::string atomic_file_name(const generators::AtomicShape& shape);
 
 }  // namespace ariadne::cli

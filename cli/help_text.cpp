@@ -85,8 +85,9 @@ std::string main_help_footer() {
          "  ariadne generate crash-storm --ops 200 --crashed-writes 10 -o storm.edn\n"
          "  ariadne check bad.edn --model register --explain --proof proof/; ariadne verify-proof proof/\n"
          "  ariadne convert history.edn --to jepsen-log -o history.log\n"
-         "\nRun 'ariadne COMMAND --help' (check, corpus, generate, convert, verify-proof,\n"
-         "verify-witness) for each command's options.\n\n" +
+         "  ariadne cross-check corpus/ --import knossos knossos-results/\n"
+         "\nRun 'ariadne COMMAND --help' (check, corpus, generate, convert, cross-check,\n"
+         "verify-proof, verify-witness) for each command's options.\n\n" +
          check_exit_statuses() + "\n" + models_section();
 }
 
@@ -124,8 +125,40 @@ std::string corpus_help_footer() {
          "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
          "  ariadne corpus ../shared/corpus/porcupine/expected.tsv --jobs 2 --timeout 10\n"
          "  ariadne corpus corpus/classic --json\n"
-         "  ariadne corpus corpus/generated/crash-storm --engine sat\n\n" +
+         "  ariadne corpus corpus/generated/crash-storm --engine sat\n"
+         "  ariadne corpus corpus/ --certify certificates/\n"
+         "\nA directory's subfolders are read too, each through its own expected.tsv if it has\n"
+         "one, so 'ariadne corpus corpus/' checks every family. With --certify DIR, each row's\n"
+         "answer is certified and kept: DIR/<file>.json is its check --json (the witness, or the\n"
+         "minimal core and explanation), DIR/<file>.proof/ the proof of a refutation; both are\n"
+         "replayed from the files (verify-witness, verify-proof) before the row counts, and\n"
+         "DIR/certificates.tsv lists them.\n\n" +
          engines_section() + "\n" + corpus_exit_statuses();
+}
+
+std::string cross_check_help_footer() {
+  return "\nThe referee: every engine decides every file on its own, and a file is a problem when\n"
+         "two engines give opposite verdicts, a verdict contradicts the expected one, an engine\n"
+         "fails, a witness does not replay, or a refutation's certificate (minimal core and DRAT\n"
+         "proof, written and verified from the files) does not check. Unknown is never a\n"
+         "disagreement; brute force is n/a on partitions of more than 14 operations.\n"
+         "\nOther checkers: write the corpus in their format with 'ariadne convert --corpus',\n"
+         "run them, and import their verdicts: --import knossos RESULTS reads Knossos result\n"
+         "maps ({:valid? true|false|:unknown}): a directory of <file>.edn, or one EDN map from\n"
+         "file name to result map; --import porcupine RESULTS reads lines file<TAB>true|false|unknown\n"
+         "(any checker can write those). Their verdicts are compared with the expected and the\n"
+         "certified ones; see the README's 'Cross-checking other checkers'.\n"
+         "\nExamples:\n"
+         "  ariadne cross-check corpus/\n"
+         "  ariadne cross-check corpus/ ../shared/corpus/knossos/expected.tsv ../shared/corpus/porcupine/expected.tsv\n"
+         "  ariadne cross-check corpus/classic --engines wgl,sat --timeout 2 --json\n"
+         "  ariadne cross-check knossos-copy/expected.tsv --engines auto --import knossos results/\n"
+         "\nExit status:\n"
+         "  0   no problems: the engines agree, with the expected verdicts and the imported ones\n"
+         "  1   some file has a problem (listed)\n"
+         "  64  usage error\n"
+         "  65  a corpus or the imported results cannot be read\n"
+         "  70  internal error\n";
 }
 
 std::string generate_help_footer() {
@@ -133,11 +166,16 @@ std::string generate_help_footer() {
          "lines '; generated: <command>' (the exact command that prints this file again, byte\n"
          "for byte), '; expected: <verdict>' and '; model: <spec>', so a folder of generated\n"
          "files is a corpus that 'ariadne corpus DIR' checks. The same options and seed give\n"
-         "the same bytes on every platform. Run 'ariadne generate crash-storm --help' for what a\n"
-         "family generates and why.\n"
+         "the same bytes on every platform.\n"
+         "\nFamilies ('ariadne generate FAMILY --help' says what each generates and why):\n"
+         "  crash-storm  a cas-register history whose crashed writes stay open: hard for backtracking\n"
+         "  atomic       one simulated atomic object of any model, linearizable or with --violation\n"
+         "               not; every built-in model, for cross-validating checkers model by model\n"
          "\nExamples:\n"
          "  ariadne generate crash-storm --ops 200 --crashed-writes 10 --seed 7 -o storm.edn\n"
-         "  ariadne generate crash-storm --stale-read --count 20 --out-dir storms\n\n" +
+         "  ariadne generate crash-storm --stale-read --count 20 --out-dir storms\n"
+         "  ariadne generate atomic --model fifo-queue --ops 100 --violation -o queue.edn\n"
+         "  ariadne generate atomic --model 'register(0)' --values 2 --count 10 --out-dir registers\n\n" +
          generate_exit_statuses();
 }
 
@@ -163,6 +201,42 @@ std::string crash_storm_help_footer() {
          "  ariadne check storm.edn --model 'cas-register(0)'\n"
          "  ariadne generate crash-storm --ops 500 --crashed-writes 20 --stale-read --count 10 --out-dir storms\n"
          "  ariadne corpus storms\n\n" +
+         generate_exit_statuses();
+}
+
+std::string atomic_help_footer() {
+  return "\nAn atomic history records clients running operations against one simulated object\n"
+         "that is truly atomic: each operation takes effect at one random point strictly\n"
+         "inside its own interval, and its result is what the model's sequential state gives\n"
+         "there, so the history is linearizable by construction. Every built-in model has an\n"
+         "object: register, cas-register and etcd (read, write, cas; a cas that finds another\n"
+         "value completes with :fail), multi-register (:txn of [f k v] micro-ops over :x :y :z\n"
+         "or the spec's keys), mutex (a try-lock: an acquire of a taken lock fails, only the\n"
+         "holder releases), set (add, read), unordered-queue, fifo-queue and stack (a removal\n"
+         "from an empty one fails), kv (get, put, append of tokens \"v<n> \" on keys k0 k1 k2\n"
+         "or the spec's keys).\n"
+         "\nWith --crash-rate R each operation crashes with probability R: it completes with\n"
+         ":info (or, after the last invocation, not at all) and its client goes on as a new\n"
+         "process. A crashed operation takes effect before its :info, after it, or never.\n"
+         "\n--values unique makes every value written, added, enqueued or pushed fresh, which\n"
+         "for registers is the case Gibbons and Korach show checkable in polynomial time;\n"
+         "--values K draws them from K values (0 to K-1; kv tokens \"v0 \" to \"v<K-1> \"),\n"
+         "which for registers is NP-complete in general. The mutex has no values.\n"
+         "\n--violation injects a small pattern of operations, one after another in real time,\n"
+         "on fresh values, whose results no order can explain whatever the rest did: a stale\n"
+         "read (registers, etcd, multi-register and kv per key), a read missing an added\n"
+         "element (set), one element dequeued twice (unordered-queue), two elements dequeued\n"
+         "or popped in the wrong order (fifo-queue, stack), or the lock acquired twice while\n"
+         "real time keeps every release out of the gap (mutex). The file's notes name the\n"
+         "operations and say why.\n"
+         "\nWith --count N --out-dir DIR, N files with seeds S to S+N-1 are written to DIR as\n"
+         "atomic-<model>-<ops>-<seed>[-violation].edn, and their paths printed.\n"
+         "\nExamples:\n"
+         "  ariadne generate atomic --model 'register(0)' --ops 60 --seed 3 -o register.edn\n"
+         "  ariadne check register.edn --model 'register(0)'\n"
+         "  ariadne generate atomic --model kv --ops 120 --crash-rate 0.2 --violation -o kv.edn\n"
+         "  ariadne generate atomic --model 'register(0)' --ops 2000 --processes 16 --values 2 -o hard.edn\n"
+         "  ariadne generate atomic --model stack --violation --count 10 --out-dir stacks; ariadne corpus stacks\n\n" +
          generate_exit_statuses();
 }
 

@@ -10,8 +10,10 @@ std::string program_description();
 std::string main_help_footer();
 std::string check_help_footer();
 std::string corpus_help_footer();
+std::string cross_check_help_footer();
 std::string generate_help_footer();
 std::string crash_storm_help_footer();
+std::string atomic_help_footer();
 
 // "ariadne 0.1.0".
 std::string version_text();

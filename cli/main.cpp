@@ -5,6 +5,7 @@
 #include "cli/check_command.hpp"
 #include "cli/convert_command.hpp"
 #include "cli/corpus_command.hpp"
+#include "cli/cross_check.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
@@ -100,20 +101,28 @@ void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
       ->check(at_least(1, "at least 1"));
   add_limit_options(*corpus, options.limits, " (per file)");
   corpus->add_flag("--json", options.json, "Print one JSON object with every row and the totals");
+  corpus->add_option("--certify", options.certify_dir,
+                     "Write each row's certificate into DIR (witness, or minimal core, explanation and proof), "
+                     "replay it, and index them in DIR/certificates.tsv")
+      ->type_name("DIR");
 }
 
-// `generate` groups the families; each family is its own subcommand with its shape
-// options and the output options every family shares.
-void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
-  CLI::App* generate =
-      app.add_subcommand("generate", "Write synthetic histories whose verdict is known by construction");
-  generate->footer(generate_help_footer);
-  // Not require_subcommand(1): CLI11 would then report a misspelt family as "A
-  // subcommand is required" instead of naming it; run_generate_command reports a
-  // missing one.
-  generate->require_subcommand(0, 1);
+// The output options every generate family shares. -o and --out-dir exclude each
+// other; run_generate_command says so, rather than CLI11's "Excludes:" notes
+// cluttering the help. `file_names` is the pattern of the names --out-dir writes.
+void add_generate_output_options(CLI::App& family, GenerateCommandOptions& options, const std::string& file_names) {
+  family.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  family.add_option("--out-dir", options.out_dir, "Write --count files named " + file_names + " into DIR")
+      ->type_name("DIR");
+  family.add_option("--count", options.count, "With --out-dir: this many files, seeds S to S+N-1")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+}
 
-  CLI::App* storm = generate->add_subcommand(
+void add_crash_storm_command(CLI::App& generate, GenerateCommandOptions& options) {
+  CLI::App* storm = generate.add_subcommand(
       "crash-storm", "A cas-register history in which many writes crash and stay open (hard for backtracking)");
   storm->footer(crash_storm_help_footer);
   storm->parse_complete_callback([&options] { options.family = "crash-storm"; });
@@ -138,17 +147,57 @@ void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
       ->type_name("S")
       ->capture_default_str()
       ->check(whole_number());
-  // -o and --out-dir exclude each other; run_generate_command says so, rather than
-  // CLI11's "Excludes:" notes cluttering the help.
-  storm->add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
-  storm->add_option("--out-dir", options.out_dir,
-                    "Write --count files named crash-storm-<ops>-<k>-<seed>[-stale].edn into DIR")
-      ->type_name("DIR");
-  storm->add_option("--count", options.count, "With --out-dir: this many files, seeds S to S+N-1")
+  add_generate_output_options(*storm, options, "crash-storm-<ops>-<k>-<seed>[-stale].edn");
+}
+
+void add_atomic_command(CLI::App& generate, GenerateCommandOptions& options) {
+  CLI::App* atomic = generate.add_subcommand(
+      "atomic", "A history of one simulated atomic object, any model: linearizable, or with --violation not");
+  atomic->footer(atomic_help_footer);
+  atomic->parse_complete_callback([&options] { options.family = "atomic"; });
+  auto& shape = options.atomic;
+  atomic->add_option("-m,--model", shape.model_spec, "Model spec, e.g. 'register(0)', cas-register, kv, fifo-queue")
+      ->type_name("SPEC")
+      ->required();
+  atomic->add_option("--ops", shape.operations, "Invocations, crashed ones and the violation's included")
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));
+  atomic->add_option("--processes", shape.processes, "Client processes running at once")
+      ->type_name("P")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic->add_option("--values", options.atomic_values,
+                     "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
+      ->type_name("unique|K")
+      ->capture_default_str();
+  atomic->add_option("--crash-rate", shape.crash_rate,
+                     "Probability that an operation crashes (:info, or no completion at the end)")
+      ->type_name("R")
+      ->capture_default_str();
+  atomic->add_flag("--violation", shape.violation,
+                   "Inject a pattern no order explains: not linearizable by construction");
+  atomic->add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(*atomic, options, "atomic-<model>-<ops>-<seed>[-violation].edn");
+}
+
+// `generate` groups the families; each family is its own subcommand with its shape
+// options and the output options every family shares.
+void add_generate_command(CLI::App& app, GenerateCommandOptions& options) {
+  CLI::App* generate =
+      app.add_subcommand("generate", "Write synthetic histories whose verdict is known by construction");
+  generate->footer(generate_help_footer);
+  // Not require_subcommand(1): CLI11 would then report a misspelt family as "A
+  // subcommand is required" instead of naming it; run_generate_command reports a
+  // missing one.
+  generate->require_subcommand(0, 1);
+  add_crash_storm_command(*generate, options);
+  add_atomic_command(*generate, options);
 }
 
 void add_convert_command(CLI::App& app, ConvertCommandOptions& options) {
@@ -172,6 +221,36 @@ void add_convert_command(CLI::App& app, ConvertCommandOptions& options) {
   convert->add_option("--out-dir", options.out_dir,
                       "With --corpus: write the converted files and their expected.tsv here")
       ->type_name("DIR");
+}
+
+// --import takes two words, the checker and its results; CLI11 collects them here
+// and run() moves them into the options.
+void add_cross_check_command(CLI::App& app, CrossCheckOptions& options, std::vector<std::string>& import) {
+  CLI::App* cross = app.add_subcommand(
+      "cross-check", "Run every engine on every history of corpora and report any disagreement or bad certificate");
+  cross->footer(cross_check_help_footer);
+  cross->add_option("CORPUS", options.corpora, "expected.tsv files or directories (folders of families are read whole)")
+      ->required();
+  cross->add_option("--engines", options.engines, "Comma-separated engines to run on every file")
+      ->type_name("LIST")
+      ->capture_default_str();
+  cross->add_option("--timeout", options.timeout_seconds, "Seconds each engine may take on each file")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(at_least(0, "zero or more"));
+  cross->add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
+      ->type_name("BYTES");
+  cross->add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+      ->type_name("N")
+      ->check(at_least(1, "at least 1"));
+  cross->add_flag("!--no-proofs", options.proofs,
+                  "Skip certifying refutations (minimal core and DRAT proof); witnesses are still replayed");
+  cross->add_option("--import", import,
+                    "Compare another checker's verdicts too: knossos (result maps) or porcupine "
+                    "(file<TAB>true|false|unknown)")
+      ->expected(2)
+      ->type_name("CHECKER RESULTS");
+  cross->add_flag("--json", options.json, "Print one JSON object with every row, run and total");
 }
 
 void add_verify_commands(CLI::App& app, std::string& proof_dir, VerifyWitnessOptions& witness) {
@@ -204,6 +283,9 @@ int run(int argc, char** argv) {
   add_generate_command(app, generate_options);
   ConvertCommandOptions convert_options;
   add_convert_command(app, convert_options);
+  CrossCheckOptions cross_check_options;
+  std::vector<std::string> import;
+  add_cross_check_command(app, cross_check_options, import);
   std::string proof_dir;
   VerifyWitnessOptions witness_options;
   add_verify_commands(app, proof_dir, witness_options);
@@ -225,6 +307,13 @@ int run(int argc, char** argv) {
   if (app.got_subcommand("check")) return run_check_command(check_options);
   if (app.got_subcommand("generate")) return run_generate_command(generate_options);
   if (app.got_subcommand("convert")) return run_convert_command(convert_options);
+  if (app.got_subcommand("cross-check")) {
+    if (import.size() == 2) {
+      cross_check_options.import_checker = import[0];
+      cross_check_options.import_results = import[1];
+    }
+    return run_cross_check_command(cross_check_options);
+  }
   if (app.got_subcommand("verify-proof")) return run_verify_proof_command(proof_dir);
   if (app.got_subcommand("verify-witness")) return run_verify_witness_command(witness_options);
   return run_corpus_command(corpus_options);

@@ -16,10 +16,10 @@
 
 namespace ariadne::cli {
 
-std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
-                             const CheckResult& result) {
+explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+                                             const CheckResult& result) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
-    return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+    throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
   }
   // The core lies in one partition; the proof relaxes the rest of that partition.
   const Operation* first = nullptr;
@@ -37,20 +37,31 @@ std::string write_core_proof(const std::string& dir, const History& history, con
     partition.push_back(&op);
   }
   try {
-    const explain::ProofWritten written = explain::write_proof(dir, partition, core, model);
-    const std::string scope =
-        written.whole_partition
-            ? "the solver could not refute the minimal core's formula in time, so this proves the whole partition (" +
-                  std::to_string(written.core_ops) + " ops); "
-            : "";
-    return "proof written to " + dir + ": " + scope + std::to_string(written.base_clauses) + " clauses, " +
-           std::to_string(written.lemmas) + " lemmas, DRAT " + std::to_string(written.proof_bytes) +
-           " bytes; check it with: ariadne verify-proof " + dir;
+    return explain::write_proof(dir, partition, core, model);
   } catch (const std::logic_error& e) {
     throw InternalError(std::string("--proof: ") + e.what());
   } catch (const std::exception& e) {
     throw UsageError(std::string("--proof: ") + e.what());
   }
+}
+
+std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written) {
+  const std::string scope =
+      written.whole_partition
+          ? "the solver could not refute the minimal core's formula in time, so this proves the whole partition (" +
+                std::to_string(written.core_ops) + " ops); "
+          : "";
+  return "proof written to " + dir + ": " + scope + std::to_string(written.base_clauses) + " clauses, " +
+         std::to_string(written.lemmas) + " lemmas, DRAT " + std::to_string(written.proof_bytes) +
+         " bytes; check it with: ariadne verify-proof " + dir;
+}
+
+std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
+                             const CheckResult& result) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
+    return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+  }
+  return describe_written_proof(dir, write_core_proof_files(dir, history, model, result));
 }
 
 int run_verify_proof_command(const std::string& dir) {
@@ -65,11 +76,7 @@ int run_verify_proof_command(const std::string& dir) {
   return 0;
 }
 
-namespace {
-
-// The witness file: a JSON array of op ids, or an object whose "linearization" is
-// one (what `check --json` prints).
-std::vector<std::uint32_t> read_witness(const std::string& path) {
+std::vector<std::uint32_t> read_witness_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, {}, "no such file");
   std::ostringstream text;
@@ -91,14 +98,12 @@ std::vector<std::uint32_t> read_witness(const std::string& path) {
   return ids;
 }
 
-}  // namespace
-
 int run_verify_witness_command(const VerifyWitnessOptions& options) {
   const auto model = choose_model(options.model, options.init);
   const Format format = choose_format(options.format);
   if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
   const History history = build_history(read_events(options.file, format), *model);
-  const std::vector<std::uint32_t> order = read_witness(options.witness);
+  const std::vector<std::uint32_t> order = read_witness_file(options.witness);
   if (const auto problem = certify::check_linearization(history, *model, order)) {
     std::cout << "NOT A WITNESS  " << *problem << std::endl;
     return 1;

@@ -3,22 +3,39 @@
 // linearizable answer's proof is its witness).
 #pragma once
 
+#include "explain/proof_files.hpp"
+
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ariadne::cli {
 
-// After `check` answered not linearizable: writes the core's proof into `dir` and
-// returns a one-line summary for the report. Throws UsageError when it cannot.
+// After `check` answered not linearizable: writes the core's proof into `dir`.
+// Throws UsageError when it cannot (the answer is not a refutation with a core, the
+// history cannot be encoded, a file cannot be written).
+explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+                                             const CheckResult& result);
+
+// One line for the report: what was written where, and how to check it.
+std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written);
+
+// write_core_proof_files, described; for a linearizable or unknown answer, says why
+// no proof was written instead.
 std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
                              const CheckResult& result);
 
 // Exit 0 when the proof checks, 1 when it does not (the reason on stdout).
 int run_verify_proof_command(const std::string& dir);
+
+// The op ids of a witness file: a JSON array of ids, or an object whose
+// "linearization" is one (what `check --json` prints). Throws InputError.
+std::vector<std::uint32_t> read_witness_file(const std::string& path);
 
 struct VerifyWitnessOptions {
   std::string file;

@@ -93,40 +93,8 @@ TEST_CASE("the generated crash storms give the verdicts they were built with") {
   CHECK(t.linearizable == 3);
 }
 
-// Each engine alone on both shared corpora: the race must not hide an engine that
-// is wrong on its own.
-TEST_SUITE("slow") {
-  const char* const kShared[] = {"knossos", "porcupine"};
-
-  void check_engine_on_shared(Engine engine, bool allow_unknown, double timeout_seconds) {
-    for (const char* name : kShared) {
-      const std::string tsv = kSourceDir + "/../shared/corpus/" + name + "/expected.tsv";
-      if (!std::filesystem::exists(tsv)) {
-        MESSAGE("skipped: ", tsv, " is absent (a plain clone has no ../shared)");
-        continue;
-      }
-      Tally t = check_corpus(tsv, engine, allow_unknown, timeout_seconds);
-      MESSAGE(engine_name(engine), " on ", std::string(name), ": ", t.rows, " rows, ", t.unknown, " unknown within ",
-              timeout_seconds, " s");
-      CHECK(t.rows == (std::string(name) == "knossos" ? 134 : 108));
-    }
-  }
-
-  TEST_CASE("the WGL engine alone gives every expected verdict of the shared corpora") {
-    check_engine_on_shared(Engine::wgl, false, 120);
-  }
-  TEST_CASE("the SAT engine alone gives every expected verdict of the shared corpora") {
-    check_engine_on_shared(Engine::sat, false, 120);
-  }
-  TEST_CASE("the SMT engine alone gives every expected verdict of the shared corpora") {
-    check_engine_on_shared(Engine::smt, false, 120);
-  }
-  // JIT runs out of time on a few of Knossos' memstress histories (many pending
-  // crashed ops multiply its configurations); it must still never be wrong.
-  TEST_CASE("the JIT engine alone never contradicts the shared corpora") {
-    check_engine_on_shared(Engine::jit, true, 2);
-  }
-}
+// Each engine alone on both shared corpora (the race must not hide an engine that is
+// wrong on its own): see the cross-check tests in tests/cli/cross_check_command_test.cpp.
 
 TEST_CASE("the first failing operation of the A-D example is D's read of 1") {
   auto model = make_model_from_spec("register(0)");

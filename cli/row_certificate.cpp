@@ -1,0 +1,118 @@
+// One row's certificate. The answer is written first and then checked from the files
+// alone, the way a reader of the certificate would: the witness is read back from its
+// JSON and replayed against a freshly parsed history by the witness checker, and the
+// proof directory is verified by verify-proof's own code (re-encoding its core, then
+// our DRAT checker). Nothing the engines computed in memory is trusted by the replay.
+#include "cli/row_certificate.hpp"
+
+#include "certify/witness_checker.hpp"
+#include "cli/check_report.hpp"
+#include "cli/proof_commands.hpp"
+#include "explain/proof_files.hpp"
+
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <chrono>
+#include <fstream>
+
+namespace ariadne::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) throw UsageError("cannot write " + path.string());
+}
+
+fs::path with_suffix(const fs::path& stem, const std::string& suffix) {
+  return fs::path(stem.string() + suffix);
+}
+
+// Replays the witness stored in `json` against the row's file, parsed again.
+std::string replay_witness(const CorpusRow& row, const fs::path& json) {
+  const auto model = make_model_from_spec(row.model);
+  const History history = build_history(read_events(row.path.string(), Format::auto_detect), *model);
+  const std::vector<std::uint32_t> order = read_witness_file(json.string());
+  if (const auto problem = certify::check_linearization(history, *model, order)) {
+    return "the witness in " + json.string() + " does not replay: " + *problem;
+  }
+  return {};
+}
+
+void certify_checked_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem,
+                         RowCertificate& certificate) {
+  const auto model = make_model_from_spec(row.model);
+  const History history = build_history(read_events(row.path.string(), Format::auto_detect), *model);
+  const auto check_start = Clock::now();
+  const CheckResult result = check(history, *model, options);
+  certificate.check_ms = ms_since(check_start);
+  certificate.verdict = result.verdict;
+  certificate.engine = result.engine;
+  certificate.core_size = result.core.size();
+  certificate.core_minimal = result.core_minimal;
+  if (result.verdict == Verdict::unknown) {
+    certificate.problem = "no certificate: the answer is unknown (" + result.reason + ")";
+    return;
+  }
+
+  const auto certify_start = Clock::now();
+  fs::create_directories(stem.parent_path());
+  CheckReport report;
+  report.file = row.path.string();
+  report.model_spec = model->spec();
+  report.history = &history;
+  report.result = &result;
+  report.core_shrunk = options.minimal_core;
+  if (result.verdict == Verdict::not_linearizable) {
+    certificate.proof_dir = with_suffix(stem, ".proof");
+    fs::remove_all(certificate.proof_dir);
+    report.proof_dir = certificate.proof_dir.string();
+    const explain::ProofWritten written = write_core_proof_files(report.proof_dir, history, *model, result);
+    report.proof_note = describe_written_proof(report.proof_dir, written);
+    certificate.proof_covers_whole_partition = written.whole_partition;
+  }
+  certificate.answer_json = with_suffix(stem, ".json");
+  write_text(certificate.answer_json, format_check_json(report));
+
+  if (result.verdict == Verdict::linearizable) {
+    certificate.problem = replay_witness(row, certificate.answer_json);
+  } else {
+    const explain::ProofCheck proof = explain::verify_proof(certificate.proof_dir.string());
+    if (!proof.valid) certificate.problem = "the proof in " + certificate.proof_dir.string() + " does not check: " + proof.failure;
+  }
+  certificate.certified = certificate.problem.empty();
+  certificate.certify_ms = ms_since(certify_start);
+}
+
+}  // namespace
+
+RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem) {
+  RowCertificate certificate;
+  if (!row.error.empty()) {
+    certificate.problem = row.error;
+    return certificate;
+  }
+  try {
+    certify_checked_row(row, options, stem, certificate);
+  } catch (const InputError& error) {
+    certificate.problem = error.what();
+  } catch (const UsageError& error) {
+    certificate.problem = error.what();
+  } catch (const std::exception& error) {
+    certificate.problem = std::string("internal error: ") + error.what();
+  }
+  return certificate;
+}
+
+}  // namespace ariadne::cli
