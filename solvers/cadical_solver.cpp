@@ -64,11 +64,22 @@ class CadicalSolver final : public Solver {
     solver_->reserve(variable_count_ + static_cast<int>(selectors_.size()));
     add_literal(encoder::kTrue);  // variable 1 is the constant true, whatever the formula says
     add_literal(0);
+    // Adding the clauses of a large formula takes seconds (a 2,000-op register history
+    // over two values has millions), and CaDiCaL polls its terminator only while it
+    // searches; so loading polls it too, every few thousand clauses, and a stop makes
+    // the interrupt sticky: the next solve() answers `stopped` at once. The clauses
+    // left out then never matter, since nothing is solved.
     std::size_t clause = 0;
     for (encoder::Literal literal : formula.clause_literals) {
       if (literal == 0) {
         const std::uint32_t group = formula.clause_groups[clause++];
         if (track_groups && group != encoder::kNoGroup) add_literal(-selectors_[group]);
+        add_literal(0);
+        if ((clause & 4095) == 0 && terminator_.terminate()) {
+          interrupted_.store(true, std::memory_order_relaxed);
+          return;
+        }
+        continue;
       }
       add_literal(literal);
     }

@@ -52,8 +52,9 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
                                const DecisionRecording& recording) {
   FormulaDecision decision;
   const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
-  solver.load(formula, recording.track_groups);
+  // The stop condition goes in first, so that loading a large formula can stop too.
   if (hooks.should_stop) solver.stop_when(hooks.should_stop);
+  solver.load(formula, recording.track_groups);
   if (out_of_memory()) {
     decision.outcome = Outcome::out_of_memory;
     return decision;
