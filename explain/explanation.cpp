@@ -48,6 +48,51 @@ bool cannot_change_state(const models::OpMeaning& meaning) {
   }
 }
 
+// Registers: which relaxed ops could rescue a blocked core op. A register op is only
+// ever blocked by a read (a read of v needs the state v; a failed cas' "anything but v"
+// needs some other value), so a relaxed op matters only if it writes a value some core
+// op reads, or a value some op that matters reads first (a cas chain), closed under
+// that rule; any write to a key whose reads are "anything but", or which has appends
+// (a read of a string needs its whole history), matters. Every other relaxed write can
+// only move the state to a value nobody needs, so leaving it out of the search hides
+// no order that escapes the dead ends listed.
+std::vector<bool> register_writes_that_matter(const models::Semantics& semantics, const RelaxedHistory& relaxed) {
+  using Kind = models::RegisterAccess::Kind;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> needed;  // (key, value) some op that matters reads
+  std::set<std::uint32_t> open_keys;                         // keys where any write matters
+  const auto note_reads = [&](const models::OpMeaning& meaning) {
+    for (const models::RegisterAccess& access : meaning.accesses) {
+      if (access.kind == Kind::read) needed.insert({access.key, access.value});
+      if (access.kind == Kind::read_other_than) open_keys.insert(access.key);
+    }
+  };
+  for (std::size_t k = 0; k < relaxed.ops.size(); ++k) {
+    const models::OpMeaning& meaning = semantics.ops[k];
+    if (relaxed.kept[k]) note_reads(meaning);
+    for (const models::RegisterAccess& access : meaning.accesses) {
+      if (access.kind == Kind::append) open_keys.insert(access.key);
+    }
+  }
+  std::vector<bool> matters(relaxed.ops.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t k = 0; k < relaxed.ops.size(); ++k) {
+      if (relaxed.kept[k] || matters[k]) continue;
+      const models::OpMeaning& meaning = semantics.ops[k];
+      const bool writes_needed =
+          std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const models::RegisterAccess& a) {
+            return (a.kind == Kind::write || a.kind == Kind::append) &&
+                   (open_keys.count(a.key) != 0 || needed.count({a.key, a.value}) != 0);
+          });
+      if (!writes_needed) continue;
+      matters[k] = true;
+      note_reads(meaning);
+      grew = true;
+    }
+  }
+  return matters;
+}
+
 SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
                      std::span<const Operation* const> partition) {
   std::vector<bool> keep(partition.size());
@@ -58,13 +103,17 @@ SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
   const RelaxedHistory all = relax(partition, keep);
   const std::vector<const Operation*> pointers = all.pointers();
   const auto semantics = models::semantics_of(model, pointers);
+  std::vector<bool> matters(all.ops.size(), true);
+  if (semantics && semantics->theory == models::Theory::registers) {
+    matters = register_writes_that_matter(*semantics, all);
+  }
   std::vector<bool> leave_out(partition.size(), false);
   std::size_t room = kMaxSearchedOps > core.size() ? kMaxSearchedOps - core.size() : 0;
   SearchOps ops;
   for (std::size_t k = 0; k < all.ops.size(); ++k) {
     if (all.kept[k]) continue;
     const std::uint32_t source = all.source_index[k];
-    if (semantics && cannot_change_state(semantics->ops[k])) {
+    if (!matters[k] || (semantics && cannot_change_state(semantics->ops[k]))) {
       leave_out[source] = true;
     } else if (room == 0) {
       leave_out[source] = true;
@@ -180,7 +229,7 @@ class DeadEndSearch {
   std::size_t dropped() const { return dropped_; }
 
  private:
-  static constexpr std::size_t kMaxVisitedStates = 200000;
+  static constexpr std::size_t kMaxVisitedStates = 50000;
   static constexpr std::size_t kMaxKeptDeadEnds = 64;
 
   const SearchOps& ops_;
@@ -272,10 +321,17 @@ std::string name_op(const Model& model, const Operation& op) {
 
 std::string explain_core(const Model& model, const CoreSummary& summary) {
   const auto& core = summary.core;
-  std::string out = (summary.minimal ? "Minimal core: " : "Core (not shrunk to minimal in time): ") +
-                    std::to_string(core.size()) + " of the " + std::to_string(summary.partition_ops.size()) +
-                    " operations" + summary.partition + " cannot be linearized together, whatever the others did "
-                    "(each other op may have taken effect anywhere, or never):\n";
+  std::string out;
+  if (summary.shrinking_skipped) {
+    out = "The failing partition (not shrunk to a core: --no-core): its " + std::to_string(core.size()) +
+          " operations" + summary.partition + " cannot be linearized together:\n";
+  } else {
+    out = (summary.minimal ? "Minimal core: " : "Core (not shrunk to minimal in time): ") +
+          std::to_string(core.size()) + " of the " + std::to_string(summary.partition_ops.size()) + " operations" +
+          summary.partition +
+          " cannot be linearized together, whatever the others did (each other op may have taken effect anywhere, "
+          "or never):\n";
+  }
   for (const Operation* op : core) out += "  - " + name_op(model, *op) + ", " + event_span(*op) + "\n";
   if (!summary.facts.empty()) {
     out += "Real-time facts:\n";
@@ -285,7 +341,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
       out += "  - " + name_op(model, *by_id.at(fact.before)) + " completed before " +
              name_op(model, *by_id.at(fact.after)) + " began.\n";
     }
-  } else if (core.size() > 1) {
+  } else if (core.size() > 1 && summary.facts_known) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
   if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops);

@@ -26,6 +26,10 @@ struct CoreSummary {
   std::span<const Operation* const> partition_ops;  // all ops of the core's partition
   std::string partition;  // " on key 3", or empty
   bool minimal = false;
+  bool shrinking_skipped = false;  // the caller asked for no core (--no-core): this is the failing partition
+  // The real-time facts among the core's ops, when they were computed (facts_known);
+  // for very large cores they are not, and nothing is said about them.
+  bool facts_known = true;
   std::vector<RealTimeFact> facts;
 };
 

@@ -79,6 +79,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   summary.partition_ops = sub.ops;
   summary.partition = refutation.partition;
   summary.minimal = result.core_minimal;
+  summary.shrinking_skipped = !options.minimal_core;
+  summary.facts_known = core_ops.size() <= 4 * explain::kMaxExplainedOps;
   summary.facts = result.core_real_time;
   result.explanation = explain::explain_core(model, summary);
   if (first) {
