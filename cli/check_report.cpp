@@ -5,6 +5,7 @@
 #include "cli/check_report.hpp"
 
 #include "cli/json_writer.hpp"
+#include "cli/report_numbers.hpp"
 #include "cli/terminal.hpp"
 #include "cli/text_table.hpp"
 
@@ -26,7 +27,6 @@ std::string format_ms(double ms) {
   return buffer;
 }
 
-double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
 std::string_view status_name(OpStatus status) {
   switch (status) {

@@ -68,7 +68,8 @@ int run_convert_command(const ConvertCommandOptions& options) {
     file.replace_extension(extension_for(options.to));
     write_text(file, format_events(read_events(row.path.string(), from), to));
     tsv += file.lexically_relative(out_dir).generic_string() + "\t" +
-           (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" + row.model +
+           (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" +
+           model_spec_for_format(row.model, to) +
            "\n";
     ++converted;
   }

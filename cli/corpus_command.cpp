@@ -5,6 +5,7 @@
 // workers finish in. Every failure of a row, whatever its type, is caught in the
 // worker and recorded as an error row: one bad file never stops the run.
 #include "cli/corpus_command.hpp"
+#include "cli/report_numbers.hpp"
 
 #include "cli/corpus_report.hpp"
 #include "cli/corpus_rows.hpp"
@@ -33,11 +34,7 @@ namespace ariadne::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using Clock = ReportClock;
 
 CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   CorpusOutcome outcome;

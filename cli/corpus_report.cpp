@@ -5,6 +5,7 @@
 #include "cli/corpus_report.hpp"
 
 #include "cli/json_writer.hpp"
+#include "cli/report_numbers.hpp"
 #include "cli/terminal.hpp"
 #include "cli/text_table.hpp"
 
@@ -14,14 +15,6 @@
 namespace ariadne::cli {
 
 namespace {
-
-std::string format_number(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
 // What the table says of a row's certificate: the kind that replayed, or that none did.
 std::string certificate_cell(const OutcomeCertificate& certificate) {

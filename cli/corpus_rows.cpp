@@ -3,6 +3,8 @@
 #include "cli/corpus_rows.hpp"
 
 #include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/value.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -169,6 +171,36 @@ std::vector<CorpusRow> read_directory(const std::string& directory) {
 }
 
 }  // namespace
+
+namespace {
+
+Value keywords_as_strings(const Value& value) {
+  if (value.is_keyword()) return Value::string(value.text());
+  if (value.is_map()) {
+    std::vector<Value::Entry> entries;
+    for (const auto& [key, item] : value.entries()) entries.emplace_back(keywords_as_strings(key), keywords_as_strings(item));
+    return Value::map(std::move(entries));
+  }
+  if (value.is_sequential() || value.is_set()) {
+    std::vector<Value> elements;
+    for (const Value& item : value.elements()) elements.push_back(keywords_as_strings(item));
+    if (value.is_set()) return Value::set(std::move(elements));
+    return value.kind() == Value::Kind::list ? Value::list(std::move(elements)) : Value::vector(std::move(elements));
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string model_spec_for_format(const std::string& spec, Format format) {
+  const auto open = spec.find('(');
+  const auto close = spec.rfind(')');
+  if (format != Format::json || open == std::string::npos || close == std::string::npos || close <= open + 1) {
+    return spec;
+  }
+  const Value init = parse_edn_value(std::string_view(spec).substr(open + 1, close - open - 1), spec);
+  return spec.substr(0, open + 1) + keywords_as_strings(init).to_edn() + spec.substr(close);
+}
 
 fs::path path_below(const fs::path& dir, const std::string& row_name) {
   fs::path relative = fs::path(row_name).lexically_normal();

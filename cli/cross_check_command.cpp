@@ -3,6 +3,7 @@
 // judgement per row. A run that throws is recorded, never allowed to stop the others:
 // an exception out of an engine is exactly what a referee must report.
 #include "cli/cross_check.hpp"
+#include "cli/report_numbers.hpp"
 
 #include "certify/witness_checker.hpp"
 #include "cli/byte_size.hpp"
@@ -33,11 +34,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using Clock = ReportClock;
 
 // The brute-force oracle enumerates orders, so it only takes partitions of at most
 // kBruteForceMaxOps ops; on larger ones it has nothing to say, which is not "unknown".

@@ -4,6 +4,7 @@
 #include "cli/cross_check_report.hpp"
 
 #include "cli/json_writer.hpp"
+#include "cli/report_numbers.hpp"
 #include "cli/terminal.hpp"
 #include "cli/text_table.hpp"
 
@@ -14,14 +15,6 @@
 namespace ariadne::cli {
 
 namespace {
-
-std::string format_number(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-double round_ms(double ms) { return std::round(ms * 1000) / 1000; }
 
 struct EngineTally {
   std::size_t linearizable = 0, not_linearizable = 0, unknown = 0, not_applicable = 0, failed = 0, contradicts = 0;

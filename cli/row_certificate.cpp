@@ -4,6 +4,7 @@
 // proof directory is verified by verify-proof's own code (re-encoding its core, then
 // our DRAT checker). Nothing the engines computed in memory is trusted by the replay.
 #include "cli/row_certificate.hpp"
+#include "cli/report_numbers.hpp"
 
 #include "certify/witness_checker.hpp"
 #include "cli/check_report.hpp"
@@ -23,11 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using Clock = ReportClock;
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
