@@ -5,13 +5,13 @@
 // workers finish in. Every failure of a row, whatever its type, is caught in the
 // worker and recorded as an error row: one bad file never stops the run.
 #include "cli/corpus_command.hpp"
-#include "cli/report_numbers.hpp"
 
 #include "cli/corpus_report.hpp"
 #include "cli/corpus_rows.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/option_values.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/report_numbers.hpp"
 #include "cli/row_certificate.hpp"
 #include "cli/terminal.hpp"
 #include "portfolio/parallel.hpp"

@@ -3,13 +3,12 @@
 // judgement per row. A run that throws is recorded, never allowed to stop the others:
 // an exception out of an engine is exactly what a referee must report.
 #include "cli/cross_check.hpp"
-#include "cli/report_numbers.hpp"
 
 #include "certify/witness_checker.hpp"
-#include "cli/byte_size.hpp"
 #include "cli/cross_check_report.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/report_numbers.hpp"
 #include "cli/row_certificate.hpp"
 #include "cli/terminal.hpp"
 #include "portfolio/parallel.hpp"
@@ -91,7 +90,13 @@ RefutationCheck certify_refutation(const CorpusRow& row, const CheckOptions& bas
   options.core_seconds = std::min(5.0, options.timeout_seconds > 0 ? options.timeout_seconds : 5.0);
   const fs::path stem = scratch / ("row-" + std::to_string(index));
   const auto start = Clock::now();
-  const RowCertificate certificate = certify_row(row, options, stem);
+  // The proof's solver gets the per-run limit too (at least 2 s, at most the usual
+  // 20 s); a core formula it cannot refute in time gives a proof of the whole failing
+  // partition instead, still verified.
+  const double proof_seconds = std::clamp(base.timeout_seconds > 0 ? base.timeout_seconds : 20.0, 2.0, 20.0);
+  const RowCertificate certificate = certify_row(
+      row, options, stem,
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(proof_seconds)));
   refutation.ms = ms_since(start);
   refutation.core_size = certificate.core_size;
   refutation.core_minimal = certificate.core_minimal;

@@ -117,8 +117,10 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
   for (const Engine engine : result.engines) engines += (engines.empty() ? "" : ", ") + std::string(engine_name(engine));
   std::string out = "cross-check: " + std::to_string(result.rows.size()) + " files from " +
                     std::to_string(options.corpora.size()) + (options.corpora.size() == 1 ? " corpus" : " corpora") +
-                    "; engines " + engines + "; at most " + format_number(options.timeout_seconds, 0) +
-                    " s per engine and file\n\n";
+                    "; engines " + engines + "; " +
+                    (options.timeout_seconds > 0 ? "at most " + format_number(options.timeout_seconds, 1) + " s"
+                                                 : "no time limit") +
+                    " per engine and file\n\n";
 
   TextTable by_engine;
   by_engine.add_column("engine");

@@ -17,7 +17,7 @@
 namespace ariadne::cli {
 
 explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result) {
+                                             const CheckResult& result, std::chrono::steady_clock::duration budget) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
     throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
   }
@@ -37,7 +37,7 @@ explain::ProofWritten write_core_proof_files(const std::string& dir, const Histo
     partition.push_back(&op);
   }
   try {
-    return explain::write_proof(dir, partition, core, model);
+    return explain::write_proof(dir, partition, core, model, budget);
   } catch (const std::logic_error& e) {
     throw InternalError(std::string("--proof: ") + e.what());
   } catch (const std::exception& e) {

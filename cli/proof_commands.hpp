@@ -9,6 +9,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,8 +20,11 @@ namespace ariadne::cli {
 // After `check` answered not linearizable: writes the core's proof into `dir`.
 // Throws UsageError when it cannot (the answer is not a refutation with a core, the
 // history cannot be encoded, a file cannot be written).
+// `budget` bounds the solver on the core's formula; past it the proof covers the
+// whole failing partition instead (see explain::write_proof).
 explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result);
+                                             const CheckResult& result,
+                                             std::chrono::steady_clock::duration budget = std::chrono::seconds(20));
 
 // One line for the report: what was written where, and how to check it.
 std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written);

@@ -4,11 +4,11 @@
 // proof directory is verified by verify-proof's own code (re-encoding its core, then
 // our DRAT checker). Nothing the engines computed in memory is trusted by the replay.
 #include "cli/row_certificate.hpp"
-#include "cli/report_numbers.hpp"
 
 #include "certify/witness_checker.hpp"
 #include "cli/check_report.hpp"
 #include "cli/proof_commands.hpp"
+#include "cli/report_numbers.hpp"
 #include "explain/proof_files.hpp"
 
 #include <ariadne/errors.hpp>
@@ -48,7 +48,7 @@ std::string replay_witness(const CorpusRow& row, const fs::path& json) {
 }
 
 void certify_checked_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem,
-                         RowCertificate& certificate) {
+                         std::chrono::steady_clock::duration proof_budget, RowCertificate& certificate) {
   const auto model = make_model_from_spec(row.model);
   const History history = build_history(read_events(row.path.string(), Format::auto_detect), *model);
   const auto check_start = Clock::now();
@@ -75,7 +75,7 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& options, cons
     certificate.proof_dir = with_suffix(stem, ".proof");
     fs::remove_all(certificate.proof_dir);
     report.proof_dir = certificate.proof_dir.string();
-    const explain::ProofWritten written = write_core_proof_files(report.proof_dir, history, *model, result);
+    const explain::ProofWritten written = write_core_proof_files(report.proof_dir, history, *model, result, proof_budget);
     report.proof_note = describe_written_proof(report.proof_dir, written);
     certificate.proof_covers_whole_partition = written.whole_partition;
   }
@@ -94,14 +94,15 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& options, cons
 
 }  // namespace
 
-RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem) {
+RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem,
+                           std::chrono::steady_clock::duration proof_budget) {
   RowCertificate certificate;
   if (!row.error.empty()) {
     certificate.problem = row.error;
     return certificate;
   }
   try {
-    certify_checked_row(row, options, stem, certificate);
+    certify_checked_row(row, options, stem, proof_budget, certificate);
   } catch (const InputError& error) {
     certificate.problem = error.what();
   } catch (const UsageError& error) {

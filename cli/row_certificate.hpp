@@ -9,6 +9,7 @@
 
 #include <ariadne/check.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct RowCertificate {
 // replays the witness or verifies the proof from the files alone. `stem` is a path
 // without extension, e.g. DIR/jepsen/etcd_000.log; its folder is created. Never
 // throws for a bad row: the problem is recorded instead.
-RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, const std::filesystem::path& stem);
+// `proof_budget` bounds the solver on the core's formula (then the proof covers the
+// whole failing partition).
+RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, const std::filesystem::path& stem,
+                           std::chrono::steady_clock::duration proof_budget = std::chrono::seconds(20));
 
 }  // namespace ariadne::cli
