@@ -19,14 +19,19 @@ const std::string kSourceDir = ARIADNE_SOURCE_DIR;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The check result (with its minimal core and explanation) of the refuted file of
+// `family` whose name contains `name`.
+CheckResult refuted_file(const std::string& family, const std::string& name) {
+  auto rows = testing::refuted_rows(kSourceDir + "/corpus/" + family);
+  const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return contains(r.name, name); });
+  REQUIRE(row != rows.end());
+  return row->result;
+}
+
 }  // namespace
 
 TEST_CASE("the lecture's example 3 is explained by its facts and its dead end") {
-  auto rows = testing::refuted_rows(kSourceDir + "/corpus/classic");
-  const auto row = std::find_if(rows.begin(), rows.end(),
-                                [](const auto& r) { return contains(r.name, "lecture-example-3"); });
-  REQUIRE(row != rows.end());
-  const CheckResult& r = row->result;
+  const CheckResult r = refuted_file("classic", "lecture-example-3");
   CHECK(r.core == std::vector<std::uint32_t>{0, 1, 3, 5});
   CHECK(r.core_minimal);
   const std::string& text = r.explanation;
@@ -42,12 +47,9 @@ TEST_CASE("the lecture's example 3 is explained by its facts and its dead end") 
 TEST_CASE("dead ends go through the ops outside the core that may take effect") {
   // corpus/regressions/explanation-ignored-relaxed-push.edn: the core is the two pops
   // of 5; the push of 5 is outside it, relaxed, and must appear in the dead ends.
-  auto rows = testing::refuted_rows(kSourceDir + "/corpus/regressions");
-  const auto row = std::find_if(rows.begin(), rows.end(),
-                                [](const auto& r) { return contains(r.name, "explanation-ignored-relaxed-push"); });
-  REQUIRE(row != rows.end());
-  CHECK(row->result.core == std::vector<std::uint32_t>{2, 3});
-  const std::string& text = row->result.explanation;
+  const CheckResult r = refuted_file("regressions", "explanation-ignored-relaxed-push");
+  CHECK(r.core == std::vector<std::uint32_t>{2, 3});
+  const std::string& text = r.explanation;
   INFO(text);
   CHECK(contains(text, "ops marked 'outside the core' may take effect anywhere, or never"));
   CHECK(contains(text, "after push 5 (op 0, outside the core), pop 5 (op 3): the state is [], in which pop 5 (op 2, "
