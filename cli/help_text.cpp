@@ -242,4 +242,30 @@ std::string atomic_help_footer() {
 
 std::string version_text() { return std::string("ariadne ") + ARIADNE_VERSION; }
 
+std::string explore_help_footer() {
+  return "\nA design is a small state machine of a system: nodes, clients, a coordinator. Each\n"
+         "step lists every successor of a state; a trajectory picks one at a time (uniformly\n"
+         "at random, or all of them with --exhaustive) and records the history its clients\n"
+         "see. That history is checked against a register as it grows, so a trajectory ends\n"
+         "at the first result no order of operations explains: a counterexample.\n"
+         "\nA counterexample is shrunk: steps are removed while it still fails, then every\n"
+         "shorter trajectory is searched (for --shrink-seconds), so the one shown is the\n"
+         "shortest there is when the report says so. It is printed like Knossos' Redis report:\n"
+         "the system's final state, the history up to the first operation that cannot be\n"
+         "linearized, then re-checked by ariadne check with its minimal core and explanation.\n"
+         "\nThe exhaustive search renames the unique values written, so states that differ only\n"
+         "in which numbers were written are visited once, and stores 120-bit hashes of states.\n"
+         "\nExamples:\n"
+         "  ariadne explore --list\n"
+         "  ariadne explore redis-wait --depth 15 --trajectories 40000 --jobs 4\n"
+         "  ariadne explore redis-wait --exhaustive --depth 15 -o counterexample.edn --html cx.html\n"
+         "  ariadne explore redis-wait-fenced --exhaustive --depth 20\n"
+         "\nExit status:\n"
+         "  0   no counterexample (in the whole space to --depth with --exhaustive)\n"
+         "  1   a counterexample was found\n"
+         "  2   the search stopped at --timeout or --memory-limit before finding one\n"
+         "  64  usage error (unknown design or parameter, bad option)\n"
+         "  70  internal error (a bug: please report it)\n";
+}
+
 }  // namespace ariadne::cli

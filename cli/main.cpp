@@ -7,6 +7,7 @@
 #include "cli/corpus_command.hpp"
 #include "cli/cross_check.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/explore_command.hpp"
 #include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
 #include "cli/proof_commands.hpp"
@@ -253,6 +254,50 @@ void add_cross_check_command(CLI::App& app, CrossCheckOptions& options, std::vec
   cross->add_flag("--json", options.json, "Print one JSON object with every row, run and total");
 }
 
+void add_explore_command(CLI::App& app, ExploreCommandOptions& options) {
+  CLI::App* explore = app.add_subcommand(
+      "explore", "Model-check a system design: walk its states, check each history online, shrink a counterexample");
+  explore->footer(explore_help_footer);
+  explore->add_option("DESIGN", options.design, "The design to explore (--list shows them), e.g. redis-wait");
+  explore->add_flag("--list", options.list, "List the designs and their parameters");
+  explore->add_option("--depth", options.depth, "Steps per trajectory, or the exhaustive search's bound")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(at_least(1, "at least 1"));
+  explore->add_option("--trajectories", options.trajectories, "Random trajectories to walk in all")
+      ->type_name("K")
+      ->capture_default_str()
+      ->check(whole_number());
+  explore->add_option("--seed", options.seed, "Random seed; trajectory i is the same whatever --jobs is")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  explore->add_option("-j,--jobs", options.jobs, "Threads walking trajectories (default: number of cores)")
+      ->type_name("J")
+      ->check(at_least(1, "at least 1"));
+  explore->add_flag("--exhaustive", options.exhaustive,
+                    "Search every trajectory of up to --depth steps (depth-first, states visited once)");
+  explore->add_option("--timeout", options.timeout_seconds, "Stop searching after this many seconds")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
+  explore->add_option("--memory-limit", options.memory_limit, "Memory for the exhaustive search's visited set")
+      ->type_name("BYTES")
+      ->capture_default_str();
+  explore->add_option("--shrink-seconds", options.shrink_seconds,
+                      "Time to spend looking for a shorter counterexample")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(at_least(0, "zero or more"));
+  explore->add_flag("--no-shrink", options.no_shrink, "Report the counterexample as found");
+  explore->add_option("--param", options.params, "A design parameter (see --list); repeatable")
+      ->type_name("NAME=VALUE");
+  explore->add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  explore->add_option("--html", options.html, "Write the counterexample's timeline as an HTML page")
+      ->type_name("FILE");
+  explore->add_option("-o,--output", options.output, "Write the counterexample's history as EDN (for corpus/)")
+      ->type_name("FILE");
+}
+
 void add_verify_commands(CLI::App& app, std::string& proof_dir, VerifyWitnessOptions& witness) {
   CLI::App* proof = app.add_subcommand(
       "verify-proof", "Check a proof written by check --proof: formula, lemmas and DRAT, without the solver");
@@ -286,6 +331,8 @@ int run(int argc, char** argv) {
   CrossCheckOptions cross_check_options;
   std::vector<std::string> import;
   add_cross_check_command(app, cross_check_options, import);
+  ExploreCommandOptions explore_options;
+  add_explore_command(app, explore_options);
   std::string proof_dir;
   VerifyWitnessOptions witness_options;
   add_verify_commands(app, proof_dir, witness_options);
@@ -314,6 +361,7 @@ int run(int argc, char** argv) {
     }
     return run_cross_check_command(cross_check_options);
   }
+  if (app.got_subcommand("explore")) return run_explore_command(explore_options);
   if (app.got_subcommand("verify-proof")) return run_verify_proof_command(proof_dir);
   if (app.got_subcommand("verify-witness")) return run_verify_witness_command(witness_options);
   return run_corpus_command(corpus_options);
