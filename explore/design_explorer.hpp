@@ -10,6 +10,8 @@
 #include "systems/canonical_key.hpp"
 #include "systems/system_design.hpp"
 
+#include <ariadne/errors.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -269,10 +271,33 @@ class DesignExplorer final : public Explorer {
           }
     }
     trace.final_state = design_.describe_state(state);
+    design_.tally(state, trace.tally);
     TraceHistoryNames names{[this](std::uint8_t i) { return std::string(design_.actor_name(i)); },
                             [this](std::uint8_t i) { return std::string(design_.note_name(i)); }};
     write_trace_history(trace, names);
     return trace;
+  }
+
+  std::vector<Action> actions_named(const std::vector<std::string>& names) const override {
+    std::vector<Action> actions;
+    State state = design_.initial();
+    Successors successors;
+    for (const std::string& name : names) {
+      successors.clear();
+      design_.successors(state, successors);
+      const auto chosen = std::find_if(successors.begin(), successors.end(), [&](const auto& s) {
+        return std::string(design_.action_name(s.step.action)) == name;
+      });
+      if (chosen == successors.end()) {
+        std::string enabled;
+        for (const auto& s : successors) enabled += "\n  " + std::string(design_.action_name(s.step.action));
+        throw UsageError("--replay: step " + std::to_string(actions.size() + 1) + ", '" + name +
+                         "', is not enabled; the steps enabled there are:" + (enabled.empty() ? " none" : enabled));
+      }
+      actions.push_back(chosen->step.action);
+      state = chosen->state;
+    }
+    return actions;
   }
 
  private:

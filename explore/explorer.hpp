@@ -99,6 +99,7 @@ struct Trace {
   EventLog history;
   // For each event of `history`, the step it came from.
   std::vector<std::size_t> event_step;
+  systems::Tally tally;  // the design's counters for the final state
 };
 
 class Explorer {
@@ -115,6 +116,10 @@ class Explorer {
   virtual ShrinkReport shrink(const std::vector<Action>& failing, const ExploreLimits& limits) const = 0;
   // Throws std::invalid_argument if some action is not enabled when its turn comes.
   virtual Trace replay(const std::vector<Action>& actions) const = 0;
+  // The actions of a trajectory written as step names ("c1 write", "coord
+  // failover-1-isolate", as reports print them). Throws UsageError naming the first
+  // step that is not enabled in its turn, and the steps that are.
+  virtual std::vector<Action> actions_named(const std::vector<std::string>& names) const = 0;
 };
 
 struct DesignInfo {

@@ -28,12 +28,37 @@ int OnlineChecker::free_slot() const {
   throw std::length_error("the design left more than 16 operations open at once");
 }
 
-void OnlineChecker::remove_duplicates(std::vector<Config>& configs) const {
+std::uint16_t OnlineChecker::crashed_slots() const {
+  std::uint16_t crashed = 0;
+  for (int slot = 0; slot < kMaxOpen; ++slot)
+    if ((used_ >> slot & 1u) != 0 && open_[static_cast<std::size_t>(slot)].crashed)
+      crashed = static_cast<std::uint16_t>(crashed | 1u << slot);
+  return crashed;
+}
+
+// `a` can do everything `b` can: the same state and the same ops taken effect, except
+// that `a` has used up no crashed op that `b` has not. A crashed op still open may take
+// effect at any later time or never, so keeping it open only adds options. This is
+// the subsumption of WGL's memo table (search/wgl.cpp) applied to configurations; it
+// keeps the set small when many crashed writes stay open.
+bool OnlineChecker::subsumes(const Config& a, const Config& b, std::uint16_t crashed) {
+  return a.state == b.state && (a.linearized & ~crashed) == (b.linearized & ~crashed) &&
+         (a.linearized & crashed & ~b.linearized) == 0 && a.seen == b.seen;
+}
+
+void OnlineChecker::remove_subsumed(std::vector<Config>& configs) const {
+  const std::uint16_t crashed = crashed_slots();
   std::size_t kept = 0;
   for (std::size_t i = 0; i < configs.size(); ++i) {
-    bool duplicate = false;
-    for (std::size_t j = 0; j < kept && !duplicate; ++j) duplicate = configs[j] == configs[i];
-    if (!duplicate) configs[kept++] = configs[i];
+    const Config candidate = configs[i];
+    bool redundant = false;
+    for (std::size_t j = 0; j < kept && !redundant; ++j) redundant = subsumes(configs[j], candidate, crashed);
+    if (redundant) continue;
+    std::size_t still = 0;
+    for (std::size_t j = 0; j < kept; ++j)
+      if (!subsumes(candidate, configs[j], crashed)) configs[still++] = configs[j];
+    kept = still;
+    configs[kept++] = candidate;
   }
   configs.resize(kept);
 }
@@ -45,10 +70,11 @@ void OnlineChecker::close_slot(int slot) {
     config.seen[static_cast<std::size_t>(slot)] = kNil;
   }
   used_ = static_cast<std::uint16_t>(used_ & ~bit);
-  remove_duplicates(configs_);
+  remove_subsumed(configs_);
 }
 
 void OnlineChecker::linearize_closure() {
+  const std::uint16_t crashed = crashed_slots();
   scratch_ = configs_;
   for (std::size_t i = 0; i < scratch_.size(); ++i) {
     for (int slot = 0; slot < kMaxOpen; ++slot) {
@@ -67,7 +93,11 @@ void OnlineChecker::linearize_closure() {
           next.state = op.b;
           break;
       }
-      if (std::find(scratch_.begin(), scratch_.end(), next) == scratch_.end()) scratch_.push_back(next);
+      // Breadth first, so configurations with fewer crashed ops used up come first and
+      // subsume the rest: without this, k open crashed writes make 2^k configurations.
+      const bool known = std::any_of(scratch_.begin(), scratch_.end(),
+                                     [&](const Config& c) { return subsumes(c, next, crashed); });
+      if (!known) scratch_.push_back(next);
     }
   }
 }
@@ -113,10 +143,12 @@ bool OnlineChecker::feed(const TraceEvent& event) {
       return !configs_.empty();
     case EventKind::info:
       // A crashed read constrains nothing; a crashed write may still take effect later.
-      if (open_[static_cast<std::size_t>(slot)].op == ClientOp::read)
+      if (open_[static_cast<std::size_t>(slot)].op == ClientOp::read) {
         close_slot(slot);
-      else
+      } else {
         open_[static_cast<std::size_t>(slot)].crashed = true;
+        remove_subsumed(configs_);
+      }
       return true;
     default: return true;
   }

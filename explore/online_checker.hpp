@@ -66,7 +66,9 @@ class OnlineChecker {
   int slot_of(std::int32_t process) const;
   int free_slot() const;
   void close_slot(int slot);  // forgets the slot in every configuration
-  void remove_duplicates(std::vector<Config>& configs) const;
+  std::uint16_t crashed_slots() const;
+  static bool subsumes(const Config& a, const Config& b, std::uint16_t crashed);
+  void remove_subsumed(std::vector<Config>& configs) const;  // also removes duplicates
   void linearize_closure();  // scratch_ := every configuration reachable from configs_
   bool complete_ok(int slot, Val result);
 
