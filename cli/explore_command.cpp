@@ -36,6 +36,30 @@ void write_file(const std::string& option, const std::string& path, const std::s
   if (!out) throw UsageError(option + ": cannot write " + path);
 }
 
+// --replay's steps: "a; b; c", or @FILE with one step per line (blank lines and
+// lines starting with # are skipped).
+std::vector<std::string> replay_steps(const std::string& text) {
+  std::vector<std::string> steps;
+  const auto keep = [&steps](std::string step) {
+    const auto first = step.find_first_not_of(" \t\r");
+    const auto last = step.find_last_not_of(" \t\r");
+    if (first == std::string::npos || step[first] == '#') return;
+    steps.push_back(step.substr(first, last - first + 1));
+  };
+  if (text.starts_with("@")) {
+    std::ifstream in(text.substr(1));
+    if (!in) throw UsageError("--replay: cannot read " + text.substr(1));
+    for (std::string line; std::getline(in, line);) keep(line);
+  } else {
+    std::size_t start = 0;
+    for (std::size_t semicolon; (semicolon = text.find(';', start)) != std::string::npos; start = semicolon + 1)
+      keep(text.substr(start, semicolon - start));
+    keep(text.substr(start));
+  }
+  if (steps.empty()) throw UsageError("--replay: no steps given");
+  return steps;
+}
+
 // The command that reproduces this run, for the EDN file's header.
 std::string command_line(const ExploreCommandOptions& options) {
   std::string line = "ariadne explore " + options.design;
@@ -51,14 +75,15 @@ std::string command_line(const ExploreCommandOptions& options) {
 // Re-checks a counterexample's history with the full checker, which also finds the
 // minimal core, the explanation and the longest linearizable prefix. The online
 // checker and check() must agree; if they do not, that is a bug, not a verdict.
-CheckResult certify(const History& history, const Model& model) {
+CheckResult certify(const History& history, const Model& model, bool refuted_online) {
   CheckOptions options;
   options.prefix = true;
   options.jobs = 1;
   CheckResult result = check(history, model, options);
-  if (result.verdict != Verdict::not_linearizable)
-    throw InternalError("explore: the online checker refuted a trajectory that check() calls " +
-                        std::string(verdict_name(result.verdict)));
+  const Verdict online = refuted_online ? Verdict::not_linearizable : Verdict::linearizable;
+  if (result.verdict != online)
+    throw InternalError("explore: the online checker says " + std::string(verdict_name(online)) +
+                        " of a trajectory that check() calls " + std::string(verdict_name(result.verdict)));
   return result;
 }
 
@@ -81,7 +106,11 @@ int run_explore_command(const ExploreCommandOptions& options) {
   run.design = options.design;
   run.command = command_line(options);
   std::optional<std::vector<explore::Action>> found;
-  if (options.exhaustive) {
+  if (options.replay) {
+    // A trajectory the user wrote: replayed as given, checked whatever its verdict.
+    run.trace = explorer->replay(explorer->actions_named(replay_steps(*options.replay)));
+    run.replayed = true;
+  } else if (options.exhaustive) {
     run.exhaustive = explorer->exhaustive(options.depth, true, limits, {});
     found = run.exhaustive->counterexample;
   } else {
@@ -107,9 +136,11 @@ int run_explore_command(const ExploreCommandOptions& options) {
       shortest = run.shrink->actions;
     }
     run.trace = explorer->replay(shortest);
+  }
+  if (run.trace) {
     model = make_model_from_spec("register(nil)");
     history = build_history(run.trace->history, *model);
-    result = certify(history, *model);
+    result = certify(history, *model, run.trace->failing_step.has_value());
     run.history = &history;
     run.result = &result;
     run.model_spec = model->spec();
@@ -118,14 +149,16 @@ int run_explore_command(const ExploreCommandOptions& options) {
   const std::string text = options.json ? format_explore_json(run) : format_explore_text(run, Style::for_stream(stdout));
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
-  if (found && options.output) write_file("--output", *options.output, format_counterexample_edn(run));
-  if (found && options.html) {
+  if (run.trace && options.output) write_file("--output", *options.output, format_counterexample_edn(run));
+  if (run.trace && options.html) {
     std::ofstream out(*options.html, std::ios::binary);
     report::write_html_report(out, history, *model, result,
-                              report::ReportContext{options.design + " counterexample", model->spec()});
+                              report::ReportContext{options.design + (found ? " counterexample" : " trajectory"),
+                                                    model->spec()});
     out.flush();
     if (!out) throw UsageError("--html: cannot write " + *options.html);
   }
+  if (run.replayed) return exit_status_for(result.verdict);
   if (found) return kExitNotLinearizable;
   if (run.exhaustive && !run.exhaustive->complete) return kExitUnknown;
   if (run.random && !run.random->stopped.empty()) return kExitUnknown;

@@ -24,13 +24,15 @@ struct ExploreCommandOptions {
   double shrink_seconds = 60;
   bool no_shrink = false;
   std::vector<std::string> params;   // NAME=VALUE
+  std::optional<std::string> replay;  // "step; step; ..." or @FILE with a step per line
   bool json = false;
   std::optional<std::string> html;     // the counterexample's timeline
   std::optional<std::string> output;   // the counterexample's history as EDN
 };
 
 // Exit status: 0 no counterexample (within the budget given), 1 one was found,
-// 2 an exhaustive search stopped at a limit without finding one.
+// 2 an exhaustive search stopped at a limit without finding one. With --replay, the
+// replayed history's verdict: 0 linearizable, 1 not.
 int run_explore_command(const ExploreCommandOptions& options);
 
 }  // namespace ariadne::cli

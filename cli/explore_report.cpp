@@ -98,24 +98,30 @@ std::string format_explore_text(const ExploreRun& run, const Style& style) {
     return out;
   }
   const explore::Trace& trace = *run.trace;
-  out += "\n" + style.red("COUNTEREXAMPLE") + ": " + std::to_string(trace.steps.size()) + " steps";
-  if (run.shrink) {
-    const auto& s = *run.shrink;
-    out += ", shrunk from " + std::to_string(s.original_steps) + " (" + std::to_string(s.after_removal) +
-           " after removing steps); ";
-    out += s.proven_shortest ? "no trajectory with fewer steps fails (" + grouped(s.states) + " states searched)"
-                             : "shorter ones not ruled out (" + s.stopped + ")";
+  if (run.replayed) {
+    out += "ariadne explore " + run.design + ": the " + std::to_string(trace.steps.size()) + " steps given, replayed\n";
+    out += trace.failing_step ? "\n" + style.red("COUNTEREXAMPLE") + ": the history is not linearizable from step " +
+                                    std::to_string(*trace.failing_step + 1) + "\n"
+                              : "\n" + style.green("LINEARIZABLE") + ": the history has a linearization\n";
+  } else {
+    out += "\n" + style.red("COUNTEREXAMPLE") + ": " + std::to_string(trace.steps.size()) + " steps";
+    if (run.shrink) {
+      const auto& s = *run.shrink;
+      out += ", shrunk from " + std::to_string(s.original_steps) + " (" + std::to_string(s.after_removal) +
+             " after removing steps); ";
+      out += s.proven_shortest ? "no trajectory with fewer steps fails (" + grouped(s.states) + " states searched)"
+                               : "shorter ones not ruled out (" + s.stopped + ")";
+    }
+    out += "\n";
   }
-  out += "\n\nSystem state at the end:\n" + trace.final_state;
-  out += "\nHistory, step by step; linearizable up to the marked line:\n";
-  const std::size_t failing_event =
-      trace.failing_step ? [&] {
-        std::size_t last = 0;
-        for (std::size_t e = 0; e < trace.event_step.size(); ++e)
-          if (trace.event_step[e] == *trace.failing_step) last = e;
-        return last;
-      }()
-                         : trace.history.events.size();
+  out += "\nSystem state at the end:\n" + trace.final_state;
+  if (!trace.tally.counters().empty()) out += "\nThe design's counters at the end:\n" + format_tally(trace.tally);
+  out += trace.failing_step ? "\nHistory, step by step; linearizable up to the marked line:\n"
+                            : "\nHistory, step by step:\n";
+  std::size_t failing_event = trace.history.events.size();
+  if (trace.failing_step)
+    for (std::size_t e = 0; e < trace.event_step.size(); ++e)
+      if (trace.event_step[e] == *trace.failing_step) failing_event = e;  // the step's last event
   for (std::size_t e = 0; e < trace.history.events.size(); ++e) {
     if (e == failing_event) out += "  " + style.red("---- unable to linearize past this point ----") + "\n";
     const std::string step = std::to_string(trace.event_step[e] + 1);
@@ -124,7 +130,7 @@ std::string format_explore_text(const ExploreRun& run, const Style& style) {
   }
   if (run.result != nullptr) {
     CheckReport report;
-    report.file = "the counterexample's history";
+    report.file = "the trajectory's history";
     report.model_spec = run.model_spec;
     report.history = run.history;
     report.result = run.result;
@@ -169,12 +175,15 @@ std::string format_explore_json(const ExploreRun& run) {
         .field("complete", e.complete)
         .field("stopped", e.stopped);
   }
-  json.key("counterexample");
+  if (run.replayed) json.field("mode", "replay");
+  // A replayed trajectory is reported whatever its verdict, under its own key.
+  json.key(run.replayed ? "trajectory" : "counterexample");
   if (!run.trace) {
     json.null();
   } else {
     const explore::Trace& trace = *run.trace;
     json.begin_object().field("steps", static_cast<std::uint64_t>(trace.steps.size()));
+    if (run.replayed) json.field("replayed", true);
     if (run.random && run.random->first_failing_trajectory)
       json.field("trajectory", *run.random->first_failing_trajectory);
     if (run.shrink)
@@ -188,6 +197,9 @@ std::string format_explore_json(const ExploreRun& run) {
     json.end_array();
     if (trace.failing_step) json.field("failing_step", static_cast<std::uint64_t>(*trace.failing_step + 1));
     json.field("final_state", trace.final_state);
+    json.key("final_tally").begin_object();
+    for (const auto& [name, amount] : trace.tally.counters()) json.field(name, amount);
+    json.end_object();
     json.field("history", format_events(trace.history, Format::edn));
     if (run.result != nullptr) {
       const CheckResult& result = *run.result;
@@ -206,14 +218,21 @@ std::string format_explore_json(const ExploreRun& run) {
 
 std::string format_counterexample_edn(const ExploreRun& run) {
   const explore::Trace& trace = *run.trace;
-  std::string out = "; A counterexample found by `" + run.command + "`,\n";
-  out += "; shrunk to " + std::to_string(trace.steps.size()) + " steps";
-  if (run.shrink && run.shrink->proven_shortest) out += " (no trajectory with fewer steps fails)";
-  out += ". Checked against register(nil): not linearizable.\n";
+  std::string out;
+  if (run.replayed) {
+    out = "; A trajectory of `ariadne explore " + run.design + " --replay`, " + std::to_string(trace.steps.size()) +
+          " steps.\n";
+  } else {
+    out = "; A counterexample found by `" + run.command + "`,\n";
+    out += "; shrunk to " + std::to_string(trace.steps.size()) + " steps";
+    if (run.shrink && run.shrink->proven_shortest) out += " (no trajectory with fewer steps fails)";
+    out += ".\n";
+  }
   out += "; Clients are integer processes; internal steps are :info events of keyword processes,\n";
   out += "; which checkers ignore. Steps:\n";
   for (std::size_t s = 0; s < trace.step_names.size(); ++s)
     out += ";   " + std::to_string(s + 1) + ". " + trace.step_names[s] + "\n";
+  out += "; model: " + run.model_spec + "\n; expected: " + std::string(verdict_name(run.result->verdict)) + "\n";
   out += format_events(trace.history, Format::edn);
   return out;
 }

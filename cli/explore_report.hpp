@@ -25,7 +25,8 @@ struct ExploreRun {
   std::optional<explore::RandomReport> random;
   std::optional<explore::ExhaustiveReport> exhaustive;
   std::optional<explore::ShrinkReport> shrink;  // absent with --no-shrink
-  std::optional<explore::Trace> trace;          // the counterexample, replayed
+  bool replayed = false;                        // --replay: the trace is the user's trajectory
+  std::optional<explore::Trace> trace;          // the counterexample (or --replay's), replayed
   const History* history = nullptr;             // the trace's history, paired
   const CheckResult* result = nullptr;          // check() of it
   std::string model_spec;
@@ -34,7 +35,8 @@ struct ExploreRun {
 std::string format_design_list(const std::vector<explore::DesignInfo>& designs);
 std::string format_explore_text(const ExploreRun& run, const Style& style);
 std::string format_explore_json(const ExploreRun& run);
-// The counterexample's events, one per line, after a header naming the command.
+// The trace's events, one per line, after a header naming the command, the steps, the
+// model and the expected verdict: a corpus file.
 std::string format_counterexample_edn(const ExploreRun& run);
 
 }  // namespace ariadne::cli

@@ -289,6 +289,10 @@ void add_explore_command(CLI::App& app, ExploreCommandOptions& options) {
       ->capture_default_str()
       ->check(at_least(0, "zero or more"));
   explore->add_flag("--no-shrink", options.no_shrink, "Report the counterexample as found");
+  explore->add_option("--replay", options.replay,
+                      "Replay one trajectory given as step names, 'c1 write; n2 replicate-from-primary; ...' or "
+                      "@FILE (a step per line), and check its history")
+      ->type_name("STEPS");
   explore->add_option("--param", options.params, "A design parameter (see --list); repeatable")
       ->type_name("NAME=VALUE");
   explore->add_flag("--json", options.json, "Print one JSON object instead of the human report");
