@@ -11,8 +11,10 @@
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 
 namespace ariadne::cli {
 
@@ -59,6 +61,45 @@ std::vector<std::string> replay_steps(const std::string& text) {
   if (steps.empty()) throw UsageError("--replay: no steps given");
   return steps;
 }
+
+// A one-line progress display on stderr while a long search runs, when stderr is a
+// terminal: redrawn at most five times a second, erased before the report.
+class ExploreProgressLine {
+ public:
+  explicit ExploreProgressLine(std::uint64_t trajectories) : total_(trajectories), enabled_(is_terminal(stderr)) {}
+  ~ExploreProgressLine() { erase(); }
+  explore::ProgressCallback callback() {
+    if (!enabled_) return {};
+    return [this](const explore::ExploreProgress& progress) { draw(progress); };
+  }
+  void erase() {
+    const std::lock_guard lock(mutex_);
+    if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+  }
+
+ private:
+  void draw(const explore::ExploreProgress& progress) {
+    const std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    drawn_ = true;
+    if (progress.states > 0)
+      std::fprintf(stderr, "\r\033[K  exhaustive search: %llu distinct states so far",
+                   static_cast<unsigned long long>(progress.states));
+    else
+      std::fprintf(stderr, "\r\033[K  %llu of %llu trajectories, %llu failing",
+                   static_cast<unsigned long long>(progress.trajectories), static_cast<unsigned long long>(total_),
+                   static_cast<unsigned long long>(progress.counterexamples));
+    std::fflush(stderr);
+  }
+  std::uint64_t total_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point last_{};
+};
 
 // The command that reproduces this run, for the EDN file's header.
 std::string command_line(const ExploreCommandOptions& options) {
@@ -111,7 +152,8 @@ int run_explore_command(const ExploreCommandOptions& options) {
     run.trace = explorer->replay(explorer->actions_named(replay_steps(*options.replay)));
     run.replayed = true;
   } else if (options.exhaustive) {
-    run.exhaustive = explorer->exhaustive(options.depth, true, limits, {});
+    ExploreProgressLine progress(0);
+    run.exhaustive = explorer->exhaustive(options.depth, true, limits, progress.callback());
     found = run.exhaustive->counterexample;
   } else {
     explore::RandomOptions random;
@@ -119,7 +161,8 @@ int run_explore_command(const ExploreCommandOptions& options) {
     random.trajectories = options.trajectories;
     random.seed = options.seed;
     random.jobs = options.jobs;
-    run.random = explorer->random(random, limits, {});
+    ExploreProgressLine progress(random.trajectories);
+    run.random = explorer->random(random, limits, progress.callback());
     run.random_options = random;
     if (run.random->first_failing_trajectory) found = run.random->first_counterexample;
   }

@@ -52,7 +52,8 @@ std::string search_summary(const ExploreRun& run) {
     const double rate = r.seconds > 0 ? static_cast<double>(r.trajectories) / r.seconds : 0;
     out += "ariadne explore " + run.design + ": random trajectories of up to " + std::to_string(o.depth) +
            " steps, seed " + std::to_string(o.seed) + ", " + std::to_string(r.jobs) + " threads\n";
-    out += "  checked     " + grouped(r.trajectories) + " trajectories (" + grouped(r.steps) + " steps, " +
+    out += "  checked     " + grouped(r.trajectories) + " trajectories (" + grouped(r.steps) +
+           " steps, i.e. states visited, repeats included; " +
            grouped(r.dead_ends) + " dead ends) in " + format_number(r.seconds, 3) + " s: " +
            grouped(static_cast<std::uint64_t>(rate)) + " trajectories/s with online checking\n";
     out += "  failing     " + grouped(r.counterexamples) + " trajectories";

@@ -406,8 +406,10 @@ std::string RedisRedux::describe_state(const State& state) const {
     text.line(node_or_none(n), about);
   }
   const int lost = state.acknowledged.minus(state.nodes[at(state.coordinator_primary)].data).size();
-  text.line("acknowledged", std::to_string(state.acknowledged.size()) + " writes, " + std::to_string(lost) +
-                                " missing from " + node_or_none(state.coordinator_primary) + "'s log");
+  const int acknowledged = state.acknowledged.size();
+  text.line("acknowledged", std::to_string(acknowledged) + (acknowledged == 1 ? " write, " : " writes, ") +
+                                std::to_string(lost) + " of them missing from " +
+                                node_or_none(state.coordinator_primary) + "'s log");
   return text.str();
 }
 

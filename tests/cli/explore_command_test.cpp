@@ -79,7 +79,7 @@ TEST_CASE("explore: a search stopped by --timeout before finding anything exits 
   CHECK(run.out.find("time limit reached") != std::string::npos);
 }
 
-TEST_CASE("explore: --list names every design; usage errors exit 64") {
+TEST_CASE("explore: --list names every design, and usage errors exit 64") {
   const auto list = run_cli({"explore", "--list"});
   CHECK(list.status == 0);
   for (const char* name : {"redis-wait", "redis-wait-fenced", "redis-redux"})
