@@ -15,14 +15,6 @@ using State = RedisWait::State;
 enum ActionKind : std::uint8_t { write, write_complete, read, replicate, ack, failover };
 constexpr std::uint8_t kCoordinator = RedisWait::kNodes;  // actor index after the nodes
 
-// The highest offset a majority of nodes, the primary included, is known to have.
-std::uint8_t majority_acked_offset(const Node& primary, int self) {
-  std::array<std::uint8_t, RedisWait::kNodes> known = primary.acked;
-  known[static_cast<std::size_t>(self)] = primary.offset;
-  std::sort(known.begin(), known.end(), std::greater<>());
-  return known[RedisWait::kNodes / 2];
-}
-
 // Clients talk only to a node that believes it is the primary and is reachable.
 bool client_can_reach_primary(const State& state, const RedisWait::Client& client) {
   const Node& node = state.nodes[static_cast<std::size_t>(client.node)];
@@ -33,23 +25,14 @@ TraceEvent client_event(EventKind kind, int client, ClientOp op, Val value) {
   return TraceEvent{kind, static_cast<std::uint8_t>(op), client + 1, value, kNil};
 }
 
-TraceEvent note(std::uint8_t what, int actor, Val argument) {
-  return TraceEvent{EventKind::note, what, actor, argument, kNil};
-}
-
 void add_failover_stage(const State& state, std::vector<Successor<State>>& out) {
   Successor<State> next{state, {}};
   State& s = next.state;
   next.step.action = {failover, kCoordinator, static_cast<std::uint8_t>(state.phase)};
   switch (state.phase) {
-    case FailoverPhase::normal: {
-      const std::int8_t old_primary = s.coordinator_primary;
-      s.phase = FailoverPhase::isolated;
-      s.coordinator_primary = RedisWait::kNone;
-      s.nodes[static_cast<std::size_t>(old_primary)].isolated = true;
-      next.step.add(note(failover_1_isolate, kCoordinator, old_primary));
+    case FailoverPhase::normal:
+      next.step.add(isolate_primary(s, kCoordinator));
       break;
-    }
     case FailoverPhase::isolated: {
       int reachable = 0;
       int chosen = -1;
@@ -62,7 +45,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
       if (reachable < RedisWait::kNodes / 2 + 1) return;  // no majority: stuck
       s.phase = FailoverPhase::selected;
       s.coordinator_primary = static_cast<std::int8_t>(chosen);
-      next.step.add(note(failover_2_select, kCoordinator, chosen));
+      next.step.add(note_event(failover_2_select, kCoordinator, chosen));
       break;
     }
     case FailoverPhase::selected: {
@@ -72,15 +55,12 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
         if (node.isolated) continue;
         node.primary = n == s.coordinator_primary ? RedisWait::kNone : s.coordinator_primary;
       }
-      next.step.add(note(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
+      next.step.add(note_event(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
       break;
     }
-    case FailoverPhase::informed_nodes: {
-      s.phase = FailoverPhase::normal;
-      for (auto& client : s.clients) client.node = s.coordinator_primary;
-      next.step.add(note(failover_4_inform_clients, kCoordinator, s.coordinator_primary));
+    case FailoverPhase::informed_nodes:
+      next.step.add(inform_clients(s, kCoordinator));
       break;
-    }
   }
   out.push_back(next);
 }
@@ -137,13 +117,13 @@ void RedisWait::successors(const State& state, std::vector<Successor<State>>& ou
     copied.state.nodes[static_cast<std::size_t>(n)].reg = state.nodes[primary_index].reg;
     copied.state.nodes[static_cast<std::size_t>(n)].offset = state.nodes[primary_index].offset;
     copied.step.action = {replicate, actor, target};
-    copied.step.add(note(replicate_from_primary, n, node.primary));
+    copied.step.add(note_event(replicate_from_primary, n, node.primary));
     out.push_back(copied);
 
     Successor<State> acked{state, {}};
     acked.state.nodes[primary_index].acked[static_cast<std::size_t>(n)] = node.offset;
     acked.step.action = {ack, actor, target};
-    acked.step.add(note(ack_offset_to_primary, n, node.primary));
+    acked.step.add(note_event(ack_offset_to_primary, n, node.primary));
     out.push_back(acked);
   }
   add_failover_stage(state, out);

@@ -23,7 +23,7 @@
 // write that a failover then loses. redis_wait_fenced.hpp is the repaired design.
 #pragma once
 
-#include "systems/failover_notes.hpp"
+#include "systems/failover_coordinator.hpp"
 #include "systems/system_design.hpp"
 
 #include <array>

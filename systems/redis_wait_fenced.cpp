@@ -20,13 +20,6 @@ constexpr std::uint8_t kCoordinator = Fenced::kNodes;
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
-std::uint8_t majority_acked_offset(const Node& primary, int self) {
-  std::array<std::uint8_t, Fenced::kNodes> known = primary.acked;
-  known[at(self)] = primary.offset;
-  std::sort(known.begin(), known.end(), std::greater<>());
-  return known[Fenced::kNodes / 2];
-}
-
 bool reachable_primary(const State& state, const Client& client) {
   const Node& node = state.nodes[at(client.node)];
   return node.primary == Fenced::kNone && !node.isolated;
@@ -36,10 +29,6 @@ int process_of(int client, const Client& c) { return 1 + client + Fenced::kClien
 
 TraceEvent client_event(EventKind kind, int client, const Client& c, ClientOp op, Val value) {
   return TraceEvent{kind, static_cast<std::uint8_t>(op), process_of(client, c), value, kNil};
-}
-
-TraceEvent note(std::uint8_t what, int actor, Val argument) {
-  return TraceEvent{EventKind::note, what, actor, argument, kNil};
 }
 
 void add_client_steps(const State& state, int c, std::vector<Successor<State>>& out) {
@@ -108,14 +97,14 @@ void add_replica_steps(const State& state, int n, std::vector<Successor<State>>&
     replica.data_term = primary.data_term;
     replica.term = primary.term;
     copied.step.action = {replicate, actor, target};
-    copied.step.add(note(replicate_from_primary, n, node.primary));
+    copied.step.add(note_event(replicate_from_primary, n, node.primary));
     out.push_back(copied);
   }
   if (node.data_term == primary.term) {  // acks count only for data of the primary's term
     Successor<State> acked{state, {}};
     acked.state.nodes[at(node.primary)].acked[at(n)] = node.offset;
     acked.step.action = {ack, actor, target};
-    acked.step.add(note(ack_offset_to_primary, n, node.primary));
+    acked.step.add(note_event(ack_offset_to_primary, n, node.primary));
     out.push_back(acked);
   }
 }
@@ -125,14 +114,9 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
   State& s = next.state;
   next.step.action = {failover, kCoordinator, static_cast<std::uint8_t>(state.phase)};
   switch (state.phase) {
-    case FailoverPhase::normal: {
-      const std::int8_t old_primary = s.coordinator_primary;
-      s.phase = FailoverPhase::isolated;
-      s.coordinator_primary = Fenced::kNone;
-      s.nodes[at(old_primary)].isolated = true;
-      next.step.add(note(failover_1_isolate, kCoordinator, old_primary));
+    case FailoverPhase::normal:
+      next.step.add(isolate_primary(s, kCoordinator));
       break;
-    }
     case FailoverPhase::isolated: {
       int reachable = 0;
       int chosen = -1;
@@ -149,7 +133,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
       s.phase = FailoverPhase::selected;
       s.coordinator_primary = static_cast<std::int8_t>(chosen);
       ++s.coordinator_term;
-      next.step.add(note(failover_2_select, kCoordinator, chosen));
+      next.step.add(note_event(failover_2_select, kCoordinator, chosen));
       break;
     }
     case FailoverPhase::selected: {
@@ -168,15 +152,12 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
           node.primary = s.coordinator_primary;
         }
       }
-      next.step.add(note(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
+      next.step.add(note_event(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
       break;
     }
-    case FailoverPhase::informed_nodes: {
-      s.phase = FailoverPhase::normal;
-      for (auto& client : s.clients) client.node = s.coordinator_primary;
-      next.step.add(note(failover_4_inform_clients, kCoordinator, s.coordinator_primary));
+    case FailoverPhase::informed_nodes:
+      next.step.add(inform_clients(s, kCoordinator));
       break;
-    }
   }
   out.push_back(next);
 }

@@ -22,7 +22,7 @@
 // model, so the difference in verdicts is the fencing alone.
 #pragma once
 
-#include "systems/failover_notes.hpp"
+#include "systems/failover_coordinator.hpp"
 #include "systems/system_design.hpp"
 
 #include <array>
