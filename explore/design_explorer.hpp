@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -63,7 +64,7 @@ class DesignExplorer final : public Explorer {
     std::atomic<std::uint64_t> finished{0};
     std::atomic<std::uint64_t> failures{0};
     std::mutex merge;
-    const auto worker = [&](unsigned index) {
+    const auto walk_chunks = [&](unsigned index) {
       constexpr std::uint64_t kChunk = 256;
       Walker walker(design_);
       RandomReport mine;
@@ -108,10 +109,21 @@ class DesignExplorer final : public Explorer {
         report.first_counterexample = std::move(mine.first_counterexample);
       }
     };
+    std::exception_ptr failure;  // the first exception a worker threw, rethrown below
+    const auto worker = [&](unsigned index) {
+      try {
+        walk_chunks(index);
+      } catch (...) {
+        const std::lock_guard lock(merge);
+        if (!failure) failure = std::current_exception();
+        next.store(options.trajectories);  // the other workers stop at their next chunk
+      }
+    };
     std::vector<std::thread> threads;
     for (unsigned j = 1; j < report.jobs; ++j) threads.emplace_back(worker, j);
     worker(0);
     for (auto& thread : threads) thread.join();
+    if (failure) std::rethrow_exception(failure);
     report.seconds = watch.seconds();
     return report;
   }
