@@ -86,8 +86,9 @@ std::string main_help_footer() {
          "  ariadne check bad.edn --model register --explain --proof proof/; ariadne verify-proof proof/\n"
          "  ariadne convert history.edn --to jepsen-log -o history.log\n"
          "  ariadne cross-check corpus/ --import knossos knossos-results/\n"
+         "  ariadne explore redis-wait --trajectories 40000 -o counterexample.edn\n"
          "\nRun 'ariadne COMMAND --help' (check, corpus, generate, convert, cross-check,\n"
-         "verify-proof, verify-witness) for each command's options.\n\n" +
+         "explore, verify-proof, verify-witness) for each command's options.\n\n" +
          check_exit_statuses() + "\n" + models_section();
 }
 
