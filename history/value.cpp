@@ -177,7 +177,7 @@ Value Value::integer(std::int64_t i) {
 Value Value::big_integer(std::string decimal) {
   Value v;
   v.kind_ = Kind::big_integer;
-  v.text_ = std::make_shared<const std::string>(std::move(decimal));
+  v.payload_ = std::make_shared<const std::string>(std::move(decimal));
   return v;
 }
 
@@ -191,35 +191,35 @@ Value Value::floating(double d) {
 Value Value::string(std::string s) {
   Value v;
   v.kind_ = Kind::string;
-  v.text_ = std::make_shared<const std::string>(std::move(s));
+  v.payload_ = std::make_shared<const std::string>(std::move(s));
   return v;
 }
 
 Value Value::keyword(std::string name) {
   Value v;
   v.kind_ = Kind::keyword;
-  v.text_ = std::make_shared<const std::string>(std::move(name));
+  v.payload_ = std::make_shared<const std::string>(std::move(name));
   return v;
 }
 
 Value Value::symbol(std::string name) {
   Value v;
   v.kind_ = Kind::symbol;
-  v.text_ = std::make_shared<const std::string>(std::move(name));
+  v.payload_ = std::make_shared<const std::string>(std::move(name));
   return v;
 }
 
 Value Value::vector(std::vector<Value> elements) {
   Value v;
   v.kind_ = Kind::vector;
-  v.elements_ = std::make_shared<const std::vector<Value>>(std::move(elements));
+  v.payload_ = std::make_shared<const std::vector<Value>>(std::move(elements));
   return v;
 }
 
 Value Value::list(std::vector<Value> elements) {
   Value v;
   v.kind_ = Kind::list;
-  v.elements_ = std::make_shared<const std::vector<Value>>(std::move(elements));
+  v.payload_ = std::make_shared<const std::vector<Value>>(std::move(elements));
   return v;
 }
 
@@ -228,7 +228,7 @@ Value Value::set(std::vector<Value> elements) {
   elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
   Value v;
   v.kind_ = Kind::set;
-  v.elements_ = std::make_shared<const std::vector<Value>>(std::move(elements));
+  v.payload_ = std::make_shared<const std::vector<Value>>(std::move(elements));
   return v;
 }
 
@@ -247,13 +247,22 @@ Value Value::map(std::vector<Entry> entries) {
   }
   Value v;
   v.kind_ = Kind::map;
-  v.entries_ = std::make_shared<const std::vector<Entry>>(std::move(unique));
+  v.payload_ = std::make_shared<const std::vector<Entry>>(std::move(unique));
   return v;
 }
 
-const std::string& Value::text() const { return text_ ? *text_ : kEmptyText; }
-const std::vector<Value>& Value::elements() const { return elements_ ? *elements_ : kNoElements; }
-const std::vector<Value::Entry>& Value::entries() const { return entries_ ? *entries_ : kNoEntries; }
+const std::string& Value::text() const {
+  const bool has_text =
+      kind_ == Kind::string || kind_ == Kind::keyword || kind_ == Kind::symbol || kind_ == Kind::big_integer;
+  return has_text && payload_ ? *static_cast<const std::string*>(payload_.get()) : kEmptyText;
+}
+const std::vector<Value>& Value::elements() const {
+  const bool has_elements = kind_ == Kind::vector || kind_ == Kind::list || kind_ == Kind::set;
+  return has_elements && payload_ ? *static_cast<const std::vector<Value>*>(payload_.get()) : kNoElements;
+}
+const std::vector<Value::Entry>& Value::entries() const {
+  return kind_ == Kind::map && payload_ ? *static_cast<const std::vector<Entry>*>(payload_.get()) : kNoEntries;
+}
 
 const Value* Value::find(const Value& key) const {
   if (kind_ != Kind::map) return nullptr;
