@@ -3,11 +3,10 @@
 // open invocation, a second invocation while one is open, a crashed process invoking
 // again, a completion whose :f differs from its invocation's, or a value of the wrong
 // shape for the model. Each error names the event's file:line:column.
-#include <ariadne/history.hpp>
-#include <ariadne/model.hpp>
+#include "history/history_builder.hpp"
 
+#include <algorithm>
 #include <string>
-#include <unordered_map>
 
 namespace ariadne {
 
@@ -17,108 +16,113 @@ std::string at(const SourcePos& pos) {
   return std::to_string(pos.line) + ":" + std::to_string(pos.column);
 }
 
-struct ProcessState {
-  std::size_t open = 0;        // index into `ops` of the open operation, when has_open
-  bool has_open = false;
-  bool crashed = false;
-  SourcePos crashed_at;
-};
-
 }  // namespace
 
+HistoryBuilder::HistoryBuilder(std::string source, const Model& model, std::size_t expected_events)
+    : model_(model) {
+  history_.source = std::move(source);
+  // Every operation has an invocation, so there are at most as many as events. The
+  // reservation is address space only: pages nobody writes are never resident.
+  history_.ops.reserve(expected_events);
+}
+
+void HistoryBuilder::fail(const Event& event, const std::string& message) const {
+  throw InputError(history_.source, event.pos, message);
+}
+
+void HistoryBuilder::add(Event&& e) {
+  const std::uint64_t position = position_++;
+  // Fault injectors and bookkeeping (:nemesis, node names) never take part.
+  if (!e.process.is_integer()) return;
+  if (position > UINT32_MAX) {
+    fail(e, "more than 4,294,967,296 events: operation ids are 32-bit (split the history, e.g. by key)");
+  }
+  const std::int64_t p = e.process.as_integer();
+  ProcessState& ps = processes_[p];
+  std::vector<Operation>& ops = history_.ops;
+
+  if (e.type == EventType::invoke) {
+    if (ps.has_open) {
+      fail(e, "process " + std::to_string(p) + " invokes :" + e.f + " while its :" + ops[ps.open].f +
+                  " invoked at " + at(ops[ps.open].call_pos) +
+                  " is still open (a process runs one operation at a time)");
+    }
+    if (ps.crashed) {
+      fail(e, "process " + std::to_string(p) + " invokes again after its operation crashed (:info at " +
+                  at(ps.crashed_at) + "); Jepsen gives a crashed client a fresh process id");
+    }
+    Operation& op = ops.emplace_back();
+    op.id = static_cast<std::uint32_t>(position);
+    op.process = p;
+    op.f = std::move(e.f);
+    op.value = e.value;
+    op.invoke_value = std::move(e.value);
+    op.key = std::move(e.key);
+    op.status = OpStatus::crashed;  // until a completion says otherwise
+    op.call = position;
+    op.ret = kNever;
+    op.index = e.index;
+    op.call_pos = e.pos;
+    ps.open = ops.size() - 1;
+    ps.has_open = true;
+    return;
+  }
+
+  if (!ps.has_open) {
+    // An :info with nothing open is a note, not a completion (Knossos ignores it).
+    if (e.type == EventType::info) return;
+    fail(e, std::string("completion (:") + (e.type == EventType::ok ? "ok" : "fail") + ") for process " +
+                std::to_string(p) + ", which has no open invocation");
+  }
+  Operation& op = ops[ps.open];
+  if (!e.f.empty() && e.f != op.f) {
+    fail(e, "completion :" + e.f + " does not match process " + std::to_string(p) + "'s open invocation :" +
+                op.f + " at " + at(op.call_pos));
+  }
+  ps.has_open = false;
+  switch (e.type) {
+    case EventType::ok:
+      op.status = OpStatus::ok;
+      op.value = std::move(e.value);
+      op.ret = position;
+      op.ret_pos = e.pos;
+      break;
+    case EventType::fail:
+      op.status = OpStatus::failed;
+      op.ret = position;
+      op.ret_pos = e.pos;
+      break;
+    case EventType::info:
+      // Outcome unknown: the op stays open to the end of time.
+      ps.crashed = true;
+      ps.crashed_at = e.pos;
+      op.ret_pos = e.pos;
+      break;
+    case EventType::invoke:
+      break;
+  }
+}
+
+History HistoryBuilder::finish() && {
+  std::vector<Operation>& ops = history_.ops;
+  for (const Operation& op : ops) {
+    if (auto problem = model_.check_operation(op)) {
+      const SourcePos pos = op.status == OpStatus::ok ? op.ret_pos : op.call_pos;
+      throw InputError(history_.source, pos, *problem);
+    }
+  }
+  // In place, so a large history is never copied.
+  std::erase_if(ops, [&](const Operation& op) {
+    return op.status == OpStatus::failed && !model_.failed_is_observation(op);
+  });
+  history_.event_count = position_;
+  return std::move(history_);
+}
+
 History build_history(const EventLog& log, const Model& model) {
-  History history;
-  history.source = log.source;
-  history.event_count = log.events.size();
-
-  std::vector<Operation> ops;
-  std::unordered_map<std::int64_t, ProcessState> processes;
-
-  auto fail = [&](const Event& e, const std::string& message) -> void {
-    throw InputError(log.source, e.pos, message);
-  };
-
-  for (std::size_t position = 0; position < log.events.size(); ++position) {
-    const Event& e = log.events[position];
-    // Fault injectors and bookkeeping (:nemesis, node names) never take part.
-    if (!e.process.is_integer()) continue;
-    const std::int64_t p = e.process.as_integer();
-    ProcessState& ps = processes[p];
-
-    if (e.type == EventType::invoke) {
-      if (ps.has_open) {
-        fail(e, "process " + std::to_string(p) + " invokes :" + e.f +
-                    " while its :" + ops[ps.open].f + " invoked at " + at(ops[ps.open].call_pos) +
-                    " is still open (a process runs one operation at a time)");
-      }
-      if (ps.crashed) {
-        fail(e, "process " + std::to_string(p) + " invokes again after its operation crashed (:info at " +
-                    at(ps.crashed_at) + "); Jepsen gives a crashed client a fresh process id");
-      }
-      Operation op;
-      op.id = static_cast<std::uint32_t>(position);
-      op.process = p;
-      op.f = e.f;
-      op.value = e.value;
-      op.invoke_value = e.value;
-      op.key = e.key;
-      op.status = OpStatus::crashed;  // until a completion says otherwise
-      op.call = position;
-      op.ret = kNever;
-      op.index = e.index;
-      op.call_pos = e.pos;
-      ps.open = ops.size();
-      ps.has_open = true;
-      ops.push_back(std::move(op));
-      continue;
-    }
-
-    if (!ps.has_open) {
-      // An :info with nothing open is a note, not a completion (Knossos ignores it).
-      if (e.type == EventType::info) continue;
-      fail(e, std::string("completion (:") + (e.type == EventType::ok ? "ok" : "fail") +
-                  ") for process " + std::to_string(p) + ", which has no open invocation");
-    }
-    Operation& op = ops[ps.open];
-    if (!e.f.empty() && e.f != op.f) {
-      fail(e, "completion :" + e.f + " does not match process " + std::to_string(p) +
-                  "'s open invocation :" + op.f + " at " + at(op.call_pos));
-    }
-    ps.has_open = false;
-    switch (e.type) {
-      case EventType::ok:
-        op.status = OpStatus::ok;
-        op.value = e.value;
-        op.ret = position;
-        op.ret_pos = e.pos;
-        break;
-      case EventType::fail:
-        op.status = OpStatus::failed;
-        op.ret = position;
-        op.ret_pos = e.pos;
-        break;
-      case EventType::info:
-        // Outcome unknown: the op stays open to the end of time.
-        ps.crashed = true;
-        ps.crashed_at = e.pos;
-        op.ret_pos = e.pos;
-        break;
-      case EventType::invoke:
-        break;
-    }
-  }
-
-  history.ops.reserve(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    Operation& op = ops[i];
-    if (auto problem = model.check_operation(op)) {
-      SourcePos pos = op.status == OpStatus::ok ? op.ret_pos : op.call_pos;
-      throw InputError(log.source, pos, *problem);
-    }
-    if (op.status == OpStatus::failed && !model.failed_is_observation(op)) continue;
-    history.ops.push_back(std::move(op));
-  }
-  return history;
+  HistoryBuilder builder(log.source, model, log.events.size());
+  for (const Event& event : log.events) builder.add(Event(event));
+  return std::move(builder).finish();
 }
 
 }  // namespace ariadne

@@ -132,23 +132,26 @@ Event read_op_map(edn::Reader& reader, const std::string& source) {
   return std::move(fields).finish(pos, source);
 }
 
-EventLog parse_edn_history(std::string_view text, const std::string& source) {
+void read_edn_history(std::string_view text, const std::string& source, EventSink& sink) {
   edn::Reader reader(text, source);
-  EventLog log;
-  log.source = source;
-  if (reader.at_end()) return log;
+  if (reader.at_end()) return;
   const SourcePos first = reader.position();
   if (const auto sequence = reader.open_collection("[(")) {
-    while (reader.more_items(*sequence)) log.events.push_back(read_op_map(reader, source));
+    while (reader.more_items(*sequence)) {
+      sink.add(read_op_map(reader, source));
+      sink.passed(reader.offset());
+    }
     reader.close(*sequence);
-    if (reader.at_end()) return log;
+    if (reader.at_end()) return;
     // A vector or list wraps the ops only when it is the file's one form.
     throw InputError(source, first,
                      std::string("expected an op map, found a ") + sequence->name +
                          ": a history is one vector or list of op maps, or op maps only");
   }
-  while (!reader.at_end()) log.events.push_back(read_op_map(reader, source));
-  return log;
+  while (!reader.at_end()) {
+    sink.add(read_op_map(reader, source));
+    sink.passed(reader.offset());
+  }
 }
 
 }  // namespace ariadne

@@ -6,6 +6,7 @@
 #include <ariadne/history.hpp>
 
 #include "history/edn_reader.hpp"
+#include "history/event_sink.hpp"
 
 #include <string>
 #include <string_view>
@@ -15,7 +16,6 @@ namespace ariadne {
 // A file is either one vector or list of op maps, or a run of op maps at the top
 // level: every top-level form is read, and when there is exactly one and it is a
 // sequence, its elements are the ops. Each Event's pos is its map's opening brace.
-EventLog parse_edn_history(std::string_view text, const std::string& source);
 
 // Reads the next form, which must be an op map: :process and :type are required, :f
 // too for client (integer) processes; :value, :key and :index are optional and other

@@ -377,6 +377,22 @@ Value Reader::read_atom(SourcePos start) {
 
 Value Reader::read_string(SourcePos start) {
   ++at_;  // the opening quote
+  {
+    // The common case, a short string with no escape or newline, shares the Value of
+    // an equal string read recently instead of allocating its own.
+    std::size_t close = at_;
+    while (close < text_.size() && close - at_ <= kSharedStringMax && text_[close] != '"' &&
+           text_[close] != '\\' && text_[close] != '\n') {
+      ++close;
+    }
+    if (close < text_.size() && text_[close] == '"' && close - at_ <= kSharedStringMax) {
+      const std::string_view content = text_.substr(at_, close - at_);
+      at_ = close + 1;
+      Value& slot = recent_strings_[std::hash<std::string_view>{}(content) % recent_strings_.size()];
+      if (!slot.is_string() || slot.text() != content) slot = Value::string(std::string(content));
+      return slot;
+    }
+  }
   std::string out;
   for (;;) {
     std::size_t run = at_;
@@ -510,11 +526,16 @@ Value Reader::read_keyword(SourcePos start) {
   const std::string_view name = scan_token();
   if (name.empty()) fail(start, "expected a keyword name after ':', found " + describe_next());
   if (name[0] == ':') fail(start, "invalid keyword ':" + std::string(name) + "' (auto-resolved keywords are not EDN)");
-  if (auto it = keywords_.find(name); it != keywords_.end()) return it->second;
+  // A history's few keywords (:process, :type, :invoke ...) come round every line: a
+  // cheap look at a small cache by length and end bytes answers most without hashing.
+  Value& recent = recent_keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
+                                    static_cast<unsigned char>(name.back())) % recent_keywords_.size()];
+  if (recent.is_keyword() && recent.text() == name) return recent;
+  if (auto it = keywords_.find(name); it != keywords_.end()) return recent = it->second;
   if (!is_valid_name(name)) fail(start, "invalid keyword ':" + std::string(name) + "'");
   Value keyword = Value::keyword(std::string(name));
   keywords_.emplace(std::string(name), keyword);
-  return keyword;
+  return recent = keyword;
 }
 
 Value Reader::read_symbolic(SourcePos start) {

@@ -46,6 +46,8 @@ class Reader {
   bool at_end();
   // The position of the next unread byte.
   SourcePos position() const;
+  // Its offset in the text the reader was given.
+  std::size_t offset() const { return at_; }
 
   // Reads the next value.
   Value read();
@@ -119,6 +121,12 @@ class Reader {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, Value, NameHash, std::equal_to<>> keywords_;
+  std::vector<Value> recent_keywords_ = std::vector<Value>(256);
+  // Keys and values recur too ("k17", "v3 "), but a history may hold millions of
+  // distinct strings, so they share through a small direct-mapped cache rather than
+  // an interning table that would grow with the file.
+  static constexpr std::size_t kSharedStringMax = 64;
+  std::vector<Value> recent_strings_ = std::vector<Value>(4096);
 };
 
 // "line:column", as messages quote other places ("opened at 3:1").

@@ -6,20 +6,18 @@
 //   2. the first line that is neither blank nor a `;` comment looks like a Jepsen log
 //      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`);
 //   3. JSON: `{` or `[{` and then a string key followed by ':' as JSON writes it;
-//   4. Porcupine kv: every line is one `{...}` map, and the first mentions :key;
+//   4. Porcupine kv: each of the first 1,000 content lines is one `{...}` map, and the
+//      first mentions :key (the reader then holds every line to it);
 //   5. anything else is an EDN history.
 // docs/formats.md states the same rules for users.
 #include <ariadne/history.hpp>
 
-#include "history/edn_history_reader.hpp"
+#include "history/event_sink.hpp"
+#include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
-#include "history/json_reader.hpp"
-#include "history/porcupine_kv_reader.hpp"
+#include "history/mapped_file.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <memory>
-#include <system_error>
+#include <algorithm>
 
 namespace ariadne {
 
@@ -93,9 +91,13 @@ bool looks_like_json(std::string_view text) {
   return i + 1 < text.size() && text[i] == ':' && is_space(text[i + 1]);
 }
 
+// Looking at a prefix keeps detection from reading a gigabyte file twice.
+constexpr std::size_t kPorcupineLinesLooked = 1000;
+
 bool looks_like_porcupine_kv(std::string_view text) {
   bool first = true;
   bool kv = true;
+  std::size_t looked = 0;
   each_content_line(text, [&](std::string_view line) {
     if (line.front() != '{' || line.back() != '}') {
       kv = false;
@@ -106,7 +108,7 @@ bool looks_like_porcupine_kv(std::string_view text) {
       kv = std::string_view(" \t,\"}").find(after) != std::string_view::npos;
     }
     first = false;
-    return kv;
+    return kv && ++looked < kPorcupineLinesLooked;
   });
   return kv && !first;
 }
@@ -116,19 +118,6 @@ Format detect_format(std::string_view text) {
   if (looks_like_json(text)) return Format::json;
   if (looks_like_porcupine_kv(text)) return Format::porcupine_kv;
   return Format::edn;
-}
-
-std::string read_file(const std::string& path) {
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw InputError(path, {}, "cannot open file: " + std::generic_category().message(errno));
-  std::string content;
-  char buffer[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) content.append(buffer, n);
-  if (std::ferror(file.get())) {
-    throw InputError(path, {}, "cannot read file: " + std::generic_category().message(errno));
-  }
-  return content;
 }
 
 }  // namespace
@@ -147,26 +136,82 @@ std::string_view format_name(Format format) {
   return "unknown";
 }
 
-EventLog parse_events(std::string_view text, const std::string& source, Format format) {
+void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink) {
   if (format == Format::auto_detect) {
     // Every reader skips a leading byte-order mark; so does detection.
     std::string_view content = text;
     if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);
-    if (trim(content).empty()) return EventLog{source, {}};
+    if (trim(content).empty()) return;
     format = detect_format(content);
   }
   switch (format) {
-    case Format::jepsen_log: return parse_jepsen_log(text, source);
-    case Format::porcupine_kv: return parse_porcupine_kv(text, source);
-    case Format::json: return parse_json_history(text, source);
+    case Format::jepsen_log: return read_jepsen_log(text, source, sink);
+    case Format::porcupine_kv: return read_porcupine_kv(text, source, sink);
+    case Format::json: return read_json_history(text, source, sink);
     case Format::edn:
     case Format::auto_detect: break;
   }
-  return parse_edn_history(text, source);
+  read_edn_history(text, source, sink);
+}
+
+EventLog parse_events(std::string_view text, const std::string& source, Format format) {
+  EventLog log;
+  log.source = source;
+  EventCollector collector(log);
+  stream_events(text, source, format, collector);
+  return log;
 }
 
 EventLog read_events(const std::string& path, Format format) {
-  return parse_events(read_file(path), path, format);
+  const MappedFile file(path);
+  return parse_events(file.text(), path, format);
+}
+
+namespace {
+
+// Every format spends a line or more on each event, so the line count bounds the
+// operations from above; counting newlines runs at memory speed.
+std::size_t count_lines(std::string_view text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+}
+
+// Pairs events as they are read and hands the file's pages back behind the reader,
+// so a large file is never resident whole beside the history built from it.
+class StreamingBuild final : public EventSink {
+ public:
+  StreamingBuild(HistoryBuilder& builder, MappedFile* file) : builder_(builder), file_(file) {}
+  void add(Event&& event) override { builder_.add(std::move(event)); }
+  void passed(std::size_t offset) override {
+    if (file_ && offset >= released_ + kReleaseEvery) {
+      file_->release_before(offset);
+      released_ = offset;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kReleaseEvery = 16u << 20;
+  HistoryBuilder& builder_;
+  MappedFile* file_;
+  std::size_t released_ = 0;
+};
+
+History build_streaming(std::string_view text, const std::string& source, const Model& model, Format format,
+                        MappedFile* file) {
+  HistoryBuilder builder(source, model, count_lines(text));
+  StreamingBuild sink(builder, file);
+  stream_events(text, source, format, sink);
+  return std::move(builder).finish();
+}
+
+}  // namespace
+
+History parse_history(std::string_view text, const std::string& source, const Model& model, Format format) {
+  return build_streaming(text, source, model, format, nullptr);
+}
+
+History read_history(const std::string& path, const Model& model, Format format) {
+  MappedFile file(path);
+  return build_streaming(file.text(), path, model, format, &file);
 }
 
 }  // namespace ariadne

@@ -5,6 +5,7 @@
 
 #include "history/edn_history_reader.hpp"
 #include "history/edn_reader.hpp"
+#include "history/event_sink.hpp"
 
 namespace ariadne {
 
@@ -78,9 +79,7 @@ bool looks_like_jepsen_log_event(std::string_view line) {
   return name == "invoke" || name == "ok" || name == "fail" || name == "info";
 }
 
-EventLog parse_jepsen_log(std::string_view text, const std::string& source) {
-  EventLog log;
-  log.source = source;
+void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink) {
   edn::Reader reader({}, source, {1, 1}, "end of line");
   std::uint32_t line_number = 0;
   std::size_t at = 0;
@@ -96,9 +95,9 @@ EventLog parse_jepsen_log(std::string_view text, const std::string& source) {
     if (is_blank(line) || is_comment(line)) continue;
     const std::size_t prefix = prefix_length(line);
     reader.restart(line.substr(prefix), {line_number, static_cast<std::uint32_t>(prefix + 1)});
-    log.events.push_back(parse_line(reader, source));
+    sink.add(parse_line(reader, source));
+    sink.passed(at);
   }
-  return log;
 }
 
 }  // namespace ariadne

@@ -10,10 +10,6 @@
 
 namespace ariadne {
 
-// Every line that is neither blank nor a `;` comment is an event; a log prefix ending in " - " is stripped, then the
-// line holds EDN values: process, :type, :f, value. Text after the value is ignored.
-EventLog parse_jepsen_log(std::string_view text, const std::string& source);
-
 // Whether a line starts with an event with no log prefix: a token, whitespace, then
 // :invoke, :ok, :fail or :info. The token must not open an EDN form, so an op map
 // such as `{:type :invoke ...}` does not count.

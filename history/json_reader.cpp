@@ -8,6 +8,7 @@
 #include "history/json_reader.hpp"
 
 #include "history/edn_reader.hpp"
+#include "history/event_sink.hpp"
 #include "history/text_encoding.hpp"
 
 #include <charconv>
@@ -38,6 +39,7 @@ class JsonParser {
     throw InputError(source_, pos, message);
   }
   char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
+  std::size_t offset() const { return at_; }
 
   void skip_space() {
     while (at_ < text_.size()) {
@@ -342,10 +344,8 @@ Value parse_json_value(std::string_view text, const std::string& source) {
   return value;
 }
 
-EventLog parse_json_history(std::string_view text, const std::string& source) {
+void read_json_history(std::string_view text, const std::string& source, EventSink& sink) {
   JsonParser parser(text, source);
-  EventLog log;
-  log.source = source;
   auto read_events = [&](std::size_t depth) {
     parser.each_element(depth, [&](std::size_t inner) {
       const SourcePos pos = parser.position();
@@ -353,7 +353,8 @@ EventLog parse_json_history(std::string_view text, const std::string& source) {
         parser.fail(pos, "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
                              parser.describe_next());
       }
-      log.events.push_back(event_from_json(parser.parse_value(inner), pos, source));
+      sink.add(event_from_json(parser.parse_value(inner), pos, source));
+      sink.passed(parser.offset());
     });
   };
 
@@ -383,7 +384,6 @@ EventLog parse_json_history(std::string_view text, const std::string& source) {
   if (!parser.at_end()) {
     parser.fail(parser.position(), "expected end of input after the JSON document, found " + parser.describe_next());
   }
-  return log;
 }
 
 }  // namespace ariadne

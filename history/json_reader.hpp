@@ -10,11 +10,6 @@
 
 namespace ariadne {
 
-// Each event: {"process": 0, "type": "invoke", "f": "write", "value": 1,
-// "key": "k", "index": 7}; "process" and "type" are required, "f" too for client
-// (integer) processes; other members are ignored. Event::pos is the object's '{'.
-EventLog parse_json_history(std::string_view text, const std::string& source);
-
 // One JSON document as a Value: null -> nil, booleans, integers (big_integer beyond
 // 64 bits), other numbers -> floating, strings, arrays -> vector, objects -> map
 // with string keys.

@@ -2,19 +2,14 @@
 // map, checking that no two share a line. One reader (rather than one per line) keeps
 // its interned keywords, and op maps go straight into Events without a map Value:
 // together that halves the time on the 4,000-line files.
-#include "history/porcupine_kv_reader.hpp"
-
 #include "history/edn_history_reader.hpp"
+#include "history/event_sink.hpp"
 
-#include <algorithm>
 
 namespace ariadne {
 
-EventLog parse_porcupine_kv(std::string_view text, const std::string& source) {
+void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink) {
   edn::Reader reader(text, source);
-  EventLog log;
-  log.source = source;
-  log.events.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   std::uint32_t previous_line = 0;
   while (!reader.at_end()) {
     const SourcePos start = reader.position();
@@ -22,10 +17,10 @@ EventLog parse_porcupine_kv(std::string_view text, const std::string& source) {
       reader.fail(start, "expected one op map per line, found " + reader.describe_next() +
                              " after the op map on this line");
     }
-    log.events.push_back(read_op_map(reader, source));
+    sink.add(read_op_map(reader, source));
+    sink.passed(reader.offset());
     previous_line = reader.position().line;
   }
-  return log;
 }
 
 }  // namespace ariadne

@@ -49,19 +49,22 @@ enum class OpStatus : std::uint8_t {
 // Event positions double as timestamps: file order is real time.
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
-struct Operation {
+// The fields engines and models read on every step come first, and an Operation
+// starts on a cache line: they then sit in the first two lines, which matters when a
+// partition's operations are scattered over a history of millions.
+struct alignas(64) Operation {
   // The 0-based position of the invocation event among all events of the file,
   // counting ignored events too. This is the op id of the command-line contract.
   std::uint32_t id = 0;
+  OpStatus status = OpStatus::ok;
   std::int64_t process = 0;
+  std::uint64_t call = 0;     // position of the invocation event
+  std::uint64_t ret = kNever;  // position of the completion event; kNever if crashed
   std::string f;
+  Value key;
   // For :ok ops the completion's value; for crashed and failed ops the invocation's.
   Value value;
   Value invoke_value;
-  Value key;
-  OpStatus status = OpStatus::ok;
-  std::uint64_t call = 0;     // position of the invocation event
-  std::uint64_t ret = kNever;  // position of the completion event; kNever if crashed
   std::optional<std::int64_t> index;
   SourcePos call_pos;
   SourcePos ret_pos;
@@ -90,6 +93,15 @@ std::string_view format_name(Format format);
 // content (see history/format_detect.cpp). Throws InputError on malformed input.
 EventLog read_events(const std::string& path, Format format = Format::auto_detect);
 EventLog parse_events(std::string_view text, const std::string& source,
+                      Format format = Format::auto_detect);
+
+// Reads a history file straight into operations: the file is memory-mapped, and its
+// events are paired as the readers pass them, so no EventLog is ever held and pages
+// already read leave memory. The same History as build_history(read_events(path,
+// format), model) in a fraction of the memory: what to use for large files.
+History read_history(const std::string& path, const Model& model, Format format = Format::auto_detect);
+// The same for text in memory; `source` names it in messages.
+History parse_history(std::string_view text, const std::string& source, const Model& model,
                       Format format = Format::auto_detect);
 
 // Writes the events in `format` (not auto_detect), so that parse_events() of the text

@@ -1,0 +1,55 @@
+// Where readers put the events they read. A reader hands each event on as soon as it
+// has read it, so a history can be paired into operations while the file streams past
+// (HistoryBuilder) instead of first holding every event: for a ten-million-operation
+// file that is twenty million events, several gigabytes, that never need to exist at
+// once.
+#pragma once
+
+#include <ariadne/history.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace ariadne {
+
+class EventSink {
+ public:
+  virtual void add(Event&& event) = 0;
+  // The reader will not look at the bytes before `offset` again (a memory-mapped
+  // file can release them). Called after each event; the default ignores it.
+  virtual void passed(std::size_t /*offset*/) {}
+
+ protected:
+  ~EventSink() = default;
+};
+
+// Keeps every event, for the callers that want the EventLog itself (convert, the
+// public parse_events()).
+class EventCollector final : public EventSink {
+ public:
+  explicit EventCollector(EventLog& log) : log_(log) {}
+  void add(Event&& event) override { log_.events.push_back(std::move(event)); }
+
+ private:
+  EventLog& log_;
+};
+
+// Reads `text` in `format` (auto_detect guesses it, see format_detect.cpp) and hands
+// every event to `sink` in file order. Throws InputError on malformed input.
+void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink);
+
+// Each reader, for one known format (docs/formats.md states the rules for users).
+// EDN: op maps, bare or in one vector or list.
+void read_edn_history(std::string_view text, const std::string& source, EventSink& sink);
+// Jepsen text logs: every line that is neither blank nor a `;` comment is an event; a
+// log prefix ending in " - " is stripped, then the line holds EDN values: process,
+// :type, :f, value. Text after the value is ignored.
+void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink);
+// Porcupine kv: EDN op maps, one per line.
+void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink);
+// JSON: each event {"process": 0, "type": "invoke", "f": "write", "value": 1,
+// "key": "k", "index": 7}; "process" and "type" are required, "f" too for client
+// (integer) processes; other members are ignored. Event::pos is the object's '{'.
+void read_json_history(std::string_view text, const std::string& source, EventSink& sink);
+
+}  // namespace ariadne

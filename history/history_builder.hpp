@@ -1,0 +1,46 @@
+// Pairs events into operations as they arrive (see build_history in
+// include/ariadne/history.hpp for the semantics). As an EventSink it sits behind any
+// reader, so a file is turned into a History in one pass without an EventLog.
+#pragma once
+
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include "history/event_sink.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ariadne {
+
+class HistoryBuilder final : public EventSink {
+ public:
+  // `expected_events`, when known, reserves room for that many operations up front:
+  // growing a vector of ten million operations by doubling would briefly hold two
+  // copies of it.
+  HistoryBuilder(std::string source, const Model& model, std::size_t expected_events = 0);
+
+  void add(Event&& event) override;
+  // Vets every operation's shape with the model, drops :fail pairs the model does not
+  // observe, and returns the history. Throws InputError naming the event's position.
+  History finish() &&;
+
+ private:
+  struct ProcessState {
+    std::size_t open = 0;  // index into ops of the open operation, when has_open
+    bool has_open = false;
+    bool crashed = false;
+    SourcePos crashed_at;
+  };
+
+  [[noreturn]] void fail(const Event& event, const std::string& message) const;
+
+  const Model& model_;
+  History history_;
+  std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
+  std::unordered_map<std::int64_t, ProcessState> processes_;
+};
+
+}  // namespace ariadne
