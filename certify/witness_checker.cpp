@@ -1,4 +1,4 @@
-// Witness replay. Three independent checks, each O(n) or O(n log n):
+// Witness replay. Three independent checks, each O(n) or O(n log n), in O(n) memory:
 // 1. membership: ids exist, none twice, every op that must take effect is present;
 // 2. real time: no op is placed before one that completed before it was invoked;
 //    scanning the order, each op's return must come after every earlier op's call;
@@ -9,8 +9,7 @@
 #include "certify/witness_checker.hpp"
 
 #include <algorithm>
-#include <map>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace ariadne::certify {
@@ -26,32 +25,40 @@ constexpr std::size_t kMaxTrackedStates = 1u << 16;
 
 }  // namespace
 
-std::optional<std::string> check_linearization(const History& history, const Model& model,
-                                               std::span<const std::uint32_t> order) {
-  const auto& ops = history.ops;
-  auto find = [&](std::uint32_t id) -> const Operation* {
-    auto it = std::lower_bound(ops.begin(), ops.end(), id,
-                               [](const Operation& op, std::uint32_t v) { return op.id < v; });
-    return it != ops.end() && it->id == id ? &*it : nullptr;
-  };
+namespace {
 
-  // 1. Membership.
-  std::vector<const Operation*> placed;
+// Membership (1) and real time (2); fills `placed` with the ops in order.
+std::optional<std::string> check_placement(const History& history, const Model& model,
+                                           std::span<const std::uint32_t> order,
+                                           std::vector<const Operation*>& placed) {
+  const auto& ops = history.ops;
+  // Op ids are event positions, below event_count: one slot per event finds an op in
+  // O(1) (a binary search per id costs a cache miss per probe on large histories).
+  constexpr std::uint32_t kAbsent = UINT32_MAX;
+  std::uint64_t id_bound = history.event_count;
+  for (const Operation& op : ops) id_bound = std::max<std::uint64_t>(id_bound, std::uint64_t{op.id} + 1);
+  std::vector<std::uint32_t> index_of(id_bound, kAbsent);
+  for (std::uint32_t i = 0; i < ops.size(); ++i) index_of[ops[i].id] = i;
+
+  // One bit per operation of the history, by position: a hash set of ids would cost
+  // some forty bytes per operation, which for ten million is most of a gigabyte.
+  std::vector<bool> seen(ops.size(), false);
   placed.reserve(order.size());
-  std::unordered_set<std::uint32_t> seen;
   for (std::uint32_t id : order) {
-    const Operation* op = find(id);
-    if (!op) return "the linearization names op " + std::to_string(id) + ", which is not an operation of the history";
-    if (!seen.insert(id).second) return "the linearization places " + describe(model, *op) + " twice";
-    placed.push_back(op);
+    const std::uint32_t i = id < index_of.size() ? index_of[id] : kAbsent;
+    if (i == kAbsent) {
+      return "the linearization names op " + std::to_string(id) + ", which is not an operation of the history";
+    }
+    if (seen[i]) return "the linearization places " + describe(model, ops[i]) + " twice";
+    seen[i] = true;
+    placed.push_back(&ops[i]);
   }
-  for (const Operation& op : ops) {
-    if (op.must_take_effect() && !seen.count(op.id)) {
-      return "the linearization leaves out " + describe(model, op) + ", which completed";
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].must_take_effect() && !seen[i]) {
+      return "the linearization leaves out " + describe(model, ops[i]) + ", which completed";
     }
   }
 
-  // 2. Real time.
   const Operation* latest_call = nullptr;
   for (const Operation* op : placed) {
     if (latest_call && op->ret < latest_call->call) {
@@ -60,32 +67,54 @@ std::optional<std::string> check_linearization(const History& history, const Mod
     }
     if (!latest_call || op->call > latest_call->call) latest_call = op;
   }
+  return std::nullopt;
+}
 
-  // 3. Legality, per partition.
-  std::map<Value, std::vector<const Operation*>> partitions;
-  for (const Operation* op : placed) {
-    partitions[model.is_partitioned() ? model.partition_key(*op) : Value()].push_back(op);
-  }
-  for (const auto& [key, part] : partitions) {
-    auto compiled = model.compile(part);
-    std::vector<StateId> states{compiled->initial()};
-    std::vector<StateId> next;
-    for (std::uint32_t i = 0; i < part.size(); ++i) {
-      next.clear();
-      for (StateId s : states) compiled->step(s, i, next);
-      std::sort(next.begin(), next.end());
-      next.erase(std::unique(next.begin(), next.end()), next.end());
-      if (next.empty()) {
-        std::string state_text = compiled->describe_state(states.front());
-        return describe(model, *part[i]) + " cannot take effect where the linearization puts it: the model's state there is " +
-               state_text + (states.size() > 1 ? " (or one of " + std::to_string(states.size()) + " states)" : "");
-      }
-      if (next.size() > kMaxTrackedStates) {
-        return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
-               " model states; the certificate cannot be checked";
-      }
-      states.swap(next);
+}  // namespace
+
+std::optional<std::string> check_order(const History& history, const Model& model,
+                                       std::span<const std::uint32_t> order) {
+  std::vector<const Operation*> placed;
+  return check_placement(history, model, order, placed);
+}
+
+std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> part) {
+  auto compiled = model.compile(part);
+  std::vector<StateId> states{compiled->initial()};
+  std::vector<StateId> next;
+  for (std::uint32_t i = 0; i < part.size(); ++i) {
+    next.clear();
+    for (StateId s : states) compiled->step(s, i, next);
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    if (next.empty()) {
+      std::string state_text = compiled->describe_state(states.front());
+      return describe(model, *part[i]) + " cannot take effect where the linearization puts it: the model's state there is " +
+             state_text + (states.size() > 1 ? " (or one of " + std::to_string(states.size()) + " states)" : "");
     }
+    if (next.size() > kMaxTrackedStates) {
+      return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
+             " model states; the certificate cannot be checked";
+    }
+    states.swap(next);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_linearization(const History& history, const Model& model,
+                                               std::span<const std::uint32_t> order) {
+  std::vector<const Operation*> placed;
+  if (auto problem = check_placement(history, model, order, placed)) return problem;
+  // 3. Legality, per partition.
+  std::unordered_map<Value, std::vector<const Operation*>, ValueHash> partitions;
+  std::vector<const std::vector<const Operation*>*> in_first_seen_order;
+  for (const Operation* op : placed) {
+    auto [it, inserted] = partitions.try_emplace(model.is_partitioned() ? model.partition_key(*op) : Value());
+    if (inserted) in_first_seen_order.push_back(&it->second);
+    it->second.push_back(op);
+  }
+  for (const auto* part : in_first_seen_order) {
+    if (auto problem = check_legality(model, *part)) return problem;
   }
   return std::nullopt;
 }

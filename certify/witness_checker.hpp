@@ -21,4 +21,14 @@ namespace ariadne::certify {
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order);
 
+// The same checks in two parts, so that a large keyed history's legality can be
+// replayed partition by partition, in parallel, as each partition is decided:
+// check_order covers membership and real time for the whole history, and
+// check_legality replays the ops of one partition (or of an unpartitioned history) in
+// the order the linearization puts them. check_linearization is check_order plus
+// check_legality of every partition.
+std::optional<std::string> check_order(const History& history, const Model& model,
+                                       std::span<const std::uint32_t> order);
+std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order);
+
 }  // namespace ariadne::certify

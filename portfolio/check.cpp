@@ -75,6 +75,9 @@ using search::SubHistory;
 constexpr std::chrono::milliseconds kRaceAfter(100);
 // How long the first two entrants of a race run alone before the others join.
 constexpr std::chrono::milliseconds kSecondWave(1000);
+// Histories with at least this many operations (over several partitions) start every
+// worker at once; smaller ones start on the calling thread alone.
+constexpr std::size_t kEagerHelpersOps = 20'000;
 
 struct Partition {
   Value key;
@@ -82,7 +85,8 @@ struct Partition {
   std::unique_ptr<search::SearchEngine> engine;
   Outcome outcome = Outcome::undecided;
   std::uint64_t slice = 0;
-  std::vector<const Operation*> linearization;
+  std::vector<const Operation*> linearization;  // once decided, until certified
+  std::vector<portfolio::ChainLink> chain;     // then, for the merge
   std::uint64_t steps = 0;
   std::chrono::steady_clock::duration searched{};  // time in this partition's engines
   std::string winner;                                // the engine that decided it
@@ -150,6 +154,12 @@ class Scheduler {
   // needs a second slice, i.e. once there is real work to share. Small keyed histories
   // (most of them) are then decided without paying for threads at all.
   void run() {
+    // A large keyed history has work for every core from the start: its partitions
+    // are each decided in a slice or two, so waiting for one that needs a second slice
+    // would leave the other cores idle through most of it.
+    std::size_t total_ops = 0;
+    for (const Partition& p : parts_) total_ops += p.sub.ops.size();
+    if (workers_ > 1 && total_ops >= kEagerHelpersOps) start_helpers();
     work(/*may_start_helpers=*/workers_ > 1);
     for (auto& t : helpers_) t.join();
     if (!failure_.empty()) throw InternalError("a search engine failed: " + failure_);
@@ -202,6 +212,7 @@ class Scheduler {
             o = race(i, /*with_native=*/true);
           }
         }
+        if (o == Outcome::linearizable) certify_legality(p);
       } catch (const std::bad_alloc&) {
         o = Outcome::out_of_memory;
       } catch (const std::exception& e) {
@@ -215,15 +226,9 @@ class Scheduler {
       switch (o) {
         case Outcome::undecided:
           queue_.push_back(i);
-          if (may_start_helpers && helpers_.empty()) {
-            for (std::size_t h = 1; h < workers_; ++h) helpers_.emplace_back([this] { work(false); });
-          }
+          if (may_start_helpers) start_helpers();
           break;
         case Outcome::linearizable:
-          if (p.engine) {
-            for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
-          }
-          p.engine.reset();  // frees the memo table
           break;
         case Outcome::not_linearizable:
         case Outcome::out_of_memory:
@@ -241,13 +246,37 @@ class Scheduler {
     }
   }
 
+  // Called before any helper runs, or with mutex_ held.
+  void start_helpers() {
+    if (!helpers_.empty()) return;
+    for (std::size_t h = 1; h < workers_; ++h) helpers_.emplace_back([this] { work(false); });
+  }
+
+  // A partition's linearization, and the certificate checker's replay of the model
+  // over it, done by the worker that decided the partition: in parallel, and while the
+  // partition's operations are still in cache. check() then only checks membership
+  // and real time of the merged order (certify::check_order); together that is
+  // certify::check_linearization.
+  void certify_legality(Partition& p) {
+    if (p.engine) {
+      for (std::uint32_t local : p.engine->linearization()) p.linearization.push_back(p.sub.ops[local]);
+      p.engine.reset();  // frees the memo table
+    }
+    if (auto problem = certify::check_legality(model_, p.linearization)) {
+      throw InternalError("the " + p.winner + " engine's linearization failed the certificate check" +
+                          (model_.is_partitioned() ? " on key " + p.key.to_edn() : std::string()) + ": " + *problem);
+    }
+    p.chain = portfolio::make_chain(p.linearization);
+    p.linearization = {};
+  }
+
   std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub, const StopSignal& stop) {
     switch (engine_) {
       case Engine::brute: return search::make_brute_force(sub, model_, stop);
       case Engine::jit: return search::make_jit(sub, model_, memory_, stop);
       case Engine::sat: return solvers::make_sat_engine(sub, model_, memory_, stop);
       case Engine::smt: return solvers::make_smt_engine(sub, model_, memory_, stop);
-      default: return search::make_wgl(sub, model_, memory_, stop);
+      default: return search::make_segmented_wgl(sub, model_, memory_, stop);
     }
   }
 
@@ -436,11 +465,12 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     return finish();
   }
 
-  std::vector<std::vector<const Operation*>> chains;
+  std::vector<std::vector<portfolio::ChainLink>> chains;
   chains.reserve(parts.size());
-  for (Partition& p : parts) chains.push_back(std::move(p.linearization));
-  result.linearization = portfolio::merge_linearizations(chains);
-  if (auto problem = certify::check_linearization(history, model, result.linearization)) {
+  for (Partition& p : parts) chains.push_back(std::move(p.chain));
+  result.linearization = portfolio::merge_chains(chains);
+  // Each partition's legality was replayed as it was decided (certify_legality).
+  if (auto problem = certify::check_order(history, model, result.linearization)) {
     throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " +
                         *problem);
   }

@@ -7,47 +7,54 @@
 // before h. Suffix minima are precomputed, so the merge is O(n log k) for k chains.
 #include "portfolio/merge.hpp"
 
+#include <algorithm>
 #include <queue>
 
 namespace ariadne::portfolio {
 
-std::vector<std::uint32_t> merge_linearizations(const std::vector<std::vector<const Operation*>>& chains) {
-  std::vector<std::vector<std::uint64_t>> suffix_min(chains.size());
-  std::size_t total = 0;
-  for (std::size_t c = 0; c < chains.size(); ++c) {
-    const auto& chain = chains[c];
-    total += chain.size();
-    auto& mins = suffix_min[c];
-    mins.resize(chain.size());
-    std::uint64_t m = kNever;
-    for (std::size_t i = chain.size(); i-- > 0;) {
-      m = std::min(m, chain[i]->ret);
-      mins[i] = m;
-    }
+std::vector<ChainLink> make_chain(std::span<const Operation* const> ops_in_order) {
+  std::vector<ChainLink> chain(ops_in_order.size());
+  std::uint64_t earliest = kNever;
+  for (std::size_t i = ops_in_order.size(); i-- > 0;) {
+    const Operation& op = *ops_in_order[i];
+    earliest = std::min(earliest, op.ret);
+    chain[i] = ChainLink{earliest, op.call, op.id};
   }
+  return chain;
+}
+
+std::vector<std::uint32_t> merge_chains(const std::vector<std::vector<ChainLink>>& chains) {
   struct Head {
     std::uint64_t key;
     std::uint64_t call;  // tie-break: earlier invocation first, for a natural reading order
     std::size_t chain;
     bool operator>(const Head& o) const { return key != o.key ? key > o.key : call > o.call; }
   };
+  std::size_t total = 0;
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-  std::vector<std::size_t> pos(chains.size(), 0);
   for (std::size_t c = 0; c < chains.size(); ++c) {
-    if (!chains[c].empty()) heads.push({suffix_min[c][0], chains[c][0]->call, c});
+    total += chains[c].size();
+    if (!chains[c].empty()) heads.push({chains[c][0].suffix_min_ret, chains[c][0].call, c});
   }
+  std::vector<std::size_t> pos(chains.size(), 0);
   std::vector<std::uint32_t> order;
   order.reserve(total);
   while (!heads.empty()) {
-    Head h = heads.top();
+    const Head h = heads.top();
     heads.pop();
-    order.push_back(chains[h.chain][pos[h.chain]]->id);
-    std::size_t next = ++pos[h.chain];
-    if (next < chains[h.chain].size()) {
-      heads.push({suffix_min[h.chain][next], chains[h.chain][next]->call, h.chain});
-    }
+    const auto& chain = chains[h.chain];
+    order.push_back(chain[pos[h.chain]].id);
+    const std::size_t next = ++pos[h.chain];
+    if (next < chain.size()) heads.push({chain[next].suffix_min_ret, chain[next].call, h.chain});
   }
   return order;
+}
+
+std::vector<std::uint32_t> merge_linearizations(const std::vector<std::vector<const Operation*>>& chains) {
+  std::vector<std::vector<ChainLink>> links;
+  links.reserve(chains.size());
+  for (const auto& chain : chains) links.push_back(make_chain(chain));
+  return merge_chains(links);
 }
 
 }  // namespace ariadne::portfolio
