@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,30 @@ class SearchEngine {
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
+
+// A search over one time segment of a longer history (see segmented_search.cpp): the
+// model is compiled once for the whole history, so a state one segment ends in can
+// start the next.
+struct SegmentStart {
+  std::shared_ptr<CompiledModel> compiled;
+  // For each op of the segment, its index among the ops `compiled` was compiled for;
+  // empty when they are the same ops.
+  std::vector<std::uint32_t> model_index;
+  std::optional<StateId> initial;  // the compiled model's own initial state if empty
+};
+class SegmentSearch : public SearchEngine {
+ public:
+  // After `linearizable`: the state the linearization ends in.
+  virtual StateId final_state() const = 0;
+};
+std::unique_ptr<SegmentSearch> make_wgl_segment(const SubHistory& sub, SegmentStart start, MemoryBudget& memory,
+                                                const StopSignal& stop);
+// WGL over a long history split at its quiescent points, into pieces of at least
+// `min_piece_ops` operations; see segmented_search.cpp. Plain WGL when there is no
+// such point.
+inline constexpr std::size_t kMinPieceOps = 256;
+std::unique_ptr<SearchEngine> make_segmented_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                 const StopSignal& stop, std::size_t min_piece_ops = kMinPieceOps);
 // Lowe's just-in-time linearization: configurations carried forward through time.
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);

@@ -27,6 +27,7 @@
 #include "search/search_engine.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -63,13 +64,17 @@ std::uint64_t mix64(std::uint64_t x) {
   return x;
 }
 
-class Wgl final : public SearchEngine {
+class Wgl final : public SegmentSearch {
  public:
   Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
+      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt}, memory, stop) {}
+
+  Wgl(const SubHistory& sub, SegmentStart start, MemoryBudget& memory, const StopSignal& stop)
       : sub_(sub),
         memory_(memory),
         stop_(stop),
-        compiled_(model.compile(sub.ops)),
+        compiled_(std::move(start.compiled)),
+        model_index_(std::move(start.model_index)),
         required_words_((count_required(sub) + 63) / 64),
         bits_(required_words_ + (sub.ops.size() - count_required(sub) + 63) / 64, 0),
         cache_(required_words_, bits_.size() - required_words_) {
@@ -90,12 +95,13 @@ class Wgl final : public SearchEngine {
       }
     }
     required_left_ = next_required;
-    state_ = compiled_->initial();
+    state_ = start.initial ? *start.initial : compiled_->initial();
     cursor_ = nodes_[head_].next;
     account_memory();
   }
 
   std::string name() const override { return "wgl"; }
+  StateId final_state() const override { return state_; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
 
@@ -132,7 +138,7 @@ class Wgl final : public SearchEngine {
           continue;
         }
         auto begin = static_cast<std::uint32_t>(succ_pool_.size());
-        compiled_->step(state_, node.op, succ_pool_);
+        compiled_->step(state_, model_index_.empty() ? node.op : model_index_[node.op], succ_pool_);
         ++steps_;
         if (!try_successors(cursor_, begin, static_cast<std::uint32_t>(succ_pool_.size()), begin)) {
           succ_pool_.resize(begin);
@@ -320,7 +326,8 @@ class Wgl final : public SearchEngine {
   const SubHistory& sub_;
   MemoryShare memory_;
   const StopSignal& stop_;
-  std::unique_ptr<CompiledModel> compiled_;
+  std::shared_ptr<CompiledModel> compiled_;
+  std::vector<std::uint32_t> model_index_;  // op -> index the model was compiled for; empty: the same
   std::size_t required_words_;
   std::vector<std::uint64_t> bits_;
   std::uint64_t bits_hash_ = 0;
@@ -348,6 +355,11 @@ class Wgl final : public SearchEngine {
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop) {
   return std::make_unique<Wgl>(sub, model, memory, stop);
+}
+
+std::unique_ptr<SegmentSearch> make_wgl_segment(const SubHistory& sub, SegmentStart start, MemoryBudget& memory,
+                                                const StopSignal& stop) {
+  return std::make_unique<Wgl>(sub, std::move(start), memory, stop);
 }
 
 }  // namespace ariadne::search
