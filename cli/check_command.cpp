@@ -54,8 +54,9 @@ int run_check_command(const CheckCommandOptions& options) {
 
   const auto start = std::chrono::steady_clock::now();
   require_readable_file(options.file);
-  const EventLog log = read_events(options.file, format);
-  const History history = build_history(log, *model);
+  const History history = read_history(options.file, *model, format);
+  const double read_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const CheckResult result = check(history, *model, check_options);
   const double total_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -66,6 +67,7 @@ int run_check_command(const CheckCommandOptions& options) {
   report.history = &history;
   report.result = &result;
   report.total_ms = total_ms;
+  report.read_ms = read_ms;
   report.explain = options.explain;
   report.prefix = options.prefix;
   report.core_shrunk = !options.no_core;

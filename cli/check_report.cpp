@@ -140,7 +140,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
   if (result.partitions > 1) operations += " in " + std::to_string(result.partitions) + " partitions";
   line("operations", operations);
-  line("time", format_ms(result.elapsed_ms) + " checking, " + format_ms(report.total_ms) + " in all");
+  line("time", format_ms(report.read_ms) + " reading, " + format_ms(result.elapsed_ms) + " checking, " +
+                   format_ms(report.total_ms) + " in all");
 
   switch (result.verdict) {
     case Verdict::linearizable:
@@ -247,6 +248,7 @@ std::string format_check_json(const CheckReport& report) {
   json.field("steps", result.steps);
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
+  json.field("read_ms", round_ms(report.read_ms));
   if (!report.proof_dir.empty()) {
     json.key("proof").begin_object();
     json.field("dir", report.proof_dir);

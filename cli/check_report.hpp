@@ -16,6 +16,7 @@ struct CheckReport {
   const History* history = nullptr;
   const CheckResult* result = nullptr;
   double total_ms = 0;  // reading and checking, for the human report
+  double read_ms = 0;   // reading the file and pairing its events into operations
   bool explain = false;  // the human report prints the whole explanation
   bool prefix = false;   // ... and the longest linearizable prefix
   bool core_shrunk = true;  // false with --no-core

@@ -127,7 +127,7 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
   }
   try {
     const auto model = make_model_from_spec(row.row.model);
-    const History history = build_history(read_events(row.row.path.string(), Format::auto_detect), *model);
+    const History history = read_history(row.row.path.string(), *model);
     for (const Engine engine : engines) row.runs.push_back(run_engine(engine, history, *model, base));
   } catch (const InputError& error) {
     row.error = error.what();

@@ -108,6 +108,7 @@ std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
 std::string atomic_command(const generators::AtomicShape& shape) {
   std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
                         std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
+                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
                         " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
                         generators::format_crash_rate(shape.crash_rate);
   if (shape.violation) command += " --violation";

@@ -215,7 +215,7 @@ std::string atomic_help_footer() {
          "or the spec's keys), mutex (a try-lock: an acquire of a taken lock fails, only the\n"
          "holder releases), set (add, read), unordered-queue, fifo-queue and stack (a removal\n"
          "from an empty one fails), kv (get, put, append of tokens \"v<n> \" on keys k0 k1 k2\n"
-         "or the spec's keys).\n"
+         "or the spec's keys). --keys N spreads kv and multi-register operations over N keys.\n"
          "\nWith --crash-rate R each operation crashes with probability R: it completes with\n"
          ":info (or, after the last invocation, not at all) and its client goes on as a new\n"
          "process. A crashed operation takes effect before its :info, after it, or never.\n"
@@ -237,7 +237,8 @@ std::string atomic_help_footer() {
          "  ariadne check register.edn --model 'register(0)'\n"
          "  ariadne generate atomic --model kv --ops 120 --crash-rate 0.2 --violation -o kv.edn\n"
          "  ariadne generate atomic --model 'register(0)' --ops 2000 --processes 16 --values 2 -o hard.edn\n"
-         "  ariadne generate atomic --model stack --violation --count 10 --out-dir stacks; ariadne corpus stacks\n\n" +
+         "  ariadne generate atomic --model stack --violation --count 10 --out-dir stacks; ariadne corpus stacks\n"
+         "  ariadne generate atomic --model kv --ops 1000000 --keys 1000 --processes 50 --crash-rate 0 -o big.edn\n\n" +
          generate_exit_statuses();
 }
 

@@ -170,6 +170,10 @@ void add_atomic_command(CLI::App& generate, GenerateCommandOptions& options) {
       ->capture_default_str()
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));
+  atomic->add_option("--keys", shape.keys, "kv and multi-register: spread the operations over N keys (default: the spec's, else 3)")
+      ->type_name("N")
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
   atomic->add_option("--values", options.atomic_values,
                      "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
       ->type_name("unique|K")

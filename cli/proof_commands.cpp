@@ -102,7 +102,7 @@ int run_verify_witness_command(const VerifyWitnessOptions& options) {
   const auto model = choose_model(options.model, options.init);
   const Format format = choose_format(options.format);
   if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
-  const History history = build_history(read_events(options.file, format), *model);
+  const History history = read_history(options.file, *model, format);
   const std::vector<std::uint32_t> order = read_witness_file(options.witness);
   if (const auto problem = certify::check_linearization(history, *model, order)) {
     std::cout << "NOT A WITNESS  " << *problem << std::endl;

@@ -39,7 +39,7 @@ fs::path with_suffix(const fs::path& stem, const std::string& suffix) {
 // Replays the witness stored in `json` against the row's file, parsed again.
 std::string replay_witness(const CorpusRow& row, const fs::path& json) {
   const auto model = make_model_from_spec(row.model);
-  const History history = build_history(read_events(row.path.string(), Format::auto_detect), *model);
+  const History history = read_history(row.path.string(), *model);
   const std::vector<std::uint32_t> order = read_witness_file(json.string());
   if (const auto problem = certify::check_linearization(history, *model, order)) {
     return "the witness in " + json.string() + " does not replay: " + *problem;
@@ -50,7 +50,7 @@ std::string replay_witness(const CorpusRow& row, const fs::path& json) {
 void certify_checked_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem,
                          std::chrono::steady_clock::duration proof_budget, RowCertificate& certificate) {
   const auto model = make_model_from_spec(row.model);
-  const History history = build_history(read_events(row.path.string(), Format::auto_detect), *model);
+  const History history = read_history(row.path.string(), *model);
   const auto check_start = Clock::now();
   const CheckResult result = check(history, *model, options);
   certificate.check_ms = ms_since(check_start);

@@ -59,6 +59,12 @@ void validate(const AtomicShape& shape, const Model& model) {
     throw UsageError("--values " + std::to_string(shape.values) + " is too large (at most " +
                      std::to_string(kMaxValueDomain) + ")");
   }
+  if (shape.keys > 0 && model.name() != "kv" && model.name() != "multi-register") {
+    throw UsageError("--keys means nothing to " + model.name() + ": only kv and multi-register have keys");
+  }
+  if (shape.keys > kMaxKeys) {
+    throw UsageError("--keys " + std::to_string(shape.keys) + " is too many (at most " + std::to_string(kMaxKeys) + ")");
+  }
   if (model.name() == "mutex" && shape.values != kUniqueValues) {
     throw UsageError("--values " + std::to_string(shape.values) +
                      " means nothing to the mutex: :acquire and :release carry no values (leave --values out)");
@@ -118,7 +124,7 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
 
   SeededRandom random(shape.seed);
   ValueSource values(shape.values, std::move(reserved));
-  const auto object = make_atomic_object({*model, init, shape.processes, random, values});
+  const auto object = make_atomic_object({*model, init, shape.processes, random, values, shape.keys});
   if (shape.violation && shape.operations < object->pattern_size()) {
     throw UsageError("a " + model->name() + " violation needs at least " +
                      plural(object->pattern_size(), "operation") + "; --ops is " + std::to_string(shape.operations));

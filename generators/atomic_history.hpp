@@ -39,11 +39,15 @@ struct AtomicShape {
   std::string model_spec;            // as make_model_from_spec reads it, e.g. "register(0)"
   std::size_t operations = 40;       // invocations, the violation's included
   std::size_t processes = 4;         // client processes running at once
+  std::size_t keys = 0;              // keyed models: how many keys; 0: the spec's, else 3
   std::uint64_t values = kUniqueValues;  // or K: values drawn from a domain of K (0..K-1)
   double crash_rate = 0.1;           // probability that an operation crashes
   bool violation = false;            // inject a pattern no order explains
   std::uint64_t seed = 1;
 };
+
+// The most keys --keys takes.
+inline constexpr std::size_t kMaxKeys = 1'000'000;
 
 // The largest K for --values K: values and fresh values above K stay far from the
 // limits of 64-bit integers.

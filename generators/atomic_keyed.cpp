@@ -29,9 +29,14 @@ constexpr std::uint64_t kMicroReadPercent = 50;
 constexpr std::uint64_t kGetPercent = 40;
 constexpr std::uint64_t kPutPercent = 30;  // the rest are appends
 
-// The keys the clients use: the initial state's, when it names any, else a few of our own.
-std::vector<Value> keys_of(const Value& init, Value (*make_key)(std::size_t)) {
+// The keys the clients use: `count` of our own when asked (--keys), else the initial
+// state's when it names any, else a few of our own.
+std::vector<Value> keys_of(const Value& init, std::size_t count, Value (*make_key)(std::size_t)) {
   std::vector<Value> keys;
+  if (count > 0) {
+    for (std::size_t i = 0; i < count; ++i) keys.push_back(make_key(i));
+    return keys;
+  }
   if (init.is_map()) {
     for (const auto& [key, value] : init.entries()) keys.push_back(key);
   }
@@ -58,7 +63,7 @@ std::string stale_read_sentence(const AtomicOp& first, const AtomicOp& second, c
 class MultiRegisterObject final : public AtomicObject {
  public:
   explicit MultiRegisterObject(const ObjectContext& context)
-      : random_(context.random), values_(context.values), keys_(keys_of(context.init, default_key)) {
+      : random_(context.random), values_(context.values), keys_(keys_of(context.init, context.keys, default_key)) {
     if (context.init.is_map()) {
       for (const auto& [key, value] : context.init.entries()) state_[key] = value;
     }
@@ -118,7 +123,10 @@ class MultiRegisterObject final : public AtomicObject {
   }
 
  private:
-  static Value default_key(std::size_t i) { return Value::keyword(std::string(1, static_cast<char>('x' + i))); }
+  // :x :y :z, then :k3 :k4 ... when --keys asks for more.
+  static Value default_key(std::size_t i) {
+    return Value::keyword(i < 3 ? std::string(1, static_cast<char>('x' + i)) : "k" + std::to_string(i));
+  }
 
   static AtomicOp txn(std::vector<Value> micro_ops) {
     AtomicOp op;
@@ -138,7 +146,7 @@ class MultiRegisterObject final : public AtomicObject {
 class KvObject final : public AtomicObject {
  public:
   explicit KvObject(const ObjectContext& context)
-      : random_(context.random), values_(context.values), keys_(keys_of(context.init, default_key)) {
+      : random_(context.random), values_(context.values), keys_(keys_of(context.init, context.keys, default_key)) {
     if (context.init.is_map()) {
       for (const auto& [key, value] : context.init.entries()) state_[key] = value.text();
     }

@@ -107,6 +107,7 @@ struct ObjectContext {
   std::size_t processes = 1;
   SeededRandom& random;
   ValueSource& values;
+  std::size_t keys = 0;  // keyed models: how many keys (k0, k1 ...); 0: the init's, else 3
 };
 
 // The object for `context.model`; throws UsageError for a model without one.

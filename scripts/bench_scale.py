@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Benchmarks ariadne on large generated histories: how time and peak memory grow
+from 10^4 to 10^7 operations, and how fast each reader parses.
+
+Usage: scripts/bench_scale.py [--ariadne build/ariadne] [--sizes 1e4,1e5,1e6,1e7]
+                              [--runs 3] [--work-dir /tmp/ariadne-scale] [--formats]
+
+Growth: for each size N, `ariadne generate atomic --model kv --ops N --keys K
+--processes 50 --crash-rate 0` (K = 1,000 keys, as the targets state; fewer for the
+small sizes so each key still has operations to check), then `ariadne check FILE
+--model kv --json` RUNS times. Reported per size: the file's size, the median wall
+time of the whole command (reading, pairing, checking, certifying and printing the
+witness), the median of its "read_ms" and "elapsed_ms" (checking and certifying),
+and the largest peak resident set size (from /usr/bin/time), beside the targets of
+issue 7: 10^6 operations in under 5 s and 1 GiB, 10^7 in under 60 s and 4 GiB.
+
+Parse throughput (--formats): a 10^6-operation history written in every format
+(`ariadne convert`): a kv history in edn, porcupine-kv and json, and a register
+history in all four (jepsen-log has no :key), each read RUNS times; MB/s is the
+file's size over the median "read_ms" (reading the file and pairing its events).
+
+Generated files are kept in --work-dir (10^7 operations take 1.4 GB) and reused when
+present. A benchmark, not a test: it asserts nothing.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def generate(ariadne, path, model, ops, keys, processes):
+    if os.path.exists(path):
+        return
+    command = [ariadne, "generate", "atomic", "--model", model, "--ops", str(ops), "--processes", str(processes),
+               "--crash-rate", "0", "--seed", "1", "-o", path + ".part"]
+    if keys:
+        command[4:4] = ["--keys", str(keys)]
+    subprocess.run(command, check=True)
+    os.replace(path + ".part", path)
+
+
+def convert(ariadne, source, target, fmt):
+    if not os.path.exists(target):
+        subprocess.run([ariadne, "convert", source, "--to", fmt, "-o", target + ".part"], check=True)
+        os.replace(target + ".part", target)
+
+
+def timed_check(ariadne, path, model, fmt=None):
+    """One `ariadne check --json` run: (wall seconds, peak RSS bytes, its JSON)."""
+    with tempfile.NamedTemporaryFile("r") as rss:
+        command = ["/usr/bin/time", "-f", "%M", "-o", rss.name, ariadne, "check", path, "--model", model, "--json"]
+        if fmt:
+            command += ["--format", fmt]
+        started = time.monotonic()
+        out = subprocess.run(command, capture_output=True, text=True)
+        wall = time.monotonic() - started
+        if out.returncode not in (0, 1):
+            sys.exit(f"ariadne check {path} failed with {out.returncode}: {out.stderr}")
+        peak = int(rss.read().strip().splitlines()[-1]) * 1024
+    return wall, peak, json.loads(out.stdout)
+
+
+def growth(args):
+    print("| operations | keys | file | wall (median) | reading | checking | peak RSS | verdict | target |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    targets = {10**6: (5, 1 << 30), 10**7: (60, 4 << 30)}
+    for size in args.sizes:
+        keys = min(1000, max(1, size // 100))
+        path = os.path.join(args.work_dir, f"kv-{size}-{keys}keys.edn")
+        generate(args.ariadne, path, "kv", size, keys, 50)
+        walls, reads, checks, peaks, verdicts = [], [], [], [], set()
+        for _ in range(args.runs):
+            wall, peak, report = timed_check(args.ariadne, path, "kv")
+            walls.append(wall)
+            peaks.append(peak)
+            reads.append(report["read_ms"] / 1000)
+            checks.append(report["elapsed_ms"] / 1000)
+            verdicts.add(report["verdict"])
+        target = ""
+        if size in targets:
+            seconds, memory = targets[size]
+            met = statistics.median(walls) < seconds and max(peaks) < memory
+            target = f"< {seconds} s, < {memory >> 30} GiB: {'met' if met else 'MISSED'}"
+        print(f"| {size:,} | {keys:,} | {os.path.getsize(path) / 1e6:,.0f} MB | {statistics.median(walls):.2f} s "
+              f"| {statistics.median(reads):.2f} s | {statistics.median(checks):.2f} s | {max(peaks) / 2**20:,.0f} MiB "
+              f"| {'/'.join(sorted(verdicts))} | {target} |", flush=True)
+
+
+def formats(args):
+    ops = 10**6
+    print(f"\n| history ({ops:,} operations) | format | file | reading (median) | throughput |")
+    print("|---|---|---:|---:|---:|")
+    cases = [("kv", "kv", 1000, ["edn", "porcupine-kv", "json"]),
+             ("register", "register", 0, ["edn", "jepsen-log", "json"])]
+    for name, model, keys, fmts in cases:
+        source = os.path.join(args.work_dir, f"{name}-{ops}.edn")
+        generate(args.ariadne, source, model, ops, keys, 50)
+        for fmt in fmts:
+            path = source if fmt == "edn" else os.path.join(args.work_dir, f"{name}-{ops}.{fmt}")
+            convert(args.ariadne, source, path, fmt)
+            reads = [timed_check(args.ariadne, path, model, fmt)[2]["read_ms"] / 1000 for _ in range(args.runs)]
+            size = os.path.getsize(path)
+            print(f"| {name} | {fmt} | {size / 1e6:,.0f} MB | {statistics.median(reads):.2f} s "
+                  f"| {size / 1e6 / statistics.median(reads):,.0f} MB/s |", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ariadne", default="build/ariadne")
+    ap.add_argument("--sizes", default="1e4,1e5,1e6,1e7",
+                    type=lambda s: [int(float(x)) for x in s.split(",")])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--work-dir", default=os.path.join(tempfile.gettempdir(), "ariadne-scale"))
+    ap.add_argument("--formats", action="store_true", help="measure parse throughput per format too")
+    ap.add_argument("--no-growth", action="store_true", help="skip the growth table")
+    args = ap.parse_args()
+    os.makedirs(args.work_dir, exist_ok=True)
+    print(f"ariadne: {args.ariadne}; {args.runs} runs each; {os.cpu_count()} cores; files in {args.work_dir}\n")
+    if not args.no_growth:
+        growth(args)
+    if args.formats:
+        formats(args)
+
+
+if __name__ == "__main__":
+    main()
