@@ -208,7 +208,7 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   std::vector<CorpusRow> all_rows = read_corpus_rows(options.corpus);
 
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t run_size = shard ? shard_positions(all_rows.size(), *shard).size() : all_rows.size();
+  const std::size_t run_size = shard ? shard_row_count(all_rows.size(), *shard) : all_rows.size();
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(run_size, 1)));
   CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
   // A corpus run compares verdicts; shrinking every refuted row to a minimal core

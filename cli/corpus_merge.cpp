@@ -115,6 +115,8 @@ std::string read_report_text(const std::string& path) {
   return text.str();
 }
 
+std::string count_rows(std::size_t count) { return std::to_string(count) + (count == 1 ? " row" : " rows"); }
+
 std::string shard_name(ShardSpec spec) { return std::to_string(spec.index) + "/" + std::to_string(spec.count); }
 
 void read_row(const ReportReader& reader, const Value& item, const std::string& where, ShardReport& report) {
@@ -188,17 +190,19 @@ ShardReport read_shard_report(const std::string& path) {
 
   // The rows must be exactly the shard's: a report that lost or gained a row, or
   // whose rows moved, would merge into a corpus run that never happened.
-  const std::vector<std::size_t> expected = shard_positions(report.corpus_rows, report.spec);
-  if (report.positions.size() != expected.size()) {
+  // Counted, not listed: a damaged corpus_rows must not make the merge allocate it.
+  const std::size_t expected_rows = shard_row_count(report.corpus_rows, report.spec);
+  if (report.positions.size() != expected_rows) {
     reader.fail("", "shard " + shard_name(report.spec) + " of a " + std::to_string(report.corpus_rows) +
-                        "-row corpus holds " + std::to_string(expected.size()) + " rows, but the report lists " +
-                        std::to_string(report.positions.size()));
+                        "-row corpus holds " + count_rows(expected_rows) + ", but the report lists " +
+                        count_rows(report.positions.size()));
   }
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (report.positions[i] != expected[i]) {
+  for (std::size_t i = 0; i < expected_rows; ++i) {
+    const std::size_t expected = report.spec.index + i * report.spec.count;
+    if (report.positions[i] != expected) {
       reader.fail("rows[" + std::to_string(i) + "]",
                   "\"position\" is " + std::to_string(report.positions[i]) + ", but row " + std::to_string(i) +
-                      " of shard " + shard_name(report.spec) + " is at position " + std::to_string(expected[i]));
+                      " of shard " + shard_name(report.spec) + " is at position " + std::to_string(expected));
     }
   }
   return report;
@@ -234,9 +238,8 @@ void check_same_run(const ShardReport& first, const ShardReport& report) {
     refuse("is one of " + std::to_string(report.spec.count) + " shards, a different count N");
   }
   if (report.corpus_digest != first.corpus_digest || report.corpus_rows != first.corpus_rows) {
-    refuse("read a different corpus (" + std::to_string(report.corpus_rows) + " rows, digest " +
-           report.corpus_digest + ", against " + std::to_string(first.corpus_rows) + " rows, digest " +
-           first.corpus_digest + ")");
+    refuse("read a different corpus (" + count_rows(report.corpus_rows) + ", digest " + report.corpus_digest +
+           ", against " + count_rows(first.corpus_rows) + ", digest " + first.corpus_digest + ")");
   }
   if (report.options != first.options) {
     refuse("was checked with other options (" + describe_difference(report.options, first.options) + ")");
@@ -263,19 +266,21 @@ MergedCorpus merge_shard_reports(const std::vector<std::string>& report_paths) {
   }
   const std::size_t count = reports.front().spec.count;
   if (by_index.size() != count) {
-    std::vector<std::size_t> missing;
-    for (std::size_t index = 0; index < count; ++index) {
-      if (by_index.count(index) == 0) missing.push_back(index);
-    }
+    // The first ten missing shards are named; a count N edited to a huge number must
+    // not make this loop run N times.
+    const std::size_t missing = count - by_index.size();
     std::string listed;
-    for (std::size_t i = 0; i < missing.size() && i < 10; ++i) listed += (i ? ", " : "") + std::to_string(missing[i]);
-    if (missing.size() > 10) listed += ", ... (" + std::to_string(missing.size()) + " in all)";
+    std::size_t named = 0;
+    for (std::size_t index = 0; index < count && named < 10; ++index) {
+      if (by_index.count(index) == 0) listed += (named++ ? ", " : "") + std::to_string(index);
+    }
+    if (missing > named) listed += ", ... (" + std::to_string(missing) + " in all)";
     std::string given;
     for (const auto& [index, report] : by_index) {
       given += (given.empty() ? "" : ", ") + std::to_string(index) + " (" + report->path + ")";
     }
     throw InputError("--merge", {},
-                     std::string(missing.size() == 1 ? "no report for shard " : "no report for shards ") + listed +
+                     std::string(missing == 1 ? "no report for shard " : "no report for shards ") + listed +
                          " (of shards 0 to " + std::to_string(count - 1) + "); given: " + given +
                          ". A merge needs every shard's report");
   }

@@ -31,12 +31,14 @@ std::string scope_lines(const ReportScope& scope, const Style& style) {
   std::string out;
   if (scope.shard) {
     const ShardIdentity& shard = *scope.shard;
-    const std::vector<std::size_t> positions = shard_positions(shard.corpus_rows, shard.spec);
+    const std::size_t shard_rows = shard_row_count(shard.corpus_rows, shard.spec);
     std::string listed;
-    for (std::size_t i = 0; i < positions.size() && i < 3; ++i) listed += (i ? ", " : "") + std::to_string(positions[i]);
-    if (positions.size() > 3) listed += ", ...";
+    for (std::size_t i = 0; i < shard_rows && i < 3; ++i) {
+      listed += (i ? ", " : "") + std::to_string(shard.spec.index + i * shard.spec.count);
+    }
+    if (shard_rows > 3) listed += ", ...";
     out += "shard " + std::to_string(shard.spec.index) + "/" + std::to_string(shard.spec.count) + ": " +
-           std::to_string(positions.size()) + " of the corpus's " + std::to_string(shard.corpus_rows) + " rows" +
+           std::to_string(shard_rows) + " of the corpus's " + std::to_string(shard.corpus_rows) + " rows" +
            (listed.empty() ? "" : " (positions " + listed + ")") +
            "; join the shards' --json reports with 'ariadne corpus --merge'\n";
   }
@@ -59,7 +61,7 @@ void write_scope_json(JsonWriter& json, const ReportScope& scope) {
     json.key("shard").begin_object();
     json.field("index", static_cast<std::uint64_t>(shard.spec.index));
     json.field("count", static_cast<std::uint64_t>(shard.spec.count));
-    json.field("rows", static_cast<std::uint64_t>(shard_positions(shard.corpus_rows, shard.spec).size()));
+    json.field("rows", static_cast<std::uint64_t>(shard_row_count(shard.corpus_rows, shard.spec)));
     json.field("corpus_rows", static_cast<std::uint64_t>(shard.corpus_rows));
     json.field("selection", "round-robin");
     json.field("corpus_digest", shard.corpus_digest);

@@ -75,6 +75,10 @@ std::vector<std::size_t> shard_positions(std::size_t corpus_rows, ShardSpec spec
   return positions;
 }
 
+std::size_t shard_row_count(std::size_t corpus_rows, ShardSpec spec) {
+  return spec.index < corpus_rows ? (corpus_rows - spec.index - 1) / spec.count + 1 : 0;
+}
+
 std::string corpus_digest(const std::vector<CorpusRow>& rows) {
   Fnv1a64 hash;
   for (const CorpusRow& row : rows) {

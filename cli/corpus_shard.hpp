@@ -31,6 +31,8 @@ ShardSpec parse_shard_spec(std::string_view text);
 // shard the same number of rows, give or take one, and spreads a family of slow
 // files (which sit together in the sorted row order) over all the shards.
 std::vector<std::size_t> shard_positions(std::size_t corpus_rows, ShardSpec spec);
+// How many rows that is, without listing them.
+std::size_t shard_row_count(std::size_t corpus_rows, ShardSpec spec);
 
 // A fingerprint of the whole corpus, the same on every machine that sees the same
 // files: each row's name, model, expected verdict and file size, in row order, hashed
