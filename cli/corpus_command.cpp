@@ -4,11 +4,20 @@
 // outcome goes to its own slot, so the report is in corpus order whatever order the
 // workers finish in. Every failure of a row, whatever its type, is caught in the
 // worker and recorded as an error row: one bad file never stops the run.
+//
+// With --shard I/N the run checks only its shard's rows (corpus_shard.hpp) and its
+// report says which; --merge joins such reports (corpus_merge.hpp). Ctrl-C or SIGTERM
+// (interrupt.hpp) cancels the running checks through CheckOptions::cancel, the
+// workers skip the rows not yet started, and the rows that got an answer are
+// reported with a line saying how many were not checked.
 #include "cli/corpus_command.hpp"
 
+#include "cli/corpus_merge.hpp"
 #include "cli/corpus_report.hpp"
 #include "cli/corpus_rows.hpp"
+#include "cli/corpus_shard.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/option_values.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/report_numbers.hpp"
@@ -114,20 +123,102 @@ void write_certificate_index(const fs::path& dir, const std::vector<CorpusRow>& 
   if (!out) throw UsageError("--certify: cannot write " + (dir / "certificates.tsv").string());
 }
 
+// The rows one run checks: all of them, or its shard's, with their positions.
+struct RunRows {
+  std::vector<CorpusRow> rows;
+  std::vector<std::size_t> positions;
+};
+
+RunRows select_rows(std::vector<CorpusRow> all_rows, const std::optional<ShardSpec>& shard) {
+  RunRows selected;
+  if (!shard) {
+    selected.rows = std::move(all_rows);
+    return selected;
+  }
+  selected.positions = shard_positions(all_rows.size(), *shard);
+  for (const std::size_t position : selected.positions) selected.rows.push_back(std::move(all_rows[position]));
+  return selected;
+}
+
+// A row counts as checked when it got an answer of its own: not when it was never
+// started, nor when its check answered unknown because the interrupt cancelled it
+// (an unknown that lands just as the signal does is counted as not checked too; that
+// only errs towards rechecking).
+bool answered(const CorpusOutcome& outcome, bool ran, bool interrupted) {
+  if (!ran) return false;
+  return !(interrupted && outcome.error.empty() && outcome.verdict == Verdict::unknown);
+}
+
+// The rows of `run` that got an answer, with their outcomes (and positions, for a shard).
+struct AnsweredRows {
+  std::vector<CorpusRow> rows;
+  std::vector<CorpusOutcome> outcomes;
+  std::vector<std::size_t> positions;
+};
+
+AnsweredRows answered_rows(const RunRows& run, const std::vector<CorpusOutcome>& outcomes,
+                           const std::vector<char>& ran, bool interrupted) {
+  AnsweredRows done;
+  for (std::size_t i = 0; i < run.rows.size(); ++i) {
+    if (!answered(outcomes[i], ran[i] != 0, interrupted)) continue;
+    done.rows.push_back(run.rows[i]);
+    done.outcomes.push_back(outcomes[i]);
+    if (!run.positions.empty()) done.positions.push_back(run.positions[i]);
+  }
+  return done;
+}
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+int run_merge(const CorpusCommandOptions& options) {
+  // A merge checks nothing: an option that would change how rows are checked means the
+  // user expects something --merge does not do.
+  const SearchLimits defaults;
+  const bool check_options_given = options.limits.engine != defaults.engine ||
+                                   options.limits.timeout_seconds != defaults.timeout_seconds ||
+                                   options.limits.memory_limit != defaults.memory_limit || options.jobs != 0;
+  if (!options.corpus.empty() || options.shard || options.certify_dir || check_options_given) {
+    throw UsageError("corpus --merge: give only the shard reports (and --json), not a CORPUS, --shard, --certify, "
+                     "--jobs or a check limit: the shards' reports already hold the checks");
+  }
+  MergedCorpus merged = merge_shard_reports(options.merge_reports);
+  const CorpusTotals totals = total(merged.outcomes, merged.wall_ms);
+  ReportScope scope;
+  scope.merged = std::move(merged.summary);
+  print(options.json ? format_corpus_json(merged.corpus, merged.rows, merged.outcomes, totals, scope)
+                     : format_corpus_text(merged.rows, merged.outcomes, totals, Style::for_stream(stdout), scope));
+  return totals.mismatches == 0 ? kExitCorpusMatches : kExitCorpusMismatches;
+}
+
 }  // namespace
 
 int run_corpus_command(const CorpusCommandOptions& options) {
-  // Parse the limits before reading the corpus, so a typo fails fast.
+  if (!options.merge_reports.empty()) return run_merge(options);
+  if (options.corpus.empty()) {
+    throw UsageError("corpus: give a CORPUS (an expected.tsv or a directory), or --merge REPORT.json...");
+  }
+  // Parse the options before reading the corpus, so a typo fails fast.
+  const std::optional<ShardSpec> shard =
+      options.shard ? std::optional<ShardSpec>(parse_shard_spec(*options.shard)) : std::nullopt;
   make_check_options(options.limits, 0);
   const auto start = Clock::now();
-  const std::vector<CorpusRow> rows = read_corpus_rows(options.corpus);
+  std::vector<CorpusRow> all_rows = read_corpus_rows(options.corpus);
 
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, rows.size()));
+  const std::size_t run_size = shard ? shard_row_count(all_rows.size(), *shard) : all_rows.size();
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(run_size, 1)));
   CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
   // A corpus run compares verdicts; shrinking every refuted row to a minimal core
   // would only cost time (`check` on a row gives it).
   check_options.minimal_core = false;
+
+  ReportScope scope;
+  if (shard) scope.shard = make_shard_identity(*shard, all_rows, check_options, options.certify_dir.has_value());
+  const RunRows run = select_rows(std::move(all_rows), shard);
+  const std::vector<CorpusRow>& rows = run.rows;
 
   std::optional<fs::path> certify_dir;
   if (options.certify_dir) {
@@ -139,22 +230,35 @@ int run_corpus_command(const CorpusCommandOptions& options) {
     check_options.minimal_core = true;
   }
 
+  const InterruptScope interrupt;
+  check_options.cancel = &interrupt.flag();
   std::vector<CorpusOutcome> outcomes(rows.size());
+  std::vector<char> ran(rows.size(), 0);  // char, not bool: each worker writes its own byte
   ProgressBar progress(stderr, rows.size(), is_terminal(stderr));
   portfolio::for_each_index(rows.size(), jobs, [&](std::size_t i) {
+    if (interrupt.interrupted()) return;
     progress.started(rows[i].name);
     outcomes[i] = certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir)
                               : check_row(rows[i], check_options);
-    progress.finished(rows[i].name, outcomes[i].ok);
+    ran[i] = 1;
+    // A check the interrupt cut short is no mismatch; the bar is about to be erased anyway.
+    if (!interrupt.interrupted()) progress.finished(rows[i].name, outcomes[i].ok);
   });
   progress.erase();
-  if (certify_dir) write_certificate_index(*certify_dir, rows, outcomes);
+  const bool interrupted = interrupt.interrupted();
 
-  const CorpusTotals totals = total(outcomes, ms_since(start));
-  const std::string text = options.json ? format_corpus_json(options.corpus, rows, outcomes, totals)
-                                        : format_corpus_text(rows, outcomes, totals, Style::for_stream(stdout));
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  // Report the rows that got an answer; after an interrupt, that is fewer than all.
+  AnsweredRows done = answered_rows(run, outcomes, ran, interrupted);
+  if (certify_dir) write_certificate_index(*certify_dir, done.rows, done.outcomes);
+  scope.positions = std::move(done.positions);
+  if (interrupted) {
+    scope.interruption = Interruption{interrupt.signal_name(), rows.size() - done.rows.size(), rows.size()};
+  }
+
+  const CorpusTotals totals = total(done.outcomes, ms_since(start));
+  print(options.json ? format_corpus_json(options.corpus, done.rows, done.outcomes, totals, scope)
+                     : format_corpus_text(done.rows, done.outcomes, totals, Style::for_stream(stdout), scope));
+  if (interrupted) return interrupt.exit_status();
   return totals.mismatches == 0 ? kExitCorpusMatches : kExitCorpusMismatches;
 }
 

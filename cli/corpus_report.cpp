@@ -26,6 +26,72 @@ std::string expected_name(const CorpusRow& row) {
   return row.expected ? std::string(verdict_name(*row.expected)) : "-";
 }
 
+// The lines under the summary that say what part of the corpus the table covers.
+std::string scope_lines(const ReportScope& scope, const Style& style) {
+  std::string out;
+  if (scope.shard) {
+    const ShardIdentity& shard = *scope.shard;
+    const std::size_t shard_rows = shard_row_count(shard.corpus_rows, shard.spec);
+    std::string listed;
+    for (std::size_t i = 0; i < shard_rows && i < 3; ++i) {
+      listed += (i ? ", " : "") + std::to_string(shard.spec.index + i * shard.spec.count);
+    }
+    if (shard_rows > 3) listed += ", ...";
+    out += "shard " + std::to_string(shard.spec.index) + "/" + std::to_string(shard.spec.count) + ": " +
+           std::to_string(shard_rows) + " of the corpus's " + std::to_string(shard.corpus_rows) + " rows" +
+           (listed.empty() ? "" : " (positions " + listed + ")") +
+           "; join the shards' --json reports with 'ariadne corpus --merge'\n";
+  }
+  if (scope.merged) {
+    out += "merged " + std::to_string(scope.merged->reports.size()) + " shard reports; times are their sums, " +
+           "the slowest shard took " + format_number(scope.merged->longest_wall_ms, 1) + " ms wall\n";
+  }
+  if (scope.interruption) {
+    out += style.red("interrupted by " + scope.interruption->signal + ": " +
+                     std::to_string(scope.interruption->unchecked) + " of " +
+                     std::to_string(scope.interruption->run_rows) + " rows not checked") +
+           "\n";
+  }
+  return out;
+}
+
+void write_scope_json(JsonWriter& json, const ReportScope& scope) {
+  if (scope.shard) {
+    const ShardIdentity& shard = *scope.shard;
+    json.key("shard").begin_object();
+    json.field("index", static_cast<std::uint64_t>(shard.spec.index));
+    json.field("count", static_cast<std::uint64_t>(shard.spec.count));
+    json.field("rows", static_cast<std::uint64_t>(shard_row_count(shard.corpus_rows, shard.spec)));
+    json.field("corpus_rows", static_cast<std::uint64_t>(shard.corpus_rows));
+    json.field("selection", "round-robin");
+    json.field("corpus_digest", shard.corpus_digest);
+    json.key("options").begin_object();
+    json.field("engine", shard.engine);
+    json.field("timeout_seconds", shard.timeout_seconds);
+    json.field("memory_limit", shard.memory_limit);
+    json.field("certify", shard.certify);
+    json.end_object();
+    json.field("version", shard.version);
+    json.end_object();
+  }
+  if (scope.merged) {
+    json.key("merged").begin_object();
+    json.key("reports").begin_array();
+    for (const std::string& report : scope.merged->reports) json.value(report);
+    json.end_array();
+    json.field("shards", static_cast<std::uint64_t>(scope.merged->reports.size()));
+    json.field("longest_wall_ms", round_ms(scope.merged->longest_wall_ms));
+    json.end_object();
+  }
+  if (scope.interruption) {
+    json.key("interrupted").begin_object();
+    json.field("signal", scope.interruption->signal);
+    json.field("unchecked", static_cast<std::uint64_t>(scope.interruption->unchecked));
+    json.field("rows", static_cast<std::uint64_t>(scope.interruption->run_rows));
+    json.end_object();
+  }
+}
+
 }  // namespace
 
 CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms) {
@@ -44,7 +110,7 @@ CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms) {
 }
 
 std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::vector<CorpusOutcome>& outcomes,
-                               const CorpusTotals& totals, const Style& style) {
+                               const CorpusTotals& totals, const Style& style, const ReportScope& scope) {
   using Align = TextTable::Align;
   TextTable table;
   table.add_column("file");
@@ -88,14 +154,16 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
   summary = totals.mismatches == 0 ? style.green(summary) : style.red(summary);
   out += "\n" + summary + "  checking " + format_number(totals.checking_ms, 1) + " ms  wall " +
          format_number(totals.wall_ms, 1) + " ms\n";
-  return out;
+  return out + scope_lines(scope, style);
 }
 
 std::string format_corpus_json(const std::string& corpus, const std::vector<CorpusRow>& rows,
-                               const std::vector<CorpusOutcome>& outcomes, const CorpusTotals& totals) {
+                               const std::vector<CorpusOutcome>& outcomes, const CorpusTotals& totals,
+                               const ReportScope& scope) {
   JsonWriter json;
   json.begin_object();
   json.field("corpus", corpus);
+  write_scope_json(json, scope);
   json.key("rows").begin_array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CorpusRow& row = rows[i];
@@ -127,6 +195,7 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
       if (!outcome.certificate.problem.empty()) json.field("problem", outcome.certificate.problem);
       json.end_object();
     }
+    if (scope.shard) json.field("position", static_cast<std::uint64_t>(scope.positions.at(i)));
     json.end_object();
   }
   json.end_array();

@@ -54,8 +54,10 @@ std::string corpus_exit_statuses() {
          "  0   every row got its expected verdict\n"
          "  1   some row did not, or could not be checked\n"
          "  64  usage error\n"
-         "  65  the corpus itself cannot be read (missing, malformed TSV line, no rows)\n"
-         "  70  internal error\n";
+         "  65  the corpus itself cannot be read (missing, malformed TSV line, no rows); with\n"
+         "      --merge, a report is malformed or the reports are not all the shards of one run\n"
+         "  70  internal error\n"
+         "  130 stopped by Ctrl-C (143: by SIGTERM); the rows done so far are printed\n";
 }
 
 std::string generate_exit_statuses() {
@@ -128,12 +130,22 @@ std::string corpus_help_footer() {
          "  ariadne corpus corpus/classic --json\n"
          "  ariadne corpus corpus/generated/crash-storm --engine sat\n"
          "  ariadne corpus corpus/ --certify certificates/\n"
+         "  ariadne corpus corpus/ --shard 0/3 --json > shard-0.json    # 1/3 and 2/3 on other machines\n"
+         "  ariadne corpus --merge shard-0.json shard-1.json shard-2.json\n"
          "\nA directory's subfolders are read too, each through its own expected.tsv if it has\n"
          "one, so 'ariadne corpus corpus/' checks every family. With --certify DIR, each row's\n"
          "answer is certified and kept: DIR/<file>.json is its check --json (the witness, or the\n"
          "minimal core and explanation), DIR/<file>.proof/ the proof of a refutation; both are\n"
          "replayed from the files (verify-witness, verify-proof) before the row counts, and\n"
-         "DIR/certificates.tsv lists them.\n\n" +
+         "DIR/certificates.tsv lists them.\n"
+         "\nWith --shard I/N, N machines share a corpus: shard I (0-based, 0 to N-1, as Slurm's\n"
+         "SLURM_ARRAY_TASK_ID and Kubernetes' JOB_COMPLETION_INDEX count) checks rows I, I+N,\n"
+         "I+2N, ... of the corpus's row order. --merge joins the shards' --json reports into the\n"
+         "table, totals and exit status of one whole run (times summed); it refuses a missing\n"
+         "or repeated shard, shards of another N, corpus, options or version, an interrupted\n"
+         "shard and malformed JSON. See docs/batch-systems.md for Slurm and Kubernetes jobs.\n"
+         "\nCtrl-C (or SIGTERM) cancels the running checks and prints the rows done so far\n"
+         "with how many were not checked; a second Ctrl-C ends the process at once.\n\n" +
          engines_section() + "\n" + corpus_exit_statuses();
 }
 
