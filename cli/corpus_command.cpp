@@ -54,8 +54,7 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   const auto start = Clock::now();
   try {
     const auto model = make_model_from_spec(row.model);
-    const EventLog log = read_events(row.path.string(), Format::auto_detect);
-    const History history = build_history(log, *model);
+    const History history = read_history(row.path.string(), *model);
     const CheckResult result = check(history, *model, options);
     outcome.verdict = result.verdict;
     outcome.engine = result.engine;

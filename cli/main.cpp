@@ -95,8 +95,8 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
 void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
   CLI::App* corpus = app.add_subcommand("corpus", "Check every history of a corpus against its expected verdict");
   corpus->footer(corpus_help_footer);
-  corpus->add_option("CORPUS", options.corpus, "An expected.tsv, or a directory of .edn files with headers")
-      ->required();
+  // Not required: --merge reads shard reports instead; run_corpus_command asks for one or the other.
+  corpus->add_option("CORPUS", options.corpus, "An expected.tsv, or a directory of .edn files with headers");
   corpus->add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
       ->type_name("N")
       ->check(at_least(1, "at least 1"));
@@ -106,6 +106,13 @@ void add_corpus_command(CLI::App& app, CorpusCommandOptions& options) {
                      "Write each row's certificate into DIR (witness, or minimal core, explanation and proof), "
                      "replay it, and index them in DIR/certificates.tsv")
       ->type_name("DIR");
+  corpus->add_option("--shard", options.shard,
+                     "Check only shard I of N (0-based, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): "
+                     "every Nth row from row I; --json writes a report for --merge")
+      ->type_name("I/N");
+  corpus->add_option("--merge", options.merge_reports,
+                     "Join the --json reports of all N shards into the report of one whole run")
+      ->type_name("REPORT.json");
 }
 
 // The output options every generate family shares. -o and --out-dir exclude each
