@@ -63,15 +63,33 @@ namespace {
 // key keep its last value, as Value::map does.
 class OpMapFields {
  public:
+  enum class Field : std::uint8_t { process, type, f, value, key, index, other };
+
+  static Field field_named(std::string_view name) {
+    switch (name.size()) {
+      case 1: return name == "f" ? Field::f : Field::other;
+      case 3: return name == "key" ? Field::key : Field::other;
+      case 4: return name == "type" ? Field::type : Field::other;
+      case 5: return name == "value" ? Field::value : name == "index" ? Field::index : Field::other;
+      case 7: return name == "process" ? Field::process : Field::other;
+      default: return Field::other;
+    }
+  }
+
   void set(const Value& key, Value value) {
-    if (!key.is_keyword()) return;
-    const std::string& name = key.text();
-    if (name == "process") process_ = std::move(value);
-    else if (name == "type") type_ = std::move(value);
-    else if (name == "f") f_ = std::move(value);
-    else if (name == "value") value_ = std::move(value);
-    else if (name == "key") key_ = std::move(value);
-    else if (name == "index") index_ = std::move(value);
+    if (key.is_keyword()) set(field_named(key.text()), std::move(value));
+  }
+
+  void set(Field field, Value value) {
+    switch (field) {
+      case Field::process: process_ = std::move(value); break;
+      case Field::type: type_ = std::move(value); break;
+      case Field::f: f_ = std::move(value); break;
+      case Field::value: value_ = std::move(value); break;
+      case Field::key: key_ = std::move(value); break;
+      case Field::index: index_ = std::move(value); break;
+      case Field::other: break;
+    }
   }
 
   Event finish(SourcePos pos, const std::string& source) && {
@@ -114,6 +132,13 @@ Event read_op_map(edn::Reader& reader, const std::string& source) {
   OpMapFields fields;
   if (const auto map = reader.open_collection("{")) {
     while (reader.more_items(*map)) {
+      // Keys are nearly always keywords: matched by name, without making a Value.
+      if (const auto name = reader.read_keyword_name()) {
+        const auto field = OpMapFields::field_named(*name);
+        if (!reader.more_items(*map)) reader.fail(map->open, "map literal has an odd number of forms");
+        fields.set(field, reader.read());
+        continue;
+      }
       const Value key = reader.read();
       if (!reader.more_items(*map)) reader.fail(map->open, "map literal has an odd number of forms");
       fields.set(key, reader.read());

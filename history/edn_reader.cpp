@@ -521,6 +521,17 @@ Value Reader::read_number(SourcePos start) {
   return Value::floating(d);
 }
 
+std::optional<std::string_view> Reader::read_keyword_name() {
+  skip_ignorable();
+  if (peek_at(at_) != ':' || peek_at(at_ + 1) == ':') return std::nullopt;  // "::" fails in read()
+  const SourcePos start = position();
+  ++at_;
+  const std::string_view name = scan_token();
+  if (name.empty()) fail(start, "expected a keyword name after ':', found " + describe_next());
+  if (!is_valid_name(name)) fail(start, "invalid keyword ':" + std::string(name) + "'");
+  return name;
+}
+
 Value Reader::read_keyword(SourcePos start) {
   ++at_;  // the colon
   const std::string_view name = scan_token();

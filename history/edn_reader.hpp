@@ -51,6 +51,10 @@ class Reader {
 
   // Reads the next value.
   Value read();
+  // If the next form is a keyword, consumes it and returns its name (without the
+  // colon; valid while the text is), with the same checks read() makes; otherwise
+  // consumes nothing. For op-map keys, which need no Value.
+  std::optional<std::string_view> read_keyword_name();
 
   // Reading one vector, list or map item by item, for history readers that turn each
   // op into an Event as they go rather than building the whole file as one Value.

@@ -38,7 +38,7 @@ def generate(ariadne, path, model, ops, keys, processes):
     command = [ariadne, "generate", "atomic", "--model", model, "--ops", str(ops), "--processes", str(processes),
                "--crash-rate", "0", "--seed", "1", "-o", path + ".part"]
     if keys:
-        command[4:4] = ["--keys", str(keys)]
+        command[5:5] = ["--keys", str(keys)]
     subprocess.run(command, check=True)
     os.replace(path + ".part", path)
 
