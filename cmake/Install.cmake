@@ -13,9 +13,12 @@ include(CMakePackageConfigHelpers)
 
 set(ARIADNE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ariadne)
 
+# INCLUDES as well as the file set: a consumer's CMake older than 3.23 ignores file
+# sets in the exported target, and would otherwise get no include path.
 install(TARGETS ariadne EXPORT ariadneTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(ARIADNE_BUILD_CLI)
   install(TARGETS ariadne-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
