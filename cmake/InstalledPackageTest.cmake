@@ -4,11 +4,12 @@
 # headers and each other, then configures, builds and runs examples/user_model
 # against that prefix alone, with the build's own compiler and generator.
 #
-# Expects ARIADNE_BUILD_DIR, ARIADNE_CONFIG, EXAMPLE_DIR, WORK_DIR, CXX_COMPILER and
-# GENERATOR. Everything happens in a new directory from mktemp under WORK_DIR, so
+# Expects ARIADNE_BUILD_DIR, ARIADNE_CONFIG, ARIADNE_VERSION, EXAMPLE_DIR, WORK_DIR,
+# CXX_COMPILER and GENERATOR. Everything happens in a new directory from mktemp under WORK_DIR, so
 # parallel or repeated runs never share files; it is removed when the test passes and
 # kept, with its path printed, when it fails.
-foreach(required ARIADNE_BUILD_DIR ARIADNE_CONFIG EXAMPLE_DIR WORK_DIR CXX_COMPILER GENERATOR)
+foreach(required ARIADNE_BUILD_DIR ARIADNE_CONFIG ARIADNE_VERSION EXAMPLE_DIR WORK_DIR CXX_COMPILER
+                 GENERATOR)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "InstalledPackageTest.cmake: -D${required}=... is missing")
   endif()
@@ -62,9 +63,10 @@ run_step("the installed command line" ${prefix}/bin/ariadne --version)
 run_step("configuring examples/user_model" ${CMAKE_COMMAND} -S ${EXAMPLE_DIR} -B ${scratch}/build
   -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
   -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
-string(FIND "${step_output}" " from ${prefix}/" found_at)
+# The example prints the version and the directory of the package it found.
+string(FIND "${step_output}" "ariadne ${ARIADNE_VERSION} from ${prefix}/" found_at)
 if(found_at EQUAL -1)
-  message(FATAL_ERROR "examples/user_model did not find ariadne under ${prefix}:\n${step_output}")
+  message(FATAL_ERROR "examples/user_model did not find ariadne ${ARIADNE_VERSION} under ${prefix}:\n${step_output}")
 endif()
 run_step("building examples/user_model" ${CMAKE_COMMAND} --build ${scratch}/build)
 run_step("running examples/user_model" ${scratch}/build/user_model)

@@ -16,7 +16,8 @@ struct SourcePos {
 };
 
 // Bad input: a history, witness or value that cannot be read or does not fit the
-// model. what() reads "source:line:column: message".
+// model. what() reads "source:line:column: message", or "source: message" when the
+// place is unknown (pos 0, as for events built in memory).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string source, SourcePos pos, std::string message);
