@@ -1,19 +1,21 @@
 # Third-party dependencies, all from Debian 12 packages (see scripts/install-deps.sh).
+# The library's own (Threads, Boost.Graph, Z3, CaDiCaL) are found again by the
+# installed package (cmake/ariadneConfig.cmake.in), which reads the Boost version
+# from ARIADNE_BOOST_MIN_VERSION so the two cannot drift apart. CLI11 and doctest
+# are wanted only for the command line and the tests.
+set(ARIADNE_BOOST_MIN_VERSION 1.74)
 find_package(Threads REQUIRED)
-find_package(CLI11 REQUIRED CONFIG)
-find_package(Boost 1.74 REQUIRED CONFIG COMPONENTS graph)
-find_package(doctest REQUIRED CONFIG)
-find_package(PkgConfig REQUIRED)
+find_package(Boost ${ARIADNE_BOOST_MIN_VERSION} REQUIRED CONFIG COMPONENTS graph)
 
-# Z3 ships a pkg-config file on Debian, not a CMake package.
-pkg_check_modules(Z3 REQUIRED IMPORTED_TARGET z3)
-add_library(ariadne::z3 ALIAS PkgConfig::Z3)
+include(${CMAKE_CURRENT_LIST_DIR}/SolverLibraries.cmake)
+if(ARIADNE_SOLVERS_MISSING)
+  list(JOIN ARIADNE_SOLVERS_MISSING ", " missing)
+  message(FATAL_ERROR "ariadne needs ${missing}: run scripts/install-deps.sh")
+endif()
 
-# CaDiCaL ships only a header and a static library (libcadical-dev): wrap them in an
-# imported target so the rest of the build names it like any other dependency.
-find_path(CADICAL_INCLUDE_DIR cadical.hpp REQUIRED)
-find_library(CADICAL_LIBRARY NAMES libcadical.a cadical REQUIRED)
-add_library(ariadne::cadical STATIC IMPORTED GLOBAL)
-set_target_properties(ariadne::cadical PROPERTIES
-  IMPORTED_LOCATION "${CADICAL_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${CADICAL_INCLUDE_DIR}")
+if(ARIADNE_BUILD_CLI)
+  find_package(CLI11 REQUIRED CONFIG)
+endif()
+if(ARIADNE_BUILD_TESTS)
+  find_package(doctest REQUIRED CONFIG)
+endif()

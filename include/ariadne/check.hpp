@@ -1,31 +1,53 @@
 // Checking a history: the one entry point engines, the command line and tests share.
+//
+//   ariadne::History history = ariadne::build_history(ariadne::read_events(path), *model);
+//   ariadne::CheckResult result = ariadne::check(history, *model, {.timeout_seconds = 10});
+//   if (result.verdict == ariadne::Verdict::linearizable) ... result.linearization ...
+//
+// A verdict comes with its evidence: a linearizable history with a witness order the
+// independent certificate checker has replayed, a non-linearizable one with a core of
+// operations that no order explains, and unknown with the reason. docs/library.md is
+// the tour; what here is stable API is said there too.
 #pragma once
 
+#include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ariadne {
 
+// unknown is an answer, not a failure: a limit was reached first (CheckResult::reason).
 enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
 std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
 
-// automatic: the race (native search first, then WGL, JIT, SAT and SMT side by side).
+// automatic: the race (WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT
+// side by side; the first answer wins). The others run alone: wgl (Wing and Gong's
+// search with Lowe's memo table), jit (Lowe's just-in-time linearization), sat
+// (CaDiCaL), smt (Z3), and brute (every order; partitions of at most 14 operations,
+// the test oracle).
 enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute };
+// "auto", "wgl", "jit", "sat", "smt", "brute"; nullopt for any other name.
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
 
+// Aggregate, so designated initializers name what they change:
+// CheckOptions{.timeout_seconds = 10, .jobs = 1}.
 struct CheckOptions {
   Engine engine = Engine::automatic;
   double timeout_seconds = 0;                      // 0: no limit
   std::uint64_t memory_limit = 2ULL << 30;         // bytes of search memory
   unsigned jobs = 0;                               // worker threads; 0: all cores
-  const std::atomic<bool>* cancel = nullptr;       // set from outside to stop early
+  // Set to true from another thread to stop early; check() then returns unknown with
+  // the reason "cancelled". Must outlive the call.
+  const std::atomic<bool>* cancel = nullptr;
   // Not linearizable: shrink the failing partition to a minimal core (see CheckResult).
   // `ariadne corpus` turns it off, since it compares verdicts only.
   bool minimal_core = true;
@@ -44,11 +66,13 @@ struct RealTimeFact {
   std::uint32_t after = 0;
 };
 
+// What check() found. Op ids throughout are Operation::id, the positions of the
+// invocation events in the recorded history (see history.hpp).
 struct CheckResult {
   Verdict verdict = Verdict::unknown;
-  std::string engine;       // the engine that produced the answer
-  std::size_t operations = 0;
-  double elapsed_ms = 0;
+  std::string engine;       // the engine that produced the answer, by engine_name()
+  std::size_t operations = 0;  // history.ops.size()
+  double elapsed_ms = 0;       // wall time of the whole call
   // Not linearizable: when the verdict was known, before the search for failing_op.
   double verdict_ms = 0;
   // Linearizable: every :ok op and each crashed op that took effect, in order (op ids).
@@ -75,7 +99,7 @@ struct CheckResult {
   // Not linearizable: the op whose completion is the first event after which no order
   // exists (Knossos' failing op), when the search for it finished within its budget.
   std::optional<std::uint32_t> failing_op;
-  std::size_t partitions = 1;
+  std::size_t partitions = 1;  // 1 unless the model is partitioned (Model::is_partitioned)
   std::uint64_t steps = 0;   // model steps taken by the search, all partitions
   std::uint64_t peak_search_bytes = 0;
   // Set when some partition went to the race (--engine auto, or a solver engine run
@@ -88,14 +112,14 @@ struct CheckResult {
   std::vector<std::string> withdrawals;
 };
 
-// Decides the history. Every linearizable answer has been replayed by the
-// independent certificate checker before it is returned; a certificate that fails
-// throws InternalError (a bug, never a wrong verdict).
+// Decides the history, which build_history() made with the same model. Every
+// linearizable answer has been replayed by the independent certificate checker before
+// it is returned; a certificate that fails throws InternalError (a bug, never a wrong
+// verdict). Limits and cancellation give unknown, never an exception.
+//
+// check() may run on several threads at once, for different histories or the same
+// one: it keeps no state between calls, and every thread it starts has been joined
+// when it returns.
 CheckResult check(const History& history, const Model& model, const CheckOptions& options);
-
-class InternalError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 }  // namespace ariadne

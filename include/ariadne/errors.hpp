@@ -1,5 +1,7 @@
-// Errors that cross the library boundary. Bad input is always an InputError carrying
-// the place it was found, so the command line can print file:line:column and exit 65.
+// Errors that cross the library boundary, all std::runtime_error, one class per
+// kind of fault so that a caller can answer each its own way (the command line exits
+// 65, 64 and 70 respectively). Bad input is always an InputError carrying the place
+// it was found, so the command line can print file:line:column.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,9 @@ struct SourcePos {
   std::uint32_t column = 0;  // 1-based; 0 when unknown
 };
 
+// Bad input: a history, witness or value that cannot be read or does not fit the
+// model. what() reads "source:line:column: message", or "source: message" when the
+// place is unknown (pos 0, as for events built in memory).
 class InputError : public std::runtime_error {
  public:
   InputError(std::string source, SourcePos pos, std::string message);
@@ -29,6 +34,14 @@ class InputError : public std::runtime_error {
 
 // A command-line or API misuse (unknown model name, bad option value): exit 64.
 class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A bug in ariadne, never bad input: a linearization that fails the certificate
+// check, an engine that failed. check() throws it rather than return a verdict it
+// cannot stand behind. Exit 70.
+class InternalError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -1,6 +1,8 @@
 // Sequential models: what a correct single-copy object would have answered.
 //
-// A Model is an immutable, thread-safe description (e.g. "cas-register starting at 0").
+// A Model is an immutable, thread-safe description (e.g. "cas-register starting at 0"):
+// a built-in one by name (make_model, below), or a user-defined one, most simply a
+// StepModel (below).
 // To search, an engine compiles it for the operations of one (sub)history into a
 // CompiledModel, which the engine owns alone. Compiled models name states by
 // StateId; models whose states do not fit in 64 bits intern them, so that two equal
@@ -64,6 +66,59 @@ class Model {
   virtual std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const = 0;
   // Human description of an op, e.g. "write 3" or "cas 1->2".
   virtual std::string describe_operation(const Operation& op) const;
+};
+
+// The easy way to a user-defined model, in the manner of Porcupine's: an initial
+// state and a step function, both in terms of Values, so that a counter or a bank
+// account takes ten lines (examples/user_model/main.cpp has a counter). The library
+// interns the states into StateIds and caches steps (models/user_model.cpp); the
+// model needs no CompiledModel of its own.
+//
+// A step has one successor or none. A model in which a crashed op may lead to several
+// states (a crashed dequeue from an unordered queue) implements Model and
+// CompiledModel directly. The solver engines know nothing of a StepModel's meaning
+// but its steps: they unroll it when it has at most 64 reachable states, and leave
+// larger ones to the native search.
+class StepModel : public Model {
+ public:
+  // `operations` are the op names (each op's f, without the colon) the model knows:
+  // an op with any other name is bad input, so build_history() throws InputError at
+  // its position instead of letting a typo become an op that never fits. An empty
+  // list accepts every name.
+  StepModel(std::string name, Value initial, std::vector<std::string> operations);
+
+  // The state after `op` takes effect in `state`, or nullopt when it cannot: its
+  // recorded result is impossible there. An :ok op carries the completion's value,
+  // so a read compares op.value with the state. A crashed op (op.status is
+  // OpStatus::crashed) carries its invocation's value and may have returned
+  // anything: return the state after it takes effect whatever it returned, or
+  // nullopt when it can only have taken no effect here (engines then leave it out).
+  //
+  // Engines call step() from several threads at once and expect the same answer for
+  // the same arguments every time, so it must not change anything or throw, and it
+  // must depend only on the op's f, value, key and status (never its process or
+  // timing).
+  virtual std::optional<Value> step(const Value& state, const Operation& op) const = 0;
+
+  const Value& initial_state() const { return initial_; }
+  std::string name() const override { return name_; }
+  // The name and the initial state, e.g. "counter(0)".
+  std::string spec() const override;
+  // Rejects an op whose name is not one of `operations`. Override to vet values
+  // too, calling this first.
+  std::optional<std::string> check_operation(const Operation& op) const override;
+  // A compiled model that calls step() and keeps a reference to this model, which
+  // must outlive it (check() compiles and drops its compiled models before it
+  // returns).
+  std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override;
+  // As Model's, but an op without a value is its name alone: "increment", not
+  // "increment nil".
+  std::string describe_operation(const Operation& op) const override;
+
+ private:
+  std::string name_;
+  Value initial_;
+  std::vector<std::string> operations_;
 };
 
 // Model names: register, cas-register, multi-register, mutex, set, unordered-queue,
