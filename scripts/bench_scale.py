@@ -94,11 +94,13 @@ def formats(args):
     ops = 10**6
     print(f"\n| history ({ops:,} operations) | format | file | reading (median) | throughput |")
     print("|---|---|---:|---:|---:|")
-    cases = [("kv", "kv", 1000, ["edn", "porcupine-kv", "json"]),
-             ("register", "register", 0, ["edn", "jepsen-log", "json"])]
-    for name, model, keys, fmts in cases:
-        source = os.path.join(args.work_dir, f"{name}-{ops}.edn")
-        generate(args.ariadne, source, model, ops, keys, 50)
+    # The register history has 5 processes: one key, so few enough open at once that
+    # its check (which these rows do not time) stays short.
+    cases = [("kv", "kv", 1000, 50, ["edn", "porcupine-kv", "json"]),
+             ("register", "register", 0, 5, ["edn", "jepsen-log", "json"])]
+    for name, model, keys, processes, fmts in cases:
+        source = os.path.join(args.work_dir, f"{name}-{ops}-{processes}p.edn")
+        generate(args.ariadne, source, model, ops, keys, processes)
         for fmt in fmts:
             path = source if fmt == "edn" else os.path.join(args.work_dir, f"{name}-{ops}.{fmt}")
             convert(args.ariadne, source, path, fmt)
