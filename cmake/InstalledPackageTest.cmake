@@ -4,12 +4,13 @@
 # headers and each other, then configures, builds and runs examples/user_model
 # against that prefix alone, with the build's own compiler and generator.
 #
-# Expects ARIADNE_BUILD_DIR, ARIADNE_CONFIG, ARIADNE_VERSION, EXAMPLE_DIR, WORK_DIR,
-# CXX_COMPILER and GENERATOR. Everything happens in a new directory from mktemp under WORK_DIR, so
+# Expects ARIADNE_BUILD_DIR, ARIADNE_CONFIG, ARIADNE_VERSION, ARIADNE_LIBDIR (the
+# library's directory under the prefix), EXAMPLE_DIR, WORK_DIR, CXX_COMPILER and
+# GENERATOR. Everything happens in a new directory from mktemp under WORK_DIR, so
 # parallel or repeated runs never share files; it is removed when the test passes and
 # kept, with its path printed, when it fails.
-foreach(required ARIADNE_BUILD_DIR ARIADNE_CONFIG ARIADNE_VERSION EXAMPLE_DIR WORK_DIR CXX_COMPILER
-                 GENERATOR)
+foreach(required ARIADNE_BUILD_DIR ARIADNE_CONFIG ARIADNE_VERSION ARIADNE_LIBDIR EXAMPLE_DIR WORK_DIR
+                 CXX_COMPILER GENERATOR)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "InstalledPackageTest.cmake: -D${required}=... is missing")
   endif()
@@ -54,6 +55,13 @@ foreach(header IN LISTS headers)
 endforeach()
 
 run_step("the installed command line" ${prefix}/bin/ariadne --version)
+
+# The library is built position-independent so that consumers can put it into a
+# shared library: every object of the archive must link into one. Undefined symbols
+# are allowed in a shared library, so this needs none of the dependencies.
+run_step("linking all of libariadne.a into a shared library" ${CXX_COMPILER} -shared
+  -o ${scratch}/whole-archive.so
+  -Wl,--whole-archive ${prefix}/${ARIADNE_LIBDIR}/libariadne.a -Wl,--no-whole-archive)
 
 # CMAKE_FIND_USE_PACKAGE_REGISTRY off: only the prefix may provide ariadne. No build
 # type: the example is compiled unoptimised, which takes 1.5 s less of the test's 6

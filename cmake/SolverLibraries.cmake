@@ -7,7 +7,8 @@
 # Debian ships Z3 with a pkg-config file rather than a CMake package, and CaDiCaL as
 # a bare header and static library. Nothing here stops the configure run: when
 # either is missing, ARIADNE_SOLVERS_MISSING says which, and each caller fails its own
-# way (the build with an error, find_package(ariadne) by reporting "not found").
+# way (the build with an error, find_package(ariadne) by reporting "not found"). Its
+# entries hold no semicolon, which would split them as a CMake list.
 set(ARIADNE_SOLVERS_MISSING "")
 
 if(NOT TARGET ariadne::z3)
@@ -21,7 +22,7 @@ if(NOT TARGET ariadne::z3)
     add_library(ariadne::z3 INTERFACE IMPORTED)
     target_link_libraries(ariadne::z3 INTERFACE PkgConfig::ARIADNE_Z3)
   else()
-    list(APPEND ARIADNE_SOLVERS_MISSING "Z3 (pkg-config module z3; Debian: libz3-dev)")
+    list(APPEND ARIADNE_SOLVERS_MISSING "Z3 (the pkg-config module z3, in Debian's libz3-dev)")
   endif()
 endif()
 
@@ -34,6 +35,6 @@ if(NOT TARGET ariadne::cadical)
       IMPORTED_LOCATION "${ARIADNE_CADICAL_LIBRARY}"
       INTERFACE_INCLUDE_DIRECTORIES "${ARIADNE_CADICAL_INCLUDE_DIR}")
   else()
-    list(APPEND ARIADNE_SOLVERS_MISSING "CaDiCaL (cadical.hpp and libcadical.a; Debian: libcadical-dev)")
+    list(APPEND ARIADNE_SOLVERS_MISSING "CaDiCaL (cadical.hpp and libcadical.a, in Debian's libcadical-dev)")
   endif()
 endif()
