@@ -8,6 +8,15 @@ namespace ariadne::encoder {
 namespace {
 constexpr std::uint32_t kPollEvery = 4096;
 constexpr std::size_t kPairwiseAtMostOne = 6;
+
+// The bytes a vector allocates anew to take `more` elements, 0 if it has room: a
+// growing vector holds its old array and a new one of twice the size (libstdc++'s
+// growth) at once, which is the formula's peak.
+template <class T>
+std::size_t growth_of(const std::vector<T>& v, std::size_t more) {
+  if (v.size() + more <= v.capacity()) return 0;
+  return (v.size() + std::max(v.size(), more)) * sizeof(T);
+}
 }  // namespace
 
 std::size_t Formula::memory_bytes() const {
@@ -53,6 +62,7 @@ Literal FormulaBuilder::order(std::uint32_t a, std::uint32_t b) {
   const std::uint64_t key = (std::uint64_t{low} << 32) | high;
   auto [it, inserted] = order_atoms_.try_emplace(key, 0);
   if (inserted) {
+    if (const std::size_t growth = growth_of(formula_.order_atoms, 1); growth > 0) check_memory(growth);
     it->second = new_variable();
     formula_.order_atoms.push_back({it->second, low, high});
   }
@@ -83,15 +93,24 @@ void FormulaBuilder::add_clause(std::span<const Literal> literals) {
   for (std::size_t i = 0; i + 1 < scratch_.size(); ++i) {
     if (std::ranges::binary_search(scratch_, -scratch_[i])) return;  // tautology
   }
+  // Asked before the clause arrays double rather than after: the doubling is what
+  // would carry the formula past the limit.
+  const std::size_t growth =
+      growth_of(formula_.clause_literals, scratch_.size() + 1) + growth_of(formula_.clause_groups, 1);
+  if (growth > 0) check_memory(growth);
   formula_.clause_literals.insert(formula_.clause_literals.end(), scratch_.begin(), scratch_.end());
   formula_.clause_literals.push_back(0);
   formula_.clause_groups.push_back(group_);
   if (++clauses_since_poll_ >= kPollEvery) {
     clauses_since_poll_ = 0;
     poll();
-    if (options_.memory_ok && !options_.memory_ok(formula_.memory_bytes())) {
-      throw EncodingUnsupported("the formula outgrew the memory limit");
-    }
+    check_memory(0);
+  }
+}
+
+void FormulaBuilder::check_memory(std::size_t growth) {
+  if (options_.memory_ok && !options_.memory_ok(memory_bytes() + growth)) {
+    throw EncodingUnsupported("the formula outgrew the memory limit");
   }
 }
 
@@ -118,6 +137,15 @@ void FormulaBuilder::add_at_most_one(std::span<const Literal> literals) {
     }
     previous = s;
   }
+}
+
+std::size_t FormulaBuilder::memory_bytes() const {
+  // A hash node per atom (its key and literal, the next pointer, malloc's header) and
+  // a bucket pointer per bucket.
+  constexpr std::size_t kBytesPerIndexedAtom = 32;
+  return formula_.memory_bytes() + order_atoms_.size() * kBytesPerIndexedAtom +
+         order_atoms_.bucket_count() * sizeof(void*) + real_time_.memory_bytes() +
+         scratch_.capacity() * sizeof(Literal);
 }
 
 void FormulaBuilder::poll() {

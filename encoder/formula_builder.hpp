@@ -65,6 +65,13 @@ class FormulaBuilder {
   Formula finish(std::string encoding);
 
  private:
+  // What building holds, for --memory-limit: the formula so far, and beside it the
+  // index of order atoms and the real-time order, which can outweigh the clauses.
+  std::size_t memory_bytes() const;
+  // Throws EncodingUnsupported when what building holds, `growth` bytes more, would
+  // not fit the memory limit.
+  void check_memory(std::size_t growth);
+
   std::span<const Operation* const> ops_;
   const EncodeOptions& options_;
   RealTimeOrder real_time_;

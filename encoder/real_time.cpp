@@ -42,6 +42,12 @@ RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops) : reduction_
       boost::add_edge(a, b, reduction_);
     }
   }
+  // A vertex is an edge vector (three pointers); an edge a target, with the vector's
+  // doubling slack.
+  constexpr std::size_t kBytesPerVertex = 3 * sizeof(void*);
+  constexpr std::size_t kBytesPerEdge = 2 * sizeof(std::size_t);
+  memory_bytes_ = (call_.capacity() + ret_.capacity()) * sizeof(std::uint64_t) +
+                  boost::num_vertices(reduction_) * kBytesPerVertex + boost::num_edges(reduction_) * kBytesPerEdge;
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> RealTimeOrder::reduction_edges() const {

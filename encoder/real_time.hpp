@@ -37,11 +37,15 @@ class RealTimeOrder {
   // The transitive reduction as a graph over all ops.
   const PrecedenceGraph& reduction() const { return reduction_; }
   std::vector<std::pair<std::uint32_t, std::uint32_t>> reduction_edges() const;
+  // An estimate of the memory held, for --memory-limit: the times and the graph's
+  // per-vertex edge vectors.
+  std::size_t memory_bytes() const { return memory_bytes_; }
 
  private:
   std::vector<std::uint64_t> call_;
   std::vector<std::uint64_t> ret_;
   PrecedenceGraph reduction_;
+  std::size_t memory_bytes_ = 0;
 };
 
 }  // namespace ariadne::encoder

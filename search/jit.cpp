@@ -44,6 +44,14 @@ class ConfigSet {
   std::size_t stride() const { return stride_; }
   const std::uint64_t* at(std::size_t i) const { return &data_[i * stride_]; }
   std::size_t bytes() const { return data_.capacity() * 8 + table_.capacity() * 4; }
+  // The bytes the next insert allocates anew (0 if it needs no room): a new hash table
+  // of twice the size, or a new array of configurations, libstdc++ doubling it.
+  std::size_t growth_on_insert() const {
+    std::size_t growth = 0;
+    if ((count_ + 1) * 2 > table_.size()) growth += std::max<std::size_t>(64, table_.size() * 2) * 4;
+    if (data_.size() + stride_ > data_.capacity()) growth += (data_.size() + std::max(data_.size(), stride_)) * 8;
+    return growth;
+  }
 
   // Adds the configuration unless one with the same state and open set is present.
   bool insert(const std::uint64_t* config) {
@@ -130,6 +138,7 @@ class Jit final : public SearchEngine {
         auto called = std::make_unique<ConfigSet>(words_);
         std::vector<std::uint64_t> c(configs_->stride());
         for (std::size_t i = 0; i < configs_->size(); ++i) {
+          if (!room_to_grow(called->bytes(), called->growth_on_insert())) return finish(Outcome::out_of_memory);
           std::copy(configs_->at(i), configs_->at(i) + c.size(), c.begin());
           set_bit(&c[2], slot_[e.op]);
           called->insert(c.data());
@@ -192,6 +201,9 @@ class Jit final : public SearchEngine {
     ConfigSet explored(words_);
     std::vector<std::uint32_t> frontier;  // indices into `explored`
     for (std::size_t i = 0; i < configs_->size(); ++i) {
+      if (!room_to_grow(explored.bytes() + next->bytes(), explored.growth_on_insert() + next->growth_on_insert())) {
+        return Resolution::out_of_memory;
+      }
       const std::uint64_t* c = configs_->at(i);
       if (!test_bit(c + 2, slot)) {
         next->insert(c);
@@ -219,6 +231,8 @@ class Jit final : public SearchEngine {
         compiled_->step(explored.at(index)[0], candidate, successors);
         ++steps_;
         for (StateId after : successors) {
+          const std::size_t growth = trail_growth() + explored.growth_on_insert() + next->growth_on_insert();
+          if (!room_to_grow(explored.bytes() + next->bytes(), growth)) return Resolution::out_of_memory;
           // `explored` may reallocate on insert, so copy the parent before changing it.
           std::copy(explored.at(index), explored.at(index) + d.size(), d.begin());
           d[0] = after;
@@ -252,10 +266,27 @@ class Jit final : public SearchEngine {
     return static_cast<std::uint32_t>(trail_.size() - 1);
   }
 
+  // What the search holds: the model's interned states, the trail, the current
+  // configurations, and `transient_bytes` of sets being built beside them.
+  std::int64_t usage(std::size_t transient_bytes) const {
+    return static_cast<std::int64_t>(compiled_->memory_bytes() + trail_.capacity() * sizeof(TrailNode) +
+                                     configs_->bytes() + transient_bytes);
+  }
+
   bool account_memory(std::size_t transient_bytes) {
-    const auto usage = static_cast<std::int64_t>(compiled_->memory_bytes() + trail_.capacity() * sizeof(TrailNode) +
-                                                 configs_->bytes() + transient_bytes);
-    return memory_.report(usage) && trail_.size() < kNoTrail;
+    return memory_.report(usage(transient_bytes)) && trail_.size() < kNoTrail;
+  }
+
+  // A set or the trail that grows takes its new array while the old one is still held,
+  // doubling at once; the check every 1024 steps would see that only after the limit
+  // was crossed. So an insertion that will allocate asks the budget first.
+  bool room_to_grow(std::size_t transient_bytes, std::size_t growth) const {
+    return growth == 0 || memory_.would_fit(usage(transient_bytes + growth));
+  }
+
+  std::size_t trail_growth() const {
+    if (trail_.size() < trail_.capacity()) return 0;
+    return std::max<std::size_t>(1, 2 * trail_.capacity()) * sizeof(TrailNode);
   }
 
   Outcome finish(Outcome o) {

@@ -64,6 +64,13 @@ class MemoryShare {
     return ok;
   }
   const MemoryBudget& budget() const { return budget_; }
+  // Whether the engine's usage could become `usage` without the budget going over,
+  // asked before an allocation rather than reported after it: growing a container
+  // allocates its new array while the old one is still held, so a report afterwards
+  // would notice only once the memory past the limit was taken.
+  bool would_fit(std::int64_t usage) const {
+    return budget_.used() - reported_ + usage <= static_cast<std::int64_t>(budget_.limit());
+  }
 
  private:
   MemoryBudget& budget_;

@@ -66,16 +66,17 @@ class CadicalSolver final : public Solver {
     add_literal(0);
     // Adding the clauses of a large formula takes seconds (a 2,000-op register history
     // over two values has millions), and CaDiCaL polls its terminator only while it
-    // searches; so loading polls it too, every few thousand clauses, and a stop makes
-    // the interrupt sticky: the next solve() answers `stopped` at once. The clauses
-    // left out then never matter, since nothing is solved.
+    // searches; so loading polls it too, every few thousand clauses, and the memory
+    // budget with it (stop_loading_when), and a stop makes the interrupt sticky: the
+    // next solve() answers `stopped` at once. The clauses left out then never matter,
+    // since nothing is solved.
     std::size_t clause = 0;
     for (encoder::Literal literal : formula.clause_literals) {
       if (literal == 0) {
         const std::uint32_t group = formula.clause_groups[clause++];
         if (track_groups && group != encoder::kNoGroup) add_literal(-selectors_[group]);
         add_literal(0);
-        if ((clause & 4095) == 0 && terminator_.terminate()) {
+        if ((clause & 4095) == 0 && (terminator_.terminate() || (over_budget_ && over_budget_()))) {
           interrupted_.store(true, std::memory_order_relaxed);
           return;
         }
@@ -86,6 +87,7 @@ class CadicalSolver final : public Solver {
   }
 
   void stop_when(std::function<bool()> should_stop) override { terminator_.stop_when(std::move(should_stop)); }
+  void stop_loading_when(std::function<bool()> over_budget) override { over_budget_ = std::move(over_budget); }
 
   void add_clause(std::span<const encoder::Literal> clause) override {
     last_result_.reset();
@@ -151,6 +153,7 @@ class CadicalSolver final : public Solver {
   encoder::Literal variable_count_ = 1;
   std::vector<encoder::Literal> selectors_;  // per group, when tracking
   std::size_t literals_added_ = 0;
+  std::function<bool()> over_budget_;  // polled while loading
   std::optional<SolveResult> last_result_;  // of the last solve, until a clause is added
 };
 

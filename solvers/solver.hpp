@@ -43,6 +43,11 @@ class Solver {
   // callers without a referee thread to call interrupt() (a deadline, say). Back-ends
   // that cannot poll ignore it.
   virtual void stop_when(std::function<bool()> should_stop) { (void)should_stop; }
+  // Makes load() also poll `over_budget` as it goes and, once it says so, stop early as
+  // an interrupt would. Loading is where a solver's memory grows fastest (Z3 takes
+  // about a hundred times the formula's own size, and doubles its tables at once), and
+  // nothing else can look at it meanwhile. Back-ends that cannot poll ignore it.
+  virtual void stop_loading_when(std::function<bool()> over_budget) { (void)over_budget; }
   // An estimate of the memory the solver holds, for --memory-limit.
   virtual std::size_t memory_bytes() const = 0;
 };

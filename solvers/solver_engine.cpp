@@ -54,7 +54,9 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
   const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
   // The stop condition goes in first, so that loading a large formula can stop too.
   if (hooks.should_stop) solver.stop_when(hooks.should_stop);
+  if (hooks.memory_ok) solver.stop_loading_when(out_of_memory);
   solver.load(formula, recording.track_groups);
+  solver.stop_loading_when({});
   if (out_of_memory()) {
     decision.outcome = Outcome::out_of_memory;
     return decision;
@@ -182,10 +184,15 @@ class SolverBackedEngine final : public search::SearchEngine {
   Outcome decide() {
     encoder::EncodeOptions options;
     options.should_stop = [this] { return stop_requested(); };
+    // The encoder asks with what it is about to hold, so the budget is consulted
+    // before the allocation and records only what was allowed.
     options.memory_ok = [this](std::size_t bytes) {
-      if (memory_share_.report(static_cast<std::int64_t>(bytes))) return true;
-      encoding_over_budget_ = true;
-      return false;
+      if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes))) {
+        encoding_over_budget_ = true;
+        return false;
+      }
+      memory_share_.report(static_cast<std::int64_t>(bytes));
+      return true;
     };
     formula_ = encoder::encode(model_, sub_.ops, options);
     {
