@@ -2,6 +2,7 @@
 
 #include "explain/explanation.hpp"
 #include "explain/relaxed_history.hpp"
+#include "history/text_encoding.hpp"
 #include "models/semantics.hpp"
 
 #include <algorithm>
@@ -108,15 +109,16 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
         }
       }
       if (!starved) continue;
-      out += "  - " + name_op(model, reader) + " has no write of " + semantics->value_names.at(read.value) +
-             " left to read from:\n";
+      // Values are the user's and may run to megabytes: quoted briefly.
+      const auto value_name = [&](std::uint32_t value) { return quoted_briefly(semantics->value_names.at(value)); };
+      out += "  - " + name_op(model, reader) + " has no write of " + value_name(read.value) + " left to read from:\n";
       for (const auto& [reason, writers] : ruled_out) {
         out += "      ";
         for (std::size_t i = 0; i < writers.size(); ++i) out += (i ? ", " : "") + name_op(model, *writers[i]);
         out += (writers.empty() ? "" : ": ") + reason + ".\n";
       }
       if (ruled_out.empty() && outside.conditional.empty()) {
-        out += "      no operation of the history writes " + semantics->value_names.at(read.value) +
+        out += "      no operation of the history writes " + value_name(read.value) +
                ", and the register does not start with it.\n";
       }
       if (!outside.conditional.empty()) {
@@ -124,10 +126,10 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
         for (std::size_t i = 0; i < outside.conditional.size(); ++i) {
           const auto& [op, needs] = outside.conditional[i];
           out += (i ? ", " : "") + model.describe_operation(*op) + " (op " + std::to_string(op->id) + ", needing " +
-                 semantics->value_names.at(needs) + " first)";
+                 value_name(needs) + " first)";
         }
         const bool one = outside.conditional.size() == 1;
-        out += std::string(" could write ") + semantics->value_names.at(read.value) + ", and no order of the rest gives " +
+        out += std::string(" could write ") + value_name(read.value) + ", and no order of the rest gives " +
                (one ? "it what it needs" : "them what they need") + " in time (the solver's refutation).\n";
       }
     }

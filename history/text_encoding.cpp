@@ -1,4 +1,4 @@
-// UTF-8 validation and JSON quoting; see text_encoding.hpp.
+// UTF-8 validation, JSON quoting and shortening; see text_encoding.hpp.
 #include "history/text_encoding.hpp"
 
 namespace ariadne {
@@ -70,5 +70,18 @@ std::string json_quote(std::string_view text) {
   out += '"';
   return out;
 }
+
+std::string shorten(std::string text, std::size_t limit) {
+  static constexpr std::string_view kEllipsis = "\u2026";
+  if (text.size() <= limit || limit < 2 * kEllipsis.size()) return text;
+  const auto is_continuation_byte = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  std::size_t head = (limit - kEllipsis.size()) / 2;
+  std::size_t tail = text.size() - (limit - kEllipsis.size() - head);
+  while (head > 0 && is_continuation_byte(text[head])) --head;
+  while (tail < text.size() && is_continuation_byte(text[tail])) ++tail;
+  return text.substr(0, head) + std::string(kEllipsis) + text.substr(tail);
+}
+
+std::string quoted_briefly(std::string text) { return shorten(std::move(text), kQuotedTextLimit); }
 
 }  // namespace ariadne

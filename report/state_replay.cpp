@@ -5,14 +5,14 @@
 // few megabytes at most.
 #include "report/state_replay.hpp"
 
+#include "history/text_encoding.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
 namespace ariadne::report {
 
 namespace {
-
-bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 void sort_unique(std::vector<StateId>& states) {
   std::sort(states.begin(), states.end());
@@ -47,16 +47,6 @@ class StateNames {
 };
 
 }  // namespace
-
-std::string shorten(std::string text, std::size_t limit) {
-  static constexpr std::string_view kEllipsis = "\u2026";
-  if (text.size() <= limit || limit < 2 * kEllipsis.size()) return text;
-  std::size_t head = (limit - kEllipsis.size()) / 2;
-  std::size_t tail = text.size() - (limit - kEllipsis.size() - head);
-  while (head > 0 && is_continuation_byte(text[head])) --head;
-  while (tail < text.size() && is_continuation_byte(text[tail])) ++tail;
-  return text.substr(0, head) + std::string(kEllipsis) + text.substr(tail);
-}
 
 ReplayedStates replay_states(const Model& model, std::span<const Operation* const> order) {
   auto compiled = model.compile(order);

@@ -28,8 +28,4 @@ ReplayedStates replay_states(const Model& model, std::span<const Operation* cons
 inline constexpr std::size_t kMaxTrackedStates = 1024;
 inline constexpr std::size_t kMaxStateText = 160;
 
-// `text` cut to at most `limit` characters around an ellipsis (head and tail kept,
-// since a growing kv value differs at its end), never splitting a UTF-8 sequence.
-std::string shorten(std::string text, std::size_t limit);
-
 }  // namespace ariadne::report

@@ -64,7 +64,8 @@ class Model {
   virtual bool is_partitioned() const { return false; }
   virtual Value partition_key(const Operation& /*op*/) const { return {}; }
   virtual std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const = 0;
-  // Human description of an op, e.g. "write 3" or "cas 1->2".
+  // Human description of an op, e.g. "write 3" or "cas 1->2". Explanations and reports
+  // quote it, so the default cuts each name and value past 80 bytes ("x…y").
   virtual std::string describe_operation(const Operation& op) const;
 };
 

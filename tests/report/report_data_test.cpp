@@ -240,23 +240,6 @@ TEST_CASE("report data: a long explanation keeps its head and says how much was 
   CHECK(one_line.rfind("one line of x", 0) == 0);
 }
 
-TEST_CASE("shorten: long texts keep their head and tail and whole UTF-8 characters") {
-  CHECK(shorten("short", 10) == "short");
-  const std::string cut = shorten(std::string(100, 'a') + std::string(100, 'b'), 21);
-  CHECK(cut.size() <= 21);
-  CHECK(cut.front() == 'a');
-  CHECK(cut.back() == 'b');
-  CHECK(cut.find("\u2026") != std::string::npos);
-  // "é" is two bytes: no cut may fall between them.
-  std::string accents;
-  for (int k = 0; k < 50; ++k) accents += "\u00e9";
-  const std::string cut_accents = shorten(accents, 20);
-  CHECK(cut_accents.size() <= 20);
-  CHECK(cut_accents.substr(0, 2) == "\u00e9");
-  CHECK(cut_accents.substr(cut_accents.size() - 2) == "\u00e9");
-  CHECK((cut_accents.size() - 3) % 2 == 0);
-}
-
 TEST_CASE("report data: the JSON costs a few dozen bytes per op, however many ops repeat a text") {
   auto model = make_model("cas-register", I(0));
   EventScript s;
