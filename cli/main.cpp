@@ -217,7 +217,8 @@ void add_convert_command(CLI::App& app, ConvertCommandOptions& options) {
       "convert", "Write a history, or a whole expected.tsv corpus, in another checker's input format");
   convert->footer(
       "\nThe events keep their order, so op ids (invocation positions) and real time are kept;\n"
-      "jepsen-log has no :key (a keyed history is an error) and drops :index. Knossos reads edn;\n"
+      "jepsen-log has no :key (a keyed history is an error) and drops :index; json has no keywords\n"
+      "inside collections and no strings that are not UTF-8 (either is an error). Knossos reads edn;\n"
       "Porcupine's tests read jepsen-log (etcd) and porcupine-kv (kv).\n"
       "\nExamples:\n"
       "  ariadne convert history.edn --to json -o history.json\n"

@@ -10,11 +10,15 @@
 // - json: {"events": [...]} with Value::to_json, which writes keywords as strings. A
 //   model may tell a keyword from a string (multi-register keys), so an invocation or
 //   :ok value with a keyword inside a collection is an error; a bare keyword (a queue
-//   element) turns into the same string everywhere and is kept.
+//   element) turns into the same string everywhere and is kept. JSON strings are
+//   UTF-8, so a string that is not (EDN strings may hold any bytes) is an error too.
 #include "history/edn_writer.hpp"
+#include "history/text_encoding.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
+
+#include <algorithm>
 
 namespace ariadne {
 
@@ -89,6 +93,37 @@ bool contains_nested_keyword(const Value& value) {
   return (value.is_sequential() || value.is_set() || value.is_map()) && contains_keyword(value);
 }
 
+bool is_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    if (static_cast<unsigned char>(text[at]) < 0x80) {
+      ++at;
+      continue;
+    }
+    const std::size_t length = utf8_sequence_length(text, at);
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
+// A string, keyword or symbol anywhere in `value` whose bytes are not UTF-8.
+bool contains_non_utf8(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::string:
+    case Value::Kind::keyword:
+    case Value::Kind::symbol: return !is_utf8(value.text());
+    case Value::Kind::vector:
+    case Value::Kind::list:
+    case Value::Kind::set:
+      return std::any_of(value.elements().begin(), value.elements().end(), contains_non_utf8);
+    case Value::Kind::map:
+      return std::any_of(value.entries().begin(), value.entries().end(), [](const Value::Entry& entry) {
+        return contains_non_utf8(entry.first) || contains_non_utf8(entry.second);
+      });
+    default: return false;
+  }
+}
+
 std::string json_events(const EventLog& log) {
   std::string out = "{\"events\": [";
   bool first = true;
@@ -102,9 +137,18 @@ std::string json_events(const EventLog& log) {
     if (read_by_models && (contains_nested_keyword(event.value) || contains_nested_keyword(event.key))) {
       throw InputError(log.source, event.pos,
                        "json has no keywords, and this event's " +
-                           std::string(contains_nested_keyword(event.key) ? "key " + event.key.to_edn()
-                                                                          : "value " + event.value.to_edn()) +
+                           std::string(contains_nested_keyword(event.key) ? "key " + quoted_briefly(event.key.to_edn())
+                                                                          : "value " + quoted_briefly(event.value.to_edn())) +
                            " holds one a model would read as a string instead; convert to edn or porcupine-kv");
+    }
+    // JSON strings are UTF-8: a byte that is not becomes U+FFFD, so two different
+    // values ("a\xffb", "a\xfeb") would become one and the history another.
+    if ((read_by_models && (contains_non_utf8(event.value) || contains_non_utf8(event.key))) ||
+        (event.process.is_integer() && !is_utf8(event.f))) {
+      throw InputError(log.source, event.pos,
+                       "json strings are UTF-8, and this event's " +
+                           std::string(!is_utf8(event.f) ? ":f" : contains_non_utf8(event.key) ? "key" : "value") +
+                           " holds bytes that are not; convert to edn or porcupine-kv, which keep them");
     }
     out += first ? "\n  " : ",\n  ";
     first = false;

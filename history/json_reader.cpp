@@ -5,6 +5,12 @@
 // bound the EDN reader keeps for Values. The loops over array elements and object
 // members take a callback, so the history reader walks the top level with the very
 // same code and learns where each event object starts.
+//
+// Real time is file order. When events carry a numeric "time", a time that goes
+// backwards means the file order is not the order things happened in (threads that
+// appended out of order, files concatenated), and a verdict on file order would be a
+// verdict on a history that never happened; such a file is rejected at that event
+// rather than sorted, since sorting would renumber the op ids reports refer to.
 #include "history/json_reader.hpp"
 
 #include "history/edn_reader.hpp"
@@ -12,6 +18,8 @@
 #include "history/text_encoding.hpp"
 
 #include <charconv>
+#include <cstdlib>
+#include <optional>
 #include <vector>
 
 namespace ariadne {
@@ -277,12 +285,68 @@ class JsonParser {
 };
 
 std::string describe_json(const Value& value) {
-  constexpr std::size_t kShown = 40;
-  std::string text = value.to_json();
-  return text.size() > kShown ? text.substr(0, kShown) + "..." : text;
+  return quoted_briefly(value.to_json());
 }
 
-Event event_from_json(const Value& object, SourcePos pos, const std::string& source) {
+// a <=> b for two JSON numbers (64-bit, big or floating), exact except where a
+// floating number meets an integer beyond 64 bits; nullopt when either is no number.
+std::optional<int> compare_numbers(const Value& a, const Value& b) {
+  const auto is_big = [](const Value& v) { return v.kind() == Value::Kind::big_integer; };
+  const auto is_number = [&](const Value& v) {
+    return v.is_integer() || is_big(v) || v.kind() == Value::Kind::floating;
+  };
+  if (!is_number(a) || !is_number(b)) return std::nullopt;
+  const auto negative = [](const Value& v) { return v.text().front() == '-'; };
+  if (is_big(a) && is_big(b)) {
+    // Canonical decimal text: the sign, then the length, then the digits decide.
+    if (negative(a) != negative(b)) return negative(a) ? -1 : 1;
+    const std::string& x = a.text();
+    const std::string& y = b.text();
+    int magnitude = x.size() != y.size() ? (x.size() < y.size() ? -1 : 1) : x.compare(y) < 0 ? -1 : x == y ? 0 : 1;
+    return negative(a) ? -magnitude : magnitude;
+  }
+  // A big integer lies beyond every 64-bit one, on the side of its sign.
+  if (is_big(a) && b.is_integer()) return negative(a) ? -1 : 1;
+  if (a.is_integer() && is_big(b)) return negative(b) ? 1 : -1;
+  if (a.is_integer() && b.is_integer()) return a.as_integer() < b.as_integer() ? -1 : a.as_integer() > b.as_integer();
+  // long double holds every 64-bit integer exactly on x86-64.
+  const auto wide = [&](const Value& v) -> long double {
+    if (v.is_integer()) return static_cast<long double>(v.as_integer());
+    if (is_big(v)) return std::strtold(v.text().c_str(), nullptr);
+    return v.as_floating();
+  };
+  const long double x = wide(a);
+  const long double y = wide(b);
+  return x < y ? -1 : x > y;
+}
+
+// Remembers the latest numeric "time" and rejects the first event that goes back.
+class TimeOrder {
+ public:
+  void observe(const Value& time, SourcePos pos, const std::string& source) {
+    if (latest_) {
+      const std::optional<int> order = compare_numbers(time, *latest_);
+      if (!order) return;  // a time that is no number (an ISO string, say) is not compared
+      if (*order < 0) {
+        throw InputError(source, pos,
+                         "\"time\" " + quoted_briefly(time.to_json()) + " goes back from " +
+                             quoted_briefly(latest_->to_json()) + " at " + std::to_string(latest_pos_.line) + ":" +
+                             std::to_string(latest_pos_.column) +
+                             "; events must be in real-time order (sort the events by time first)");
+      }
+    } else if (!compare_numbers(time, time)) {
+      return;
+    }
+    latest_ = time;
+    latest_pos_ = pos;
+  }
+
+ private:
+  std::optional<Value> latest_;
+  SourcePos latest_pos_;
+};
+
+Event event_from_json(const Value& object, SourcePos pos, const std::string& source, TimeOrder& times) {
   auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
   const Value* process = nullptr;
   const Value* type = nullptr;
@@ -290,6 +354,7 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   const Value* value = nullptr;
   const Value* key = nullptr;
   const Value* index = nullptr;
+  const Value* time = nullptr;
   for (const auto& [k, v] : object.entries()) {
     const std::string& name = k.text();
     if (name == "process") process = &v;
@@ -298,7 +363,9 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
     else if (name == "value") value = &v;
     else if (name == "key") key = &v;
     else if (name == "index") index = &v;
+    else if (name == "time") time = &v;
   }
+  if (time) times.observe(*time, pos, source);
   if (!process) fail("event has no \"process\"");
   if (!type) fail("event has no \"type\"");
 
@@ -327,6 +394,9 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   if (value) event.value = *value;
   if (key) event.key = *key;
   if (index && !index->is_nil()) {
+    if (index->kind() == Value::Kind::big_integer) {
+      fail("\"index\" " + quoted_briefly(index->text()) + " does not fit in 64 bits");
+    }
     if (!index->is_integer()) fail("\"index\" must be an integer, found " + describe_json(*index));
     event.index = index->as_integer();
   }
@@ -346,6 +416,7 @@ Value parse_json_value(std::string_view text, const std::string& source) {
 
 void read_json_history(std::string_view text, const std::string& source, EventSink& sink) {
   JsonParser parser(text, source);
+  TimeOrder times;
   auto read_events = [&](std::size_t depth) {
     parser.each_element(depth, [&](std::size_t inner) {
       const SourcePos pos = parser.position();
@@ -353,7 +424,7 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
         parser.fail(pos, "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
                              parser.describe_next());
       }
-      sink.add(event_from_json(parser.parse_value(inner), pos, source));
+      sink.add(event_from_json(parser.parse_value(inner), pos, source, times));
       sink.passed(parser.offset());
     });
   };
