@@ -16,6 +16,7 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
+#include "history/text_encoding.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
 #include "portfolio/refutation.hpp"
@@ -310,7 +311,11 @@ class Scheduler {
     portfolio::RaceSettings settings;
     settings.settled = p.settled.get();
     settings.stop = p.stop.get();
-    settings.resident_allowance = memory_.limit();
+    // The referee measures growth from the race's start, when the first engine may
+    // already hold memory the budget counts; allowing the whole limit on top of that
+    // would let the process hold it twice over. It gets what the budget has left.
+    const std::int64_t budget_left = static_cast<std::int64_t>(memory_.limit()) - memory_.used();
+    settings.resident_allowance = static_cast<std::uint64_t>(std::max<std::int64_t>(1, budget_left));
     settings.start_after = std::move(start_after);
     settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
     const auto started = std::chrono::steady_clock::now();
@@ -367,7 +372,7 @@ class Scheduler {
 };
 
 std::string describe_partition(const Model& model, const Partition& p) {
-  return model.is_partitioned() ? " on key " + p.key.to_edn() : std::string();
+  return model.is_partitioned() ? " on key " + quoted_briefly(p.key.to_edn()) : std::string();
 }
 
 }  // namespace
