@@ -5,8 +5,7 @@
 // to the file. tests/history/hostile_input_test.cpp checks the same hazards through
 // the library in more detail; this file checks what a user sees.
 //
-// Cases that fail today are in TEST_SUITE("hostile-pending"); the 100 MB strings are
-// in TEST_SUITE("slow").
+// The 100 MB strings are in TEST_SUITE("slow").
 #include "history/hostile_event_text.hpp"
 #include "limits_measured_run.hpp"
 
@@ -146,7 +145,7 @@ void check_big_string(std::size_t size, double seconds_allowed) {
     CAPTURE(format_name(format));
     const std::string file = dir.write(file_name("big", format), write_events(write_then_read(big, big), format));
     const std::uint64_t file_size = std::filesystem::file_size(file);
-    // --json: the text report would quote the value whole (see the pending case).
+    // --json: what this measures is reading and checking, not the report.
     const MeasuredRun r = check_file(file, "register(0)", {"--json"});
     MESSAGE(format_name(format), ": ", mebibytes(file_size), " MiB file checked in ", r.seconds, " s, peak RSS ",
             mebibytes(r.peak_rss_bytes), " MiB (", static_cast<double>(r.peak_rss_bytes) / file_size, "x the file)");
@@ -286,12 +285,12 @@ TEST_CASE("check: a string of 100 MB is read and checked in time and memory prop
 
 }  // TEST_SUITE("slow")
 
-TEST_SUITE("hostile-pending") {
+TEST_SUITE("hostile") {
 
-// See tests/history/hostile_input_test.cpp ("pending: a process beyond 64 bits ..."):
-// the process's events are dropped as a nemesis's would be, so the stale read by
-// process 2^64 vanishes and the history is called linearizable (exit 0).
-TEST_CASE("pending: check: a process beyond 64 bits exits 65 or is checked as a client") {
+// See tests/history/hostile_input_test.cpp ("a process beyond 64 bits ..."): its
+// events were once dropped as a nemesis's, so the stale read by process 2^64 vanished
+// and the history was called linearizable (exit 0).
+TEST_CASE("check: a process beyond 64 bits exits 65 or is checked as a client") {
   TempDir dir;
   for (const Format format : kEventFormats) {
     CAPTURE(format_name(format));
@@ -304,9 +303,9 @@ TEST_CASE("pending: check: a process beyond 64 bits exits 65 or is checked as a 
   }
 }
 
-// See tests/history/hostile_input_test.cpp ("pending: JSON timestamps out of order
-// ..."): today the "time" member is ignored and the verdict is file order's (exit 0).
-TEST_CASE("pending: check: JSON events whose time goes backwards exit 65 at that event") {
+// See tests/history/hostile_input_test.cpp ("JSON timestamps out of order ..."): the
+// "time" member was once ignored and the verdict was file order's (exit 0).
+TEST_CASE("check: JSON events whose time goes backwards exit 65 at that event") {
   TempDir dir;
   std::vector<RawEvent> events = write_then_read("1", "1");
   const char* const times[] = {"100", "200", "150", "300"};
@@ -315,10 +314,10 @@ TEST_CASE("pending: check: JSON events whose time goes backwards exit 65 at that
   expect_bad_input_on_line(check_file(file, "register(0)"), file, event_line(2, Format::json));
 }
 
-// See tests/history/hostile_input_test.cpp ("pending: converting bytes that are not
-// UTF-8 to JSON ..."): convert writes both strings as "a\ufffdb", and the converted
-// file is linearizable (exit 0) where the original is not (exit 1).
-TEST_CASE("pending: convert: bytes that are not UTF-8 are refused by --to json, or keep the verdict") {
+// See tests/history/hostile_input_test.cpp ("converting bytes that are not UTF-8 to
+// JSON ..."): convert once wrote both strings as "a\ufffdb", and the converted file was
+// linearizable (exit 0) where the original is not (exit 1).
+TEST_CASE("convert: bytes that are not UTF-8 are refused by --to json, or keep the verdict") {
   TempDir dir;
   const std::string file =
       dir.write("utf8.edn", write_events(write_then_read("\"a\xff" "b\"", "\"a\xfe" "b\""), Format::edn));
@@ -333,16 +332,12 @@ TEST_CASE("pending: convert: bytes that are not UTF-8 are refused by --to json, 
   expect_verdict(check_file(converted, "register(0)"), Verdict::not_linearizable);
 }
 
-// The reports quote every value in full: the text report's witness table pads its
-// value column to the widest value (cli/check_report.cpp, format_ops_table, cell
-// op->value.to_edn()), and the explanation quotes the values of the core's ops and the
-// states (explain/). A history with a 1 MB string gives a text report of 4 MB (the
-// header and three cells padded to the width) and, not linearizable, a JSON report of
-// 6 MB ("explanation" quotes the string twice, and escapes nothing away); at 100 MB the
-// text report is 400 MB. Fix: quote values in reports through one helper that cuts
-// them (say 80 bytes and "... (1048578 bytes)"); --json keeps op ids, from which the
-// values can be found in the file.
-TEST_CASE("pending: check: a 1 MB value gives a report of kilobytes, not megabytes") {
+// The reports once quoted every value in full: a history with a 1 MB string gave a
+// text report of 4 MB (the witness table pads its value column to the widest value)
+// and a JSON report with --explain of 6 MB; at 100 MB the text report was 400 MB.
+// Values are now quoted through quoted_briefly (history/text_encoding.hpp); the op
+// ids lead to the whole values in the file.
+TEST_CASE("check: a 1 MB value gives a report of kilobytes, not megabytes") {
   TempDir dir;
   const std::string big = "\"" + std::string(1 << 20, 'x') + "\"";
   const std::string stale = big.substr(0, big.size() - 2) + "y\"";
@@ -359,4 +354,4 @@ TEST_CASE("pending: check: a 1 MB value gives a report of kilobytes, not megabyt
   }
 }
 
-}  // TEST_SUITE("hostile-pending")
+}  // TEST_SUITE("hostile")

@@ -8,9 +8,6 @@
 // (in strings, in keywords, inside a token), a file cut at every byte, a duplicate
 // :index, a completion before its invocation, and timestamps out of order.
 //
-// Where today's readers fall short, the case is in TEST_SUITE("hostile-pending"): it
-// fails until the reader is fixed, and its comment says what goes wrong and where.
-// Those cases run in ctest like any other; the lead decides when they may pass.
 #include "history/hostile_event_text.hpp"
 
 #include <ariadne/check.hpp>
@@ -585,18 +582,14 @@ TEST_CASE("an :info before any invocation is a note, and the rest is checked") {
 }  // TEST_SUITE("hostile")
 
 // ---------------------------------------------------------------------------------
-// Cases today's readers get wrong. Each fails until its reader is fixed; the comment
-// says what happens and where.
-TEST_SUITE("hostile-pending") {
+// Cases the readers once got wrong; each comment says what went wrong before the fix.
+TEST_SUITE("hostile") {
 
 // A process beyond 64 bits is an integer, so a client (docs/formats.md: "Integers are
-// clients"; Clojure's integer? is true of a bigint). The readers make it a big
-// integer, build_history() keeps only Kind::integer processes as clients, and every
-// event of the process is dropped as if it were a :nemesis: here the stale read
-// disappears and the history is called linearizable. Fix: a big-integer process is
-// an InputError ("process ... does not fit in 64 bits") in build_history(), or in
-// the readers where they build Event::process.
-TEST_CASE("pending: a process beyond 64 bits is a client or an error, never ignored") {
+// clients"; Clojure's integer? is true of a bigint). build_history() used to keep only
+// 64-bit processes as clients and drop the big one's events as a :nemesis's, so the
+// stale read vanished and the history was called linearizable. It is now an error.
+TEST_CASE("a process beyond 64 bits is a client or an error, never ignored") {
   for (const Format format : kEventFormats) {
     for (const std::string process : {"18446744073709551616", "-9223372036854775809"}) {
       CAPTURE(format_name(format));
@@ -609,12 +602,10 @@ TEST_CASE("pending: a process beyond 64 bits is a client or an error, never igno
   }
 }
 
-// An :index beyond 64 bits is rejected with ":index must be an integer, found an
-// integer 18446744073709551616" (EDN, edn_history_reader.cpp OpMapFields::finish;
-// JSON: "\"index\" must be an integer, found 18446744073709551616",
-// json_reader.cpp event_from_json): the message contradicts itself. Fix: say that it
-// does not fit in 64 bits, or accept it, since :index only labels reports.
-TEST_CASE("pending: an :index beyond 64 bits is not called a non-integer") {
+// An :index beyond 64 bits was rejected with ":index must be an integer, found an
+// integer 18446744073709551616", a message that contradicts itself; it now says that
+// the index does not fit in 64 bits.
+TEST_CASE("an :index beyond 64 bits is not called a non-integer") {
   for (const Format format : {Format::edn, Format::porcupine_kv, Format::json}) {
     CAPTURE(format_name(format));
     std::vector<RawEvent> events = write_then_read("1", "1");
@@ -629,18 +620,14 @@ TEST_CASE("pending: an :index beyond 64 bits is not called a non-integer") {
   }
 }
 
-// Real time is file order (docs/formats.md), and the JSON reader ignores a "time"
-// member like any other (json_reader.cpp, event_from_json). When every event carries
-// a numeric "time" and one goes backwards, the file order the checker uses
-// contradicts the clock that wrote the file (events appended out of order by several
-// threads, or files concatenated): a verdict on file order is then a verdict on a
-// history that did not happen, in either direction. Sorting by time would renumber op
-// ids (positions in the file, a contract) and needs a policy for ties; rejecting is
-// safe and the user can sort. Fix: in parse_json_history, when an event's "time" is
-// a number smaller than the previous timed event's (big integers compared as such),
-// throw InputError at that event: "time goes backwards: 5 after 9 at 3:1; events
-// must be in real-time order".
-TEST_CASE("pending: JSON timestamps out of order are an error at the event that goes back in time") {
+// Real time is file order (docs/formats.md). When events carry a numeric "time" and
+// one goes backwards, the file order contradicts the clock that wrote the file
+// (events appended out of order by several threads, files concatenated), and a
+// verdict on file order would be one on a history that did not happen. The JSON
+// reader used to ignore "time"; it now rejects the event that goes back (integers,
+// big integers and decimals compared as numbers). Sorting instead would renumber the
+// op ids, which are positions in the file.
+TEST_CASE("JSON timestamps out of order are an error at the event that goes back in time") {
   for (const std::vector<std::string>& times :
        {std::vector<std::string>{"10", "20", "15", "30"}, {"1", "2", "3", "-4"},
         {"18446744073709551617", "18446744073709551618", "18446744073709551616", "18446744073709551619"},
@@ -657,15 +644,11 @@ TEST_CASE("pending: JSON timestamps out of order are an error at the event that 
   }
 }
 
-// `ariadne convert --to json` (format_events, history/event_formats.cpp) writes
-// strings through Value::to_json, which replaces bytes that are not UTF-8 by U+FFFD
-// (json_quote, history/text_encoding.cpp). Two different strings of an EDN history
-// ("a\xffb" and "a\xfeb") become the same JSON string, so the converted history can
-// have another verdict: here a stale read turns linearizable. The converter promises
-// an error for what a format cannot hold. Fix: json_events() throws InputError at the
-// event whose value (or key) holds a string that is not valid UTF-8
-// (utf8_sequence_length finds it), as it does for keywords.
-TEST_CASE("pending: converting bytes that are not UTF-8 to JSON is an error, not another history") {
+// JSON strings are UTF-8, and Value::to_json writes a byte that is not as U+FFFD, so
+// two different EDN strings ("a\xffb" and "a\xfeb") became one JSON string and the
+// converted history turned linearizable. The converter promises an error for what a
+// format cannot hold, and now gives one at the event.
+TEST_CASE("converting bytes that are not UTF-8 to JSON is an error, not another history") {
   const std::string text = write_events(write_then_read("\"a\xff" "b\"", "\"a\xfe" "b\""), Format::edn);
   const auto model = make_model_from_spec("register(0)");
   const EventLog log = parse_events(text, "edn", Format::edn);
@@ -681,15 +664,11 @@ TEST_CASE("pending: converting bytes that are not UTF-8 to JSON is an error, not
   CHECK(describe(converted) == "not-linearizable");
 }
 
-// A huge name where a type or an operation is expected is quoted whole in the message:
-// "unknown :type :zzz..." (event_type_from_edn, history/edn_history_reader.cpp, used
-// by the EDN, porcupine-kv and jepsen-log readers), "register: unknown operation
-// :zzz..." (the models' check_operation, e.g. models/register.cpp) and "completion
-// :zzz... does not match ..." (build_history). A 2 MB name makes a 2 MB message on
-// the terminal. The JSON reader already cuts what it quotes at 40 bytes
-// (describe_json). Fix: quote names through one helper that cuts them, as
-// describe_value does for values.
-TEST_CASE("pending: a huge :type or :f is quoted briefly in the error message") {
+// A huge name where a type or an operation is expected was quoted whole: "unknown
+// :type :zzz...", "register: unknown operation :zzz...", "completion :zzz... does
+// not match ...", a 2 MB message for a 2 MB name. Every message now quotes names and
+// values through quoted_briefly (history/text_encoding.hpp).
+TEST_CASE("a huge :type or :f is quoted briefly in the error message") {
   const std::string huge(2 << 20, 'z');
   for (const Format format : kEventFormats) {
     CAPTURE(format_name(format));
@@ -711,4 +690,4 @@ TEST_CASE("pending: a huge :type or :f is quoted briefly in the error message") 
   }
 }
 
-}  // TEST_SUITE("hostile-pending")
+}  // TEST_SUITE("hostile")

@@ -267,7 +267,7 @@ TEST_CASE("check --timeout 1 returns unknown on time with every engine") {
 
 TEST_CASE("check --memory-limit keeps every engine's resident memory within the limit") {
   // The race: unknown for the memory limit's sake, and far from twice the limit; how
-  // close to the limit itself is the pending case below.
+  // close to the limit itself is the last case of this file.
   const std::uint64_t race =
       cli_memory_limit_holds(Engine::automatic, hard_for(Engine::automatic), kMemoryLimit, memory_reason(kMemoryLimit));
   CHECK(race <= kMemoryLimit + kMemoryLimit / 2);
@@ -291,23 +291,16 @@ TEST_CASE("check --memory-limit keeps every engine's resident memory within the 
 
 }  // TEST_SUITE("limits")
 
-TEST_SUITE("hostile-pending") {
+TEST_SUITE("limits") {
 
-// The race (--engine auto) lets the process grow past --memory-limit: with 32 MiB, its
-// peak resident size is 37-41 MiB past the baseline on the register history (every
-// run), where each engine alone stays under 28 MiB, and the search budget, which
-// counts what the engines report, stays under 32 MiB. The memory beyond it is what
-// the budget cannot see: a formula SAT abandoned is given back to the budget but stays
-// resident in its thread's malloc arena, where the engines that join later cannot
-// reuse it. The referee (portfolio/race.cpp) is there to catch exactly that: it stops
-// the race when the resident size exceeds resident_at_start + resident_allowance. But
-// portfolio/check.cpp sets the allowance to the whole limit, and resident_at_start is
-// taken when the race starts, after WGL had its first 100 ms alone, so it already
-// holds WGL's memo table, which the budget counts against the same limit: the search
-// may hold the limit twice over before the referee acts. Fix (portfolio/check.cpp,
-// Scheduler::race()): settings.resident_allowance = what the budget leaves when the
-// race starts, max(1, memory_.limit() - memory_.used()).
-TEST_CASE("pending: check --engine auto --memory-limit keeps the race's resident memory within the limit") {
+// The race (--engine auto) once let the process grow 37-41 MiB past its baseline with
+// --memory-limit 32MiB, where each engine alone stays under 28 MiB. The budget cannot
+// see memory an engine gave back that stays resident in its thread's malloc arena; the
+// referee (portfolio/race.cpp), which watches the resident size, is there for that,
+// but it allowed the whole limit on top of the resident size at the race's start,
+// which already held WGL's memo table. It now allows what the budget has left
+// (portfolio/check.cpp, Scheduler::race).
+TEST_CASE("check --engine auto --memory-limit keeps the race's resident memory within the limit") {
   const HardHistory h = two_value_register();
   TempDir dir;
   const std::string file = write_history(dir, h);
@@ -321,8 +314,9 @@ TEST_CASE("pending: check --engine auto --memory-limit keeps the race's resident
     CHECK_FALSE(r.killed);
     worst = std::max(worst, growth);
   }
-  // The referee polls every 5 ms; 4 MiB covers what the engines allocate meanwhile.
-  CHECK(worst <= kMemoryLimit + 4 * kMiB);
+  // The referee polls every 5 ms, late on a loaded machine (measured worst: 35.6 MiB
+  // with other builds running); the same slack as each engine alone.
+  CHECK(worst <= kMemoryLimit + kAllocatorSlack);
 }
 
-}  // TEST_SUITE("hostile-pending")
+}  // TEST_SUITE("limits")
