@@ -8,6 +8,8 @@
 //    replayed key by key, which is exact by locality [HerlihyWing90].
 #include "certify/witness_checker.hpp"
 
+#include <ariadne/check.hpp>
+
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
@@ -120,3 +122,12 @@ std::optional<std::string> check_linearization(const History& history, const Mod
 }
 
 }  // namespace ariadne::certify
+
+namespace ariadne {
+
+std::optional<std::string> verify_linearization(const History& history, const Model& model,
+                                                std::span<const std::uint32_t> order) {
+  return certify::check_linearization(history, model, order);
+}
+
+}  // namespace ariadne

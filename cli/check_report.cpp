@@ -8,7 +8,6 @@
 #include "cli/report_numbers.hpp"
 #include "cli/terminal.hpp"
 #include "cli/text_table.hpp"
-#include "history/text_encoding.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +26,6 @@ std::string format_ms(double ms) {
   }
   return buffer;
 }
-
 
 std::string_view status_name(OpStatus status) {
   switch (status) {
@@ -85,9 +83,9 @@ std::string format_ops_table(const History& history, const std::vector<std::uint
     if (any_index) cells.push_back(op->index ? std::to_string(*op->index) : "-");
     cells.push_back(std::to_string(op->process));
     // Names and values are the user's and may run to megabytes: cells quote them briefly.
-    cells.push_back(quoted_briefly(op->f));
-    if (any_key) cells.push_back(op->key.is_nil() ? "-" : quoted_briefly(op->key.to_edn()));
-    cells.push_back(quoted_briefly(op->value.to_edn()));
+    cells.push_back(shorten(op->f));
+    if (any_key) cells.push_back(op->key.is_nil() ? "-" : shorten(op->key.to_edn()));
+    cells.push_back(shorten(op->value.to_edn()));
     cells.push_back(std::to_string(op->call));
     cells.push_back(op->ret == kNever ? "-" : std::to_string(op->ret));
     cells.push_back(std::string(status_name(op->status)));
@@ -153,14 +151,14 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       break;
     case Verdict::not_linearizable: {
       if (!result.failing_partition.empty()) {
-        line("partition", quoted_briefly(result.failing_partition));
+        line("partition", shorten(result.failing_partition));
       }
       if (result.failing_op) {
         const auto op = std::find_if(history.ops.begin(), history.ops.end(),
                                      [&](const Operation& o) { return o.id == *result.failing_op; });
         if (op != history.ops.end()) {
           line("failing op", style.red(std::to_string(op->id)) + " (process " + std::to_string(op->process) + ", " +
-                                 quoted_briefly(op->f) + " " + quoted_briefly(op->value.to_edn()) + ", completed at event " + std::to_string(op->ret) +
+                                 shorten(op->f) + " " + shorten(op->value.to_edn()) + ", completed at event " + std::to_string(op->ret) +
                                  "): the first result no order explains");
         }
       }

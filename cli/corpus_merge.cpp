@@ -10,9 +10,9 @@
 #include "cli/corpus_merge.hpp"
 
 #include "cli/corpus_shard.hpp"
-#include "history/json_reader.hpp"
 
 #include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
 #include <ariadne/value.hpp>
 
 #include <algorithm>

@@ -4,7 +4,6 @@
 // an exception out of an engine is exactly what a referee must report.
 #include "cli/cross_check.hpp"
 
-#include "certify/witness_checker.hpp"
 #include "cli/cross_check_report.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/progress_bar.hpp"
@@ -12,8 +11,8 @@
 #include "cli/row_certificate.hpp"
 #include "cli/terminal.hpp"
 #include "portfolio/parallel.hpp"
-#include "search/search_engine.hpp"
 
+#include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -41,7 +40,7 @@ bool brute_force_applies(const History& history, const Model& model) {
   std::map<Value, std::size_t> sizes;
   for (const Operation& op : history.ops) {
     const std::size_t size = ++sizes[model.is_partitioned() ? model.partition_key(op) : Value()];
-    if (size > search::kBruteForceMaxOps) return false;
+    if (size > kBruteForceMaxOps) return false;
   }
   return true;
 }
@@ -63,7 +62,7 @@ EngineRun run_engine(Engine engine, const History& history, const Model& model, 
     if (result.verdict == Verdict::linearizable) {
       // check() replayed it already; the referee replays it again on its own account,
       // so a witness that does not hold is reported here whatever check() did.
-      const auto problem = certify::check_linearization(history, model, result.linearization);
+      const auto problem = verify_linearization(history, model, result.linearization);
       run.witness_replayed = !problem;
       if (problem) run.error = "its witness does not replay: " + *problem;
     }

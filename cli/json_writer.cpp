@@ -1,7 +1,7 @@
 // JSON text for the --json reports. See json_writer.hpp for why this is hand-written.
 #include "cli/json_writer.hpp"
 
-#include "history/text_encoding.hpp"
+#include <ariadne/value.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -48,7 +48,7 @@ JsonWriter& JsonWriter::end_array() {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   separate();
-  out_ += json_quote(name);
+  out_ += Value::string(std::string(name)).to_json();
   out_ += ": ";
   after_key_ = true;
   return *this;
@@ -56,7 +56,7 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 
 JsonWriter& JsonWriter::value(std::string_view text) {
   separate();
-  out_ += json_quote(text);
+  out_ += Value::string(std::string(text)).to_json();
   return *this;
 }
 

@@ -1,12 +1,12 @@
 #include "cli/proof_commands.hpp"
 
-#include "certify/witness_checker.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/option_values.hpp"
 #include "explain/proof_files.hpp"
-#include "history/json_reader.hpp"
 
+#include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -104,7 +104,7 @@ int run_verify_witness_command(const VerifyWitnessOptions& options) {
   if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
   const History history = read_history(options.file, *model, format);
   const std::vector<std::uint32_t> order = read_witness_file(options.witness);
-  if (const auto problem = certify::check_linearization(history, *model, order)) {
+  if (const auto problem = verify_linearization(history, *model, order)) {
     std::cout << "NOT A WITNESS  " << *problem << std::endl;
     return 1;
   }

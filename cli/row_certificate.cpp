@@ -5,12 +5,12 @@
 // our DRAT checker). Nothing the engines computed in memory is trusted by the replay.
 #include "cli/row_certificate.hpp"
 
-#include "certify/witness_checker.hpp"
 #include "cli/check_report.hpp"
 #include "cli/proof_commands.hpp"
 #include "cli/report_numbers.hpp"
 #include "explain/proof_files.hpp"
 
+#include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -41,7 +41,7 @@ std::string replay_witness(const CorpusRow& row, const fs::path& json) {
   const auto model = make_model_from_spec(row.model);
   const History history = read_history(row.path.string(), *model);
   const std::vector<std::uint32_t> order = read_witness_file(json.string());
-  if (const auto problem = certify::check_linearization(history, *model, order)) {
+  if (const auto problem = verify_linearization(history, *model, order)) {
     return "the witness in " + json.string() + " does not replay: " + *problem;
   }
   return {};

@@ -1,7 +1,6 @@
 #include "explain/explanation.hpp"
 
 #include "explain/reads_from.hpp"
-#include "history/text_encoding.hpp"
 #include "explain/relaxed_history.hpp"
 #include "models/semantics.hpp"
 
@@ -299,7 +298,7 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
       }
       out += ":";
     }
-    out += " the state is " + quoted_briefly(key.second) + ", in which " + name_op(model, *ops.recorded[key.first]) +
+    out += " the state is " + shorten(key.second) + ", in which " + name_op(model, *ops.recorded[key.first]) +
            " cannot take effect.\n";
   }
   const std::size_t more = ends.size() - std::min(ends.size(), kMaxDeadEnds) + search.dropped();

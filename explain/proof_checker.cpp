@@ -6,9 +6,9 @@
 #include "certify/drat_checker.hpp"
 #include "encoder/encode.hpp"
 #include "explain/proof_format.hpp"
-#include "history/json_reader.hpp"
 
 #include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
 
 #include <algorithm>
 #include <charconv>

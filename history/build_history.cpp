@@ -5,8 +5,6 @@
 // shape for the model. Each error names the event's file:line:column.
 #include "history/history_builder.hpp"
 
-#include "history/text_encoding.hpp"
-
 #include <algorithm>
 #include <string>
 
@@ -37,7 +35,7 @@ void HistoryBuilder::add(Event&& e) {
   // An integer is a client however large (Clojure's integer? holds for a bigint), so
   // dropping it like a :nemesis would silently check another history.
   if (e.process.kind() == Value::Kind::big_integer) {
-    fail(e, "process " + quoted_briefly(e.process.text()) +
+    fail(e, "process " + shorten(e.process.text()) +
                 " does not fit in 64 bits; ariadne needs client process ids between -2^63 and 2^63-1");
   }
   // Fault injectors and bookkeeping (:nemesis, node names) never take part.
@@ -51,8 +49,8 @@ void HistoryBuilder::add(Event&& e) {
 
   if (e.type == EventType::invoke) {
     if (ps.has_open) {
-      fail(e, "process " + std::to_string(p) + " invokes :" + quoted_briefly(e.f) + " while its :" +
-                  quoted_briefly(ops[ps.open].f) +
+      fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" +
+                  shorten(ops[ps.open].f) +
                   " invoked at " + at(ops[ps.open].call_pos) +
                   " is still open (a process runs one operation at a time)");
     }
@@ -85,8 +83,8 @@ void HistoryBuilder::add(Event&& e) {
   }
   Operation& op = ops[ps.open];
   if (!e.f.empty() && e.f != op.f) {
-    fail(e, "completion :" + quoted_briefly(e.f) + " does not match process " + std::to_string(p) +
-                "'s open invocation :" + quoted_briefly(op.f) + " at " + at(op.call_pos));
+    fail(e, "completion :" + shorten(e.f) + " does not match process " + std::to_string(p) +
+                "'s open invocation :" + shorten(op.f) + " at " + at(op.call_pos));
   }
   ps.has_open = false;
   switch (e.type) {

@@ -4,8 +4,6 @@
 // events must name their operation.
 #include "history/edn_history_reader.hpp"
 
-#include "history/text_encoding.hpp"
-
 #include <optional>
 
 namespace ariadne {
@@ -34,7 +32,7 @@ const char* kind_description(Value::Kind kind) {
 
 std::string describe_value(const Value& value) {
   if (value.is_nil()) return "nil";
-  return std::string(kind_description(value.kind())) + " " + quoted_briefly(value.to_edn());
+  return std::string(kind_description(value.kind())) + " " + shorten(value.to_edn());
 }
 
 EventType event_type_from_edn(const Value& type, SourcePos pos, const std::string& source) {
@@ -44,7 +42,7 @@ EventType event_type_from_edn(const Value& type, SourcePos pos, const std::strin
     if (name == "ok") return EventType::ok;
     if (name == "fail") return EventType::fail;
     if (name == "info") return EventType::info;
-    throw InputError(source, pos, "unknown :type :" + quoted_briefly(name) + ", expected :invoke, :ok, :fail or :info");
+    throw InputError(source, pos, "unknown :type :" + shorten(name) + ", expected :invoke, :ok, :fail or :info");
   }
   throw InputError(source, pos,
                    ":type must be a keyword (:invoke, :ok, :fail or :info), found " + describe_value(type));
@@ -108,7 +106,7 @@ class OpMapFields {
     event.key = std::move(key_);
     if (!index_.is_nil()) {
       if (index_.kind() == Value::Kind::big_integer) {
-        throw InputError(source, pos, ":index " + quoted_briefly(index_.text()) + " does not fit in 64 bits");
+        throw InputError(source, pos, ":index " + shorten(index_.text()) + " does not fit in 64 bits");
       }
       if (!index_.is_integer()) {
         throw InputError(source, pos, ":index must be an integer, found " + describe_value(index_));

@@ -137,8 +137,8 @@ std::string json_events(const EventLog& log) {
     if (read_by_models && (contains_nested_keyword(event.value) || contains_nested_keyword(event.key))) {
       throw InputError(log.source, event.pos,
                        "json has no keywords, and this event's " +
-                           std::string(contains_nested_keyword(event.key) ? "key " + quoted_briefly(event.key.to_edn())
-                                                                          : "value " + quoted_briefly(event.value.to_edn())) +
+                           std::string(contains_nested_keyword(event.key) ? "key " + shorten(event.key.to_edn())
+                                                                          : "value " + shorten(event.value.to_edn())) +
                            " holds one a model would read as a string instead; convert to edn or porcupine-kv");
     }
     // JSON strings are UTF-8: a byte that is not becomes U+FFFD, so two different

@@ -11,11 +11,12 @@
 // appended out of order, files concatenated), and a verdict on file order would be a
 // verdict on a history that never happened; such a file is rejected at that event
 // rather than sorted, since sorting would renumber the op ids reports refer to.
-#include "history/json_reader.hpp"
 
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
 #include "history/text_encoding.hpp"
+
+#include <ariadne/history.hpp>
 
 #include <charconv>
 #include <cstdlib>
@@ -285,7 +286,7 @@ class JsonParser {
 };
 
 std::string describe_json(const Value& value) {
-  return quoted_briefly(value.to_json());
+  return shorten(value.to_json());
 }
 
 // a <=> b for two JSON numbers (64-bit, big or floating), exact except where a
@@ -329,8 +330,8 @@ class TimeOrder {
       if (!order) return;  // a time that is no number (an ISO string, say) is not compared
       if (*order < 0) {
         throw InputError(source, pos,
-                         "\"time\" " + quoted_briefly(time.to_json()) + " goes back from " +
-                             quoted_briefly(latest_->to_json()) + " at " + std::to_string(latest_pos_.line) + ":" +
+                         "\"time\" " + shorten(time.to_json()) + " goes back from " +
+                             shorten(latest_->to_json()) + " at " + std::to_string(latest_pos_.line) + ":" +
                              std::to_string(latest_pos_.column) +
                              "; events must be in real-time order (sort the events by time first)");
       }
@@ -395,7 +396,7 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   if (key) event.key = *key;
   if (index && !index->is_nil()) {
     if (index->kind() == Value::Kind::big_integer) {
-      fail("\"index\" " + quoted_briefly(index->text()) + " does not fit in 64 bits");
+      fail("\"index\" " + shorten(index->text()) + " does not fit in 64 bits");
     }
     if (!index->is_integer()) fail("\"index\" must be an integer, found " + describe_json(*index));
     event.index = index->as_integer();

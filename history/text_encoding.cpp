@@ -82,6 +82,4 @@ std::string shorten(std::string text, std::size_t limit) {
   return text.substr(0, head) + std::string(kEllipsis) + text.substr(tail);
 }
 
-std::string quoted_briefly(std::string text) { return shorten(std::move(text), kQuotedTextLimit); }
-
 }  // namespace ariadne

@@ -3,8 +3,6 @@
 
 #include <ariadne/errors.hpp>
 
-#include "history/text_encoding.hpp"
-
 namespace ariadne::models {
 
 bool is_named(const Value& v, std::string_view name) {
@@ -19,7 +17,7 @@ bool is_named(const Value& v, std::string_view name) {
 bool is_pair(const Value& v) { return v.is_sequential() && v.elements().size() == 2; }
 
 std::string abbreviated(const Value& v) {
-  return quoted_briefly(v.to_edn());
+  return shorten(v.to_edn());
 }
 
 std::string spec_with_init(std::string_view name, const Value& init) {
@@ -33,7 +31,7 @@ void reject_init(std::string_view model, std::string_view expected, const Value&
 
 std::string BuiltinModel::unknown_operation(const Operation& op,
                                             std::initializer_list<std::string_view> known) const {
-  std::string message = std::string(name_) + ": unknown operation :" + quoted_briefly(op.f) + " (expected ";
+  std::string message = std::string(name_) + ": unknown operation :" + shorten(op.f) + " (expected ";
   std::size_t i = 0;
   for (std::string_view f : known) {
     if (i > 0) message += i + 1 == known.size() ? " or " : ", ";

@@ -7,7 +7,6 @@
 // ("register(nil)", "cas-register(0)", "set(#{})", "fifo-queue([])"), the mutex, which
 // has none, prints "mutex()", and the Porcupine models print their bare name unless
 // started from a non-default state ("kv", "etcd", "etcd(3)").
-#include "history/text_encoding.hpp"
 #include "models/model_factories.hpp"
 
 #include <ariadne/errors.hpp>
@@ -103,13 +102,13 @@ std::vector<std::pair<std::string, std::string>> model_catalogue() {
 }
 
 std::string Model::describe_operation(const Operation& op) const {
-  std::string text = quoted_briefly(op.f);
-  if (!op.key.is_nil()) text += " " + quoted_briefly(op.key.to_edn());
+  std::string text = shorten(op.f);
+  if (!op.key.is_nil()) text += " " + shorten(op.key.to_edn());
   const Value& v = op.value;
   if (op.f == "cas" && v.is_sequential() && v.elements().size() == 2) {
-    return text + " " + quoted_briefly(v.elements()[0].to_edn()) + "->" + quoted_briefly(v.elements()[1].to_edn());
+    return text + " " + shorten(v.elements()[0].to_edn()) + "->" + shorten(v.elements()[1].to_edn());
   }
-  return text + " " + quoted_briefly(v.to_edn());
+  return text + " " + shorten(v.to_edn());
 }
 
 }  // namespace ariadne

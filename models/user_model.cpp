@@ -10,7 +10,6 @@
 // a Value hash and an equality test.
 #include <ariadne/model.hpp>
 
-#include "history/text_encoding.hpp"
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
@@ -63,7 +62,7 @@ std::string StepModel::spec() const { return name_ + "(" + initial_.to_edn() + "
 
 std::optional<std::string> StepModel::check_operation(const Operation& op) const {
   if (operations_.empty() || std::ranges::find(operations_, op.f) != operations_.end()) return std::nullopt;
-  std::string message = name_ + ": unknown operation :" + quoted_briefly(op.f) + " (expected ";
+  std::string message = name_ + ": unknown operation :" + shorten(op.f) + " (expected ";
   for (std::size_t i = 0; i < operations_.size(); ++i) {
     if (i > 0) message += i + 1 == operations_.size() ? " or " : ", ";
     message += ":" + operations_[i];

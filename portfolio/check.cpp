@@ -16,7 +16,6 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
-#include "history/text_encoding.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
 #include "portfolio/refutation.hpp"
@@ -372,7 +371,7 @@ class Scheduler {
 };
 
 std::string describe_partition(const Model& model, const Partition& p) {
-  return model.is_partitioned() ? " on key " + quoted_briefly(p.key.to_edn()) : std::string();
+  return model.is_partitioned() ? " on key " + shorten(p.key.to_edn()) : std::string();
 }
 
 }  // namespace
@@ -394,9 +393,9 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
 
   if (engine == Engine::brute) {
     for (const Partition& p : parts) {
-      if (p.sub.ops.size() > search::kBruteForceMaxOps) {
+      if (p.sub.ops.size() > kBruteForceMaxOps) {
         result.verdict = Verdict::unknown;
-        result.reason = "the brute-force engine handles at most " + std::to_string(search::kBruteForceMaxOps) +
+        result.reason = "the brute-force engine handles at most " + std::to_string(kBruteForceMaxOps) +
                         " operations per partition, and this history has " + std::to_string(p.sub.ops.size()) +
                         describe_partition(model, p);
         return finish();

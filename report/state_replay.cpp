@@ -5,8 +5,6 @@
 // few megabytes at most.
 #include "report/state_replay.hpp"
 
-#include "history/text_encoding.hpp"
-
 #include <algorithm>
 #include <unordered_map>
 

@@ -8,6 +8,7 @@
 // would refute the whole history (Porcupine's kv/c50-bad key 0 is such a hard key).
 #pragma once
 
+#include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
@@ -151,9 +152,9 @@ std::unique_ptr<SearchEngine> make_segmented_wgl(const SubHistory& sub, const Mo
 // Lowe's just-in-time linearization: configurations carried forward through time.
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
-// Exhaustive enumeration of orders, for tiny histories: the test oracle.
+// Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
+// <ariadne/check.hpp>): the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
                                                const StopSignal& stop);
-inline constexpr std::size_t kBruteForceMaxOps = 14;
 
 }  // namespace ariadne::search

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ namespace ariadne {
 // unknown is an answer, not a failure: a limit was reached first (CheckResult::reason).
 enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
 std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
+
+// The brute-force engine (Engine::brute) tries every order, so it takes partitions of
+// at most this many operations.
+inline constexpr std::size_t kBruteForceMaxOps = 14;
 
 // automatic: the race (WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT
 // side by side; the first answer wins). The others run alone: wgl (Wing and Gong's
@@ -121,5 +126,14 @@ struct CheckResult {
 // one: it keeps no state between calls, and every thread it starts has been joined
 // when it returns.
 CheckResult check(const History& history, const Model& model, const CheckOptions& options);
+
+// The independent certificate checker check() runs on its own witnesses, for a witness
+// from anywhere else (a file, another checker): nullopt when `order` (op ids) is a
+// linearization of `history` under `model`, that is every :ok op (and every failed op
+// the model keeps as an observation) exactly once, crashed ops at most once, no
+// unknown id, real-time order respected, and the model reproducing every observed
+// result; otherwise a sentence saying what is wrong.
+std::optional<std::string> verify_linearization(const History& history, const Model& model,
+                                                std::span<const std::uint32_t> order);
 
 }  // namespace ariadne

@@ -114,4 +114,9 @@ std::string format_events(const EventLog& log, Format format);
 // Parses a single EDN value, e.g. an --init argument. Throws InputError.
 Value parse_edn_value(std::string_view text, const std::string& source);
 
+// Parses one strict JSON document (RFC 8259) as a Value: null -> nil, booleans,
+// integers (big_integer beyond 64 bits), other numbers -> floating, strings, arrays ->
+// vector, objects -> map with string keys. Throws InputError at line:column.
+Value parse_json_value(std::string_view text, const std::string& source);
+
 }  // namespace ariadne

@@ -5,6 +5,7 @@
 // equal, sets and maps compare without regard to order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,6 +95,15 @@ class Value {
   // holds tens of millions of them.
   std::shared_ptr<const void> payload_;
 };
+
+// How much of a name or value ariadne's messages and reports quote.
+inline constexpr std::size_t kQuotedTextLimit = 80;
+
+// `text` cut to at most `limit` bytes around an ellipsis (head and tail kept, since a
+// growing kv value differs at its end), never splitting a UTF-8 sequence; whole when
+// it fits. A history may hold names and values of megabytes, and every message or
+// report that quotes one goes through here: shorten(value.to_edn()).
+std::string shorten(std::string text, std::size_t limit = kQuotedTextLimit);
 
 struct ValueHash {
   std::size_t operator()(const Value& v) const { return v.hash(); }

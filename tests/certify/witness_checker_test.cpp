@@ -2,6 +2,8 @@
 
 #include "support/history_builder.hpp"
 
+#include <ariadne/check.hpp>
+
 #include <doctest/doctest.h>
 
 using namespace ariadne;
@@ -51,4 +53,14 @@ TEST_CASE("the certificate checker rejects each kind of bad witness") {
   auto illegal = f.verify({1, 0, 3});  // the crashed write of 2 lands before the read of 1
   REQUIRE(illegal);
   CHECK(illegal->find("cannot take effect") != std::string::npos);
+}
+
+TEST_CASE("verify_linearization, the public API's certificate checker, gives the same answers") {
+  Fixture f;
+  for (const std::vector<std::uint32_t>& order :
+       {std::vector<std::uint32_t>{1, 3}, {0, 1, 3}, {1}, {1, 1, 3}, {3, 1}, {1, 0, 3}}) {
+    CAPTURE(order.size());
+    CHECK(verify_linearization(f.h, *f.model, order) == f.verify(order));
+  }
+  CHECK_FALSE(verify_linearization(f.h, *f.model, check(f.h, *f.model, {.jobs = 1}).linearization).has_value());
 }

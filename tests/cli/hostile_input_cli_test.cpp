@@ -335,7 +335,7 @@ TEST_CASE("convert: bytes that are not UTF-8 are refused by --to json, or keep t
 // The reports once quoted every value in full: a history with a 1 MB string gave a
 // text report of 4 MB (the witness table pads its value column to the widest value)
 // and a JSON report with --explain of 6 MB; at 100 MB the text report was 400 MB.
-// Values are now quoted through quoted_briefly (history/text_encoding.hpp); the op
+// Values are now quoted through shorten (<ariadne/value.hpp>); the op
 // ids lead to the whole values in the file.
 TEST_CASE("check: a 1 MB value gives a report of kilobytes, not megabytes") {
   TempDir dir;

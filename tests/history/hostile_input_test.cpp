@@ -667,7 +667,7 @@ TEST_CASE("converting bytes that are not UTF-8 to JSON is an error, not another 
 // A huge name where a type or an operation is expected was quoted whole: "unknown
 // :type :zzz...", "register: unknown operation :zzz...", "completion :zzz... does
 // not match ...", a 2 MB message for a 2 MB name. Every message now quotes names and
-// values through quoted_briefly (history/text_encoding.hpp).
+// values through shorten (<ariadne/value.hpp>).
 TEST_CASE("a huge :type or :f is quoted briefly in the error message") {
   const std::string huge(2 << 20, 'z');
   for (const Format format : kEventFormats) {

@@ -2,7 +2,6 @@
 // rules on top of it.
 #include <ariadne/history.hpp>
 
-#include "history/json_reader.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,6 @@
-// The shortening every message and report applies to user data (history/text_encoding).
-#include "history/text_encoding.hpp"
+// The shortening every message and report applies to user data (shorten, declared in
+// <ariadne/value.hpp>, implemented in history/text_encoding.cpp).
+#include <ariadne/value.hpp>
 
 #include <doctest/doctest.h>
 
@@ -25,9 +26,9 @@ TEST_CASE("shorten: long texts keep their head and tail and whole UTF-8 characte
   CHECK((cut_accents.size() - 3) % 2 == 0);
 }
 
-TEST_CASE("quoted_briefly: a megabyte name is quoted in under a hundred bytes, a short one whole") {
-  CHECK(quoted_briefly("read") == "read");
-  const std::string quoted = quoted_briefly(std::string(1 << 20, 'z'));
+TEST_CASE("shorten: a megabyte name is quoted in under a hundred bytes, a short one whole") {
+  CHECK(shorten("read") == "read");
+  const std::string quoted = shorten(std::string(1 << 20, 'z'));
   CHECK(quoted.size() <= kQuotedTextLimit);
   CHECK(quoted.find("\u2026") != std::string::npos);
 }
