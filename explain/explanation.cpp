@@ -139,17 +139,18 @@ SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
 // through the relaxed ops, which may still take effect (or may never).
 class DeadEndSearch {
  public:
-  DeadEndSearch(const Model& model, const SearchOps& ops)
-      : ops_(ops), pointers_(ops.relaxed.pointers()), compiled_(model.compile(pointers_)) {}
+  DeadEndSearch(const Model& model, const SearchOps& ops, std::chrono::steady_clock::time_point deadline)
+      : ops_(ops), pointers_(ops.relaxed.pointers()), compiled_(model.compile(pointers_)), deadline_(deadline) {}
 
   // Returns whether some order linearizes every op that must take effect (then the
   // core is not a core on its own: possible only when relaxed ops left out of the
   // search were needed to refute it, which the caller says).
   bool run() { return visit(0, compiled_->initial()); }
 
-  // Whether the search stopped at kMaxVisitedStates: the dead ends found are then
-  // only some of them.
+  // Whether the search stopped at kMaxVisitedStates or at the deadline: the dead ends
+  // found are then only some of them.
   bool cut_short() const { return cut_short_; }
+  bool out_of_time() const { return out_of_time_; }
 
   // Per blocked op, ops done and refusing state: the shortest run of ops there. The
   // ops done are part of the key so that a dead end reached through relaxed ops is
@@ -167,6 +168,12 @@ class DeadEndSearch {
     if (cut_short_) return false;
     if (seen_.size() >= kMaxVisitedStates) {
       cut_short_ = true;
+      return false;
+    }
+    // The clock is read every kClockInterval states: a state costs well under a
+    // microsecond, and the deadline need not be met to the microsecond.
+    if (seen_.size() % kClockInterval == 0 && std::chrono::steady_clock::now() >= deadline_) {
+      cut_short_ = out_of_time_ = true;
       return false;
     }
     if (!seen_.insert({done, state}).second) return false;
@@ -231,6 +238,7 @@ class DeadEndSearch {
  private:
   static constexpr std::size_t kMaxVisitedStates = 50000;
   static constexpr std::size_t kMaxKeptDeadEnds = 64;
+  static constexpr std::size_t kClockInterval = 256;
 
   const SearchOps& ops_;
   std::vector<const Operation*> pointers_;
@@ -239,14 +247,22 @@ class DeadEndSearch {
   std::vector<std::uint32_t> path_;
   std::map<Key, std::vector<std::uint32_t>> dead_ends_;
   std::size_t dropped_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
   bool cut_short_ = false;
+  bool out_of_time_ = false;
 };
 
 std::string why_no_order(const Model& model, std::span<const Operation* const> core,
-                         std::span<const Operation* const> partition) {
+                         std::span<const Operation* const> partition, std::chrono::steady_clock::time_point deadline) {
   const SearchOps ops = search_ops(model, core, partition);
-  DeadEndSearch search(model, ops);
+  DeadEndSearch search(model, ops, deadline);
   const bool ordered = search.run();
+  if (search.out_of_time() && search.dead_ends().empty()) {
+    return "Why no order works: the check's time ran out before the dead ends of these ops and the " +
+           std::to_string(ops.others) +
+           " others that could change the state were listed; the solver's refutation covers them all "
+           "(--proof writes it down).\n";
+  }
   if (search.cut_short() && search.dead_ends().empty()) {
     return "Why no order works: too many orders of these ops and the " + std::to_string(ops.others) +
            " others that could change the state to list the dead ends; the solver's refutation covers them all "
@@ -344,7 +360,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   } else if (core.size() > 1 && summary.facts_known) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
-  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops);
+  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops, summary.deadline);
   if (const std::string starved = explain_starved_reads(model, core, summary.partition_ops); !starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }

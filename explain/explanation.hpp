@@ -15,6 +15,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct CoreSummary {
   // for very large cores they are not, and nothing is said about them.
   bool facts_known = true;
   std::vector<RealTimeFact> facts;
+  // The check's own deadline: the dead-end search stops there and says so, so that
+  // explaining never takes a check past its --timeout.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // "read 1 (op 12, process 3)": what an op did, and whose it is.

@@ -82,6 +82,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   summary.shrinking_skipped = !options.minimal_core;
   summary.facts_known = core_ops.size() <= 4 * explain::kMaxExplainedOps;
   summary.facts = result.core_real_time;
+  summary.deadline = refutation.limits.deadline;
   result.explanation = explain::explain_core(model, summary);
   if (first) {
     const Operation& op = *first->op;
