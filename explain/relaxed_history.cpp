@@ -1,9 +1,43 @@
 #include "explain/relaxed_history.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 namespace ariadne::explain {
+
+namespace {
+
+// Process ids no op of the history uses, smallest first. Counting up from the
+// largest process would overflow when a history uses INT64_MAX (a fuzz finding,
+// corpus/fuzz/relaxed-process-overflow.edn); at most as many ids are skipped as
+// there are ops, so the ids handed out stay far from any bound.
+class FreshProcesses {
+ public:
+  explicit FreshProcesses(std::span<const Operation* const> ops) {
+    used_.reserve(ops.size());
+    for (const Operation* op : ops) used_.push_back(op->process);
+    std::sort(used_.begin(), used_.end());
+    used_.erase(std::unique(used_.begin(), used_.end()), used_.end());
+    // Negative ids are never handed out, so the walk starts at the first used id >= 0.
+    next_used_ = std::lower_bound(used_.begin(), used_.end(), 0) - used_.begin();
+  }
+
+  std::int64_t next() {
+    while (next_used_ < used_.size() && used_[next_used_] == candidate_) {
+      ++candidate_;
+      ++next_used_;
+    }
+    return candidate_++;
+  }
+
+ private:
+  std::vector<std::int64_t> used_;
+  std::size_t next_used_ = 0;
+  std::int64_t candidate_ = 0;
+};
+
+}  // namespace
 
 std::vector<const Operation*> RelaxedHistory::pointers() const {
   std::vector<const Operation*> out;
@@ -27,8 +61,7 @@ RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bo
   RelaxedHistory relaxed;
   // Relaxed ops get fresh processes: each is open from the start, and one process
   // has one open op at a time.
-  std::int64_t next_process = 0;
-  for (const Operation* op : ops) next_process = std::max(next_process, op->process + 1);
+  FreshProcesses fresh(ops);
 
   std::uint64_t time = 0;
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
@@ -36,7 +69,7 @@ RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bo
     Operation op = *ops[i];
     op.status = OpStatus::crashed;
     op.value = op.invoke_value;
-    op.process = next_process++;
+    op.process = fresh.next();
     op.call = time++;
     op.ret = kNever;
     relaxed.original_id.push_back(op.id);
@@ -61,7 +94,7 @@ RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bo
     if (!keep[i]) continue;
     Operation op = *ops[i];
     // A crashed op stays open to the end, so it too needs a process of its own.
-    if (op.ret == kNever) op.process = next_process++;
+    if (op.ret == kNever) op.process = fresh.next();
     op.call = renumber(op.call);
     if (op.ret != kNever) op.ret = renumber(op.ret);
     relaxed.original_id.push_back(op.id);
