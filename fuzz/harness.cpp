@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <exception>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ariadne::fuzz {
@@ -38,13 +39,13 @@ std::string_view trimmed(std::string_view text) {
 void check_linearization(const History& history, const CheckResult& result) {
   std::unordered_map<std::uint32_t, const Operation*> by_id;
   for (const Operation& op : history.ops) by_id.emplace(op.id, &op);
-  std::unordered_map<std::uint32_t, bool> listed;
+  std::unordered_set<std::uint32_t> listed;
   std::uint64_t latest_call = 0;
   bool any = false;
   for (const std::uint32_t id : result.linearization) {
     const auto it = by_id.find(id);
     if (it == by_id.end()) report_bug("linearization", "lists op " + std::to_string(id) + ", which is no operation");
-    if (!listed.emplace(id, true).second) report_bug("linearization", "lists op " + std::to_string(id) + " twice");
+    if (!listed.insert(id).second) report_bug("linearization", "lists op " + std::to_string(id) + " twice");
     const Operation& op = *it->second;
     // Placing op after one invoked later than op returned contradicts real time.
     if (any && op.ret < latest_call) {
@@ -62,8 +63,8 @@ void check_linearization(const History& history, const CheckResult& result) {
 
 void check_refutation(const History& history, const CheckResult& result) {
   if (result.core.empty()) report_bug("refutation", "has an empty core");
-  std::unordered_map<std::uint32_t, bool> ids;
-  for (const Operation& op : history.ops) ids.emplace(op.id, true);
+  std::unordered_set<std::uint32_t> ids;
+  for (const Operation& op : history.ops) ids.insert(op.id);
   for (std::size_t i = 0; i < result.core.size(); ++i) {
     if (!ids.contains(result.core[i])) report_bug("refutation", "core names op " + std::to_string(result.core[i]) + ", which is no operation");
     if (i > 0 && result.core[i - 1] >= result.core[i]) report_bug("refutation", "core is not in ascending order");
