@@ -146,7 +146,18 @@ int replay(const std::vector<std::string>& corpora) {
   const fuzz::CheckLimits limits{.timeout_seconds = 10};
   int wrong = 0;
   std::size_t checked = 0;
-  for (const cli::CorpusRow& row : read_rows(corpora)) {
+  std::vector<cli::CorpusRow> rows;
+  for (const std::string& corpus : corpora) {
+    for (cli::CorpusRow& row : cli::read_corpus_rows(corpus)) rows.push_back(std::move(row));
+  }
+  for (const cli::CorpusRow& row : rows) {
+    // A regression whose header cannot be read would otherwise stop being replayed
+    // without anyone noticing.
+    if (!row.error.empty()) {
+      std::cerr << row.path.string() << ": " << row.error << "\n";
+      ++wrong;
+      continue;
+    }
     const std::optional<Verdict> verdict = fuzz::check_input(read_file(row.path), row.model, limits);
     ++checked;
     if (verdict == row.expected) continue;

@@ -23,8 +23,10 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,7 +80,12 @@ Value some_value(const std::vector<Event>& events, Random& random) {
 // the value itself when it is not a vector.
 Value mutate_value(const Value& value, const std::vector<Event>& events, Random& random) {
   if (value.is_integer() && below(random, 2) == 0) {
-    return Value::integer(value.as_integer() + (below(random, 2) == 0 ? 1 : -1));
+    // Nudged towards zero at the ends of the range: an overflow here would be the
+    // mutator's own undefined behaviour, which UBSan would blame on the input.
+    const std::int64_t i = value.as_integer();
+    const bool up = i == std::numeric_limits<std::int64_t>::min() ||
+                    (i != std::numeric_limits<std::int64_t>::max() && below(random, 2) == 0);
+    return Value::integer(up ? i + 1 : i - 1);
   }
   if (value.kind() == Value::Kind::vector && !value.elements().empty() && below(random, 2) == 0) {
     std::vector<Value> elements = value.elements();
@@ -97,11 +104,17 @@ Value some_process(const std::vector<Event>& events, Random& random) {
   }
 }
 
+// One more than the largest integer process, or the smallest non-negative one no event
+// uses when the largest is already INT64_MAX (a history can carry it).
 std::int64_t unused_process(const std::vector<Event>& events) {
-  std::int64_t next = 0;
+  std::set<std::int64_t> used;
   for (const Event& event : events) {
-    if (event.process.is_integer()) next = std::max(next, event.process.as_integer() + 1);
+    if (event.process.is_integer() && event.process.as_integer() >= 0) used.insert(event.process.as_integer());
   }
+  if (used.empty()) return 0;
+  if (*used.rbegin() != std::numeric_limits<std::int64_t>::max()) return *used.rbegin() + 1;
+  std::int64_t next = 0;
+  while (used.contains(next)) ++next;
   return next;
 }
 

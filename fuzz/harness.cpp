@@ -12,9 +12,11 @@
 #include <ariadne/errors.hpp>
 #include <ariadne/model.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
