@@ -32,13 +32,20 @@ run: build
 	@$(ARIADNE) check corpus/classic/worked-example-abcd.edn --model register --init 0; \
 	  status=$$?; [ $$status -eq 1 ] || { echo "unexpected exit status $$status"; exit 1; }
 
-# The test suite, then a short run of every fuzz target under ASan and UBSan. The fuzz
-# build compiles while ctest runs (its log is shown only if it fails), and the fuzz run
-# goes on even when a test failed, so one CI run reports both.
-test: build fuzz-configure
+# The test suite, then a short run of every fuzz target under ASan and UBSan
+# (docs/fuzzing.md, "What it costs in CI"). The fuzz build starts at once, at the
+# lowest priority: it takes only the CPU that the release build and ctest leave idle,
+# so the tests' timings are not disturbed, and what is left of it runs after ctest.
+# Its log is shown only if it fails. The fuzz run goes on even when a test failed, so
+# one CI run reports both.
+test: configure fuzz-configure
 	@status=0; \
-	cmake --build $(FUZZ_BUILD) -j$(JOBS) >$(FUZZ_BUILD)/build.log 2>&1 & fuzz_build=$$!; \
-	(cd $(BUILD) && ctest --output-on-failure -j$(JOBS)) || status=1; \
+	nice -n 19 cmake --build $(FUZZ_BUILD) -j$(JOBS) >$(FUZZ_BUILD)/build.log 2>&1 & fuzz_build=$$!; \
+	if cmake --build $(BUILD) -j$(JOBS); then \
+	  (cd $(BUILD) && ctest --output-on-failure -j$(JOBS)) || status=1; \
+	else \
+	  status=1; \
+	fi; \
 	if wait $$fuzz_build; then \
 	  fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SMOKE_SECONDS) --parallel $(JOBS) || status=1; \
 	else \
