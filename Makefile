@@ -3,8 +3,14 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARIADNE = $(BUILD)/ariadne
+# The fuzz targets (fuzz/, docs/fuzzing.md): their own clang build, instrumented.
+FUZZ_BUILD ?= build-fuzz
+# Seconds each fuzz target runs in `make test` (fuzz-smoke), and in `make fuzz`.
+FUZZ_SMOKE_SECONDS ?= 8
+FUZZ_SECONDS ?= 3600
 
-.PHONY: all deps configure build run test test-quick bench bench-engines bench-cores clean
+.PHONY: all deps configure build run test test-quick fuzz-configure fuzz-build fuzz-smoke fuzz \
+        bench bench-engines bench-cores clean
 
 all: build
 
@@ -26,12 +32,45 @@ run: build
 	@$(ARIADNE) check corpus/classic/worked-example-abcd.edn --model register --init 0; \
 	  status=$$?; [ $$status -eq 1 ] || { echo "unexpected exit status $$status"; exit 1; }
 
-test: build
-	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+# The test suite, then a short run of every fuzz target under ASan and UBSan
+# (docs/fuzzing.md, "What it costs in CI"). The fuzz build starts at once, at the
+# lowest priority: it takes only the CPU that the release build and ctest leave idle,
+# so the tests' timings are not disturbed, and what is left of it runs after ctest.
+# Its log is shown only if it fails. The fuzz run goes on even when a test failed, so
+# one CI run reports both.
+test: configure fuzz-configure
+	@status=0; \
+	nice -n 19 cmake --build $(FUZZ_BUILD) -j$(JOBS) >$(FUZZ_BUILD)/build.log 2>&1 & fuzz_build=$$!; \
+	if cmake --build $(BUILD) -j$(JOBS); then \
+	  (cd $(BUILD) && ctest --output-on-failure -j$(JOBS)) || status=1; \
+	else \
+	  status=1; \
+	fi; \
+	if wait $$fuzz_build; then \
+	  fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SMOKE_SECONDS) --parallel $(JOBS) || status=1; \
+	else \
+	  cat $(FUZZ_BUILD)/build.log; echo "make test: the fuzz build failed"; status=1; \
+	fi; \
+	exit $$status
 
 # Skips the suites labelled slow (the corpora and the long differential runs).
 test-quick: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
+
+fuzz-configure: deps
+	@CC=clang-14 CXX=clang++-14 cmake -S fuzz -B $(FUZZ_BUILD) >/dev/null
+
+fuzz-build: fuzz-configure
+	@cmake --build $(FUZZ_BUILD) -j$(JOBS)
+
+# What `make test` runs after ctest: every fuzz target for FUZZ_SMOKE_SECONDS.
+fuzz-smoke: fuzz-build
+	@fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SMOKE_SECONDS) --parallel $(JOBS)
+
+# A long run (an hour a target by default, two at a time: about 4 hours), from every
+# corpus file whatever its size; docs/fuzzing.md says what to do with what it finds.
+fuzz: fuzz-build
+	@fuzz/run.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) --parallel $(JOBS) --max-seed-bytes 1000000
 
 bench: build
 	@scripts/bench.py --ariadne $(ARIADNE)
@@ -47,4 +86,4 @@ bench-cores: build
 	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(DRAT_TRIM),--drat-trim $(DRAT_TRIM))
 
 clean:
-	@rm -rf $(BUILD)
+	@rm -rf $(BUILD) $(FUZZ_BUILD)
