@@ -564,6 +564,12 @@ Value Reader::read_symbol(SourcePos start) {
   if (name == "true") return Value::boolean(true);
   if (name == "false") return Value::boolean(false);
   if (!is_valid_name(name)) fail(start, "invalid symbol '" + std::string(name) + "'");
+  // Printed at the start of a text, such a symbol would read back as a byte-order mark
+  // and vanish (a fuzz finding, corpus/fuzz/fuzz_edn_value/symbol-starting-with-bom).
+  if (name.starts_with("\xEF\xBB\xBF")) {
+    fail(start, "invalid symbol: it starts with U+FEFF, the byte-order mark, which is allowed only at the start "
+                "of the input");
+  }
   return Value::symbol(std::string(name));
 }
 

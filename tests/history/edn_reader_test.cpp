@@ -113,6 +113,14 @@ TEST_CASE("edn treats commas as whitespace and skips comments") {
   CHECK(edn("\xEF\xBB\xBF[1]") == Value::vector({Value::integer(1)}));
 }
 
+TEST_CASE("edn allows the byte-order mark only at the start, never as a symbol that would print as one") {
+  // corpus/fuzz/fuzz_edn_value/symbol-starting-with-bom: two marks read as a symbol
+  // named U+FEFF, which printed reads back as a mark and nothing else.
+  CHECK_THROWS_AS(edn("\xEF\xBB\xBF\xEF\xBB\xBF"), InputError);
+  CHECK_THROWS_AS(edn("[\xEF\xBB\xBFx]"), InputError);
+  CHECK(edn("x\xEF\xBB\xBF") == Value::symbol("x\xEF\xBB\xBF"));
+}
+
 TEST_CASE("edn discards the form after #_, nested discards included") {
   CHECK(edn("[1 #_ 2 3]") == Value::vector({Value::integer(1), Value::integer(3)}));
   CHECK(edn("#_ [1 2] 4") == Value::integer(4));
