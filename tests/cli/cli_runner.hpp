@@ -62,6 +62,30 @@ struct RunResult {
   std::string err;
 };
 
+// ARIADNE_CLI_PATH and `args` as execv() wants them: `argv` points into `text`.
+struct CliArgv {
+  explicit CliArgv(const std::vector<std::string>& args) : text{ARIADNE_CLI_PATH} {
+    text.insert(text.end(), args.begin(), args.end());
+    for (auto& arg : text) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+  }
+  CliArgv(const CliArgv&) = delete;
+  CliArgv& operator=(const CliArgv&) = delete;
+
+  std::vector<std::string> text;
+  std::vector<char*> argv;
+};
+
+// In a forked child: stdout and stderr into the two files, then the command line.
+[[noreturn]] inline void exec_cli_into(const std::string& out_path, const std::string& err_path,
+                                       const CliArgv& command) {
+  const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(127);
+  ::execv(command.argv[0], command.argv.data());
+  ::_exit(127);
+}
+
 // Runs ARIADNE_CLI_PATH with `args`; stdout and stderr go to files (not pipes, so a
 // chatty child cannot block on a full pipe), which also means stdout is not a
 // terminal and output is uncoloured.
@@ -69,21 +93,11 @@ inline RunResult run_cli(const std::vector<std::string>& args) {
   TempDir capture;
   const std::string out_path = (capture.path() / "stdout").string();
   const std::string err_path = (capture.path() / "stderr").string();
-  std::vector<std::string> argv_text{ARIADNE_CLI_PATH};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_text) argv.push_back(arg.data());
-  argv.push_back(nullptr);
+  const CliArgv command(args);
 
   const pid_t child = ::fork();
   if (child < 0) throw std::runtime_error("fork failed");
-  if (child == 0) {
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(127);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  if (child == 0) exec_cli_into(out_path, err_path, command);
   int wait_status = 0;
   while (::waitpid(child, &wait_status, 0) < 0) {
   }

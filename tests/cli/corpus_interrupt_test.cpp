@@ -41,20 +41,10 @@ class BackgroundCli {
   explicit BackgroundCli(const std::vector<std::string>& args) {
     const std::string out = (capture_.path() / "stdout").string();
     const std::string err = (capture_.path() / "stderr").string();
-    std::vector<std::string> argv_text{ARIADNE_CLI_PATH};
-    argv_text.insert(argv_text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& arg : argv_text) argv.push_back(arg.data());
-    argv.push_back(nullptr);
+    const CliArgv command(args);
     pid_ = ::fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      const int err_fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      if (out_fd < 0 || err_fd < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(127);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    if (pid_ == 0) exec_cli_into(out, err, command);
   }
   ~BackgroundCli() {
     if (pid_ > 0 && !finished_) {

@@ -54,11 +54,7 @@ inline MeasuredRun run_cli_measured(const std::vector<std::string>& args, double
   TempDir capture;
   const std::string out_path = (capture.path() / "stdout").string();
   const std::string err_path = (capture.path() / "stderr").string();
-  std::vector<std::string> argv_text{ARIADNE_CLI_PATH};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_text) argv.push_back(arg.data());
-  argv.push_back(nullptr);
+  const CliArgv command(args);
 
   // Closed by a successful exec: reading it to the end waits until the child is
   // ariadne and no longer a copy of this process.
@@ -69,11 +65,7 @@ inline MeasuredRun run_cli_measured(const std::vector<std::string>& args, double
   if (child < 0) throw std::runtime_error("fork failed");
   if (child == 0) {
     ::close(exec_done[0]);
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(127);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
+    exec_cli_into(out_path, err_path, command);
   }
   ::close(exec_done[1]);
   char ignored;
