@@ -36,10 +36,10 @@ struct PrecedenceEdge {
   std::size_t id = 0;  // dense, for per-edge bookkeeping
 };
 
-using PrecedenceGraph =
+using ModelOrderGraph =
     boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, PrecedenceEdge>;
-using Vertex = boost::graph_traits<PrecedenceGraph>::vertex_descriptor;
-using Edge = boost::graph_traits<PrecedenceGraph>::edge_descriptor;
+using Vertex = boost::graph_traits<ModelOrderGraph>::vertex_descriptor;
+using Edge = boost::graph_traits<ModelOrderGraph>::edge_descriptor;
 
 constexpr std::uint32_t kNotPresent = std::numeric_limits<std::uint32_t>::max();
 
@@ -142,7 +142,7 @@ class ModelOrder {
 
     // The edges of a shortest path from `from` to `to`; both lie in one component,
     // so a path exists.
-    std::vector<Edge> shortest_path(const PrecedenceGraph& graph, const std::vector<std::size_t>& component,
+    std::vector<Edge> shortest_path(const ModelOrderGraph& graph, const std::vector<std::size_t>& component,
                                     Vertex from, Vertex to) {
       ++stamp_;
       std::deque<Vertex> frontier{from};
@@ -197,7 +197,7 @@ class ModelOrder {
   const Formula& formula_;
   std::vector<std::uint32_t> op_of_;      // per vertex: its op
   std::vector<std::uint32_t> vertex_of_;  // per op: its vertex, or kNotPresent
-  PrecedenceGraph graph_;
+  ModelOrderGraph graph_;
   std::size_t edge_count_ = 0;
 };
 

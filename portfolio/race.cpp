@@ -9,7 +9,7 @@
 // is the solver's or the exhaustive search's; see the README on what is certified).
 #include "portfolio/race.hpp"
 
-#include "portfolio/resident_memory.hpp"
+#include "search/resident_memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -56,10 +56,14 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
       // Nothing may escape a thread: memory exhaustion is an honest give-up, anything
       // else a bug the referee passes on.
       try {
+        if (settings.started) settings.started(*entrants[i]);
         report.outcome = entrants[i]->run(UINT64_MAX);
+        if (settings.stopped) settings.stopped(*entrants[i]);
       } catch (const std::bad_alloc&) {
+        if (settings.stopped) settings.stopped(*entrants[i]);
         report.outcome = Outcome::out_of_memory;
       } catch (const std::exception& e) {
+        if (settings.stopped) settings.stopped(*entrants[i]);
         report.failure = entrants[i]->name() + ": " + e.what();
       }
       report.at = std::chrono::steady_clock::now();
@@ -76,7 +80,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
     if (due(i)) start_entrant(i);
   }
 
-  const std::uint64_t resident_at_start = resident_bytes();
+  const std::uint64_t resident_at_start = search::resident_bytes();
   std::size_t handled = 0;
   bool stopping = false;
   bool out_of_memory = false;
@@ -160,7 +164,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
       result.stop_reason = settings.stop->check();
       stop_everyone();
     } else if (settings.resident_allowance > 0 && resident_at_start > 0 &&
-               resident_bytes() > resident_at_start + settings.resident_allowance) {
+               search::resident_bytes() > resident_at_start + settings.resident_allowance) {
       out_of_memory = true;
       stop_everyone();
     }

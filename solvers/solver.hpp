@@ -54,5 +54,9 @@ class Solver {
 
 std::unique_ptr<Solver> make_cadical_solver();
 std::unique_ptr<Solver> make_z3_solver();
+// Z3's own ceiling on its memory, process-wide (its global memory_max_size): past it,
+// Z3 fails its call with "out of memory". For a process that runs one Z3 solver only
+// (isolated_decision.hpp).
+void limit_z3_memory(std::uint64_t bytes);
 
 }  // namespace ariadne::solvers

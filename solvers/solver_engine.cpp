@@ -15,6 +15,7 @@
 
 #include "encoder/decode.hpp"
 #include "encoder/encode.hpp"
+#include "solvers/isolated_decision.hpp"
 #include "solvers/solver.hpp"
 
 #include <atomic>
@@ -110,10 +111,13 @@ class SolverBackedEngine final : public search::SearchEngine {
  public:
   using SolverFactory = std::unique_ptr<Solver> (*)();
 
-  SolverBackedEngine(std::string name, SolverFactory make_solver, const search::SubHistory& sub,
+  // isolated: the solver runs in a child process (isolated_decision.hpp), for
+  // back-ends that do not stop reliably when interrupted.
+  SolverBackedEngine(std::string name, SolverFactory make_solver, bool isolated, const search::SubHistory& sub,
                      const Model& model, search::MemoryBudget& memory, const StopSignal& stop)
       : name_(std::move(name)),
         make_solver_(make_solver),
+        isolated_(isolated),
         sub_(sub),
         model_(model),
         memory_share_(memory),
@@ -195,6 +199,7 @@ class SolverBackedEngine final : public search::SearchEngine {
       return true;
     };
     formula_ = encoder::encode(model_, sub_.ops, options);
+    if (isolated_) return decided(decide_isolated());
     {
       std::lock_guard lock(solver_mutex_);
       solver_ = make_solver_();
@@ -206,7 +211,38 @@ class SolverBackedEngine final : public search::SearchEngine {
       const std::size_t usage = solver_->memory_bytes() + formula_.memory_bytes();
       return memory_share_.report(static_cast<std::int64_t>(usage));
     };
-    FormulaDecision decision = decide_formula(*solver_, formula_, hooks);
+    return decided(decide_formula(*solver_, formula_, hooks));
+  }
+
+  FormulaDecision decide_isolated() {
+    IsolationHooks hooks;
+    hooks.should_stop = [this] { return stop_requested(); };
+    const Limits* limits = stop_.limits;
+    hooks.memory_ok = [this, limits](std::uint64_t child_bytes) {
+      // The child's memory is outside this process, so the limits' resident watch
+      // must be told of it too.
+      if (limits) limits->add_outside_bytes(static_cast<std::int64_t>(child_bytes) - child_bytes_);
+      child_bytes_ = static_cast<std::int64_t>(child_bytes);
+      return memory_share_.report(static_cast<std::int64_t>(child_bytes + formula_.memory_bytes()));
+    };
+    const search::MemoryBudget& budget = memory_share_.budget();
+    const std::int64_t left = static_cast<std::int64_t>(budget.limit()) - budget.used() -
+                              static_cast<std::int64_t>(formula_.memory_bytes());
+    hooks.memory_ceiling = static_cast<std::uint64_t>(std::max<std::int64_t>(left, 1 << 20));
+    hooks.set_memory_ceiling = make_solver_ == make_z3_solver ? limit_z3_memory : nullptr;
+    // However it ends, the child is gone and holds nothing.
+    struct ForgetChild {
+      SolverBackedEngine& engine;
+      const Limits* limits;
+      ~ForgetChild() {
+        if (limits) limits->add_outside_bytes(-engine.child_bytes_);
+        engine.child_bytes_ = 0;
+      }
+    } forget{*this, limits};
+    return decide_formula_isolated(make_solver_, formula_, hooks);
+  }
+
+  Outcome decided(FormulaDecision decision) {
     steps_ += decision.solver_calls + decision.cuts;
     switch (decision.outcome) {
       case Outcome::linearizable: linearization_ = std::move(decision.linearization); return Outcome::linearizable;
@@ -233,6 +269,8 @@ class SolverBackedEngine final : public search::SearchEngine {
 
   const std::string name_;
   const SolverFactory make_solver_;
+  const bool isolated_;
+  std::int64_t child_bytes_ = 0;  // the isolated solver's, as last measured
   const search::SubHistory& sub_;
   const Model& model_;
   search::MemoryShare memory_share_;
@@ -254,12 +292,12 @@ class SolverBackedEngine final : public search::SearchEngine {
 
 std::unique_ptr<search::SearchEngine> make_sat_engine(const search::SubHistory& sub, const Model& model,
                                                       search::MemoryBudget& memory, const StopSignal& stop) {
-  return std::make_unique<SolverBackedEngine>("sat", make_cadical_solver, sub, model, memory, stop);
+  return std::make_unique<SolverBackedEngine>("sat", make_cadical_solver, /*isolated=*/false, sub, model, memory, stop);
 }
 
 std::unique_ptr<search::SearchEngine> make_smt_engine(const search::SubHistory& sub, const Model& model,
                                                       search::MemoryBudget& memory, const StopSignal& stop) {
-  return std::make_unique<SolverBackedEngine>("smt", make_z3_solver, sub, model, memory, stop);
+  return std::make_unique<SolverBackedEngine>("smt", make_z3_solver, /*isolated=*/true, sub, model, memory, stop);
 }
 
 }  // namespace ariadne::solvers

@@ -246,4 +246,9 @@ class Z3Solver final : public Solver {
 
 std::unique_ptr<Solver> make_z3_solver() { return std::make_unique<Z3Solver>(); }
 
+void limit_z3_memory(std::uint64_t bytes) {
+  const std::uint64_t megabytes = std::max<std::uint64_t>(1, bytes >> 20);
+  z3::set_param("memory_max_size", static_cast<int>(std::min<std::uint64_t>(megabytes, INT32_MAX)));
+}
+
 }  // namespace ariadne::solvers
