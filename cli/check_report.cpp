@@ -108,6 +108,17 @@ std::string verdict_headline(Verdict verdict, const Style& style) {
   return "UNKNOWN";
 }
 
+// How the report names a limit: the option that set it, or what cancelled.
+std::string limit_flag(Limit limit) {
+  switch (limit) {
+    case Limit::timeout: return "--timeout";
+    case Limit::memory: return "--memory-limit";
+    case Limit::cancelled: return "cancelled (Ctrl-C or SIGTERM)";
+    case Limit::none: break;
+  }
+  return "none";
+}
+
 }  // namespace
 
 std::string format_check_text(const CheckReport& report, const Style& style, bool full) {
@@ -195,7 +206,17 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     case Verdict::unknown:
       if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
+      if (result.limit != Limit::none) {
+        out += "Limit reached: " + limit_flag(result.limit) + ", during " + std::string(phase_name(result.limit_phase)) +
+               ".\n";
+      }
       break;
+  }
+  // A limit reached after the verdict leaves the verdict standing and what came after
+  // it partial; say which limit and where, so a "not minimal" is not a mystery.
+  if (result.verdict != Verdict::unknown && report.limits && report.limits->first_reached() != Limit::none) {
+    out += "\nLimit reached: " + limit_flag(report.limits->first_reached()) + ", during " +
+           std::string(phase_name(report.limits->phase_when_reached())) + "; the verdict stands, what follows it is partial.\n";
   }
   return out;
 }
@@ -242,6 +263,18 @@ std::string format_check_json(const CheckReport& report) {
     case Verdict::unknown:
       json.field("reason", result.reason);
       break;
+  }
+  // The limit that stopped some phase, and which: "timeout", "memory" or "cancelled",
+  // and "reading", "verdict", "failing-op", "core", "explanation" or "proof".
+  Limit limit = result.limit;
+  Phase limit_phase = result.limit_phase;
+  if (report.limits && report.limits->first_reached() != Limit::none) {
+    limit = report.limits->first_reached();
+    limit_phase = report.limits->phase_when_reached();
+  }
+  if (limit != Limit::none) {
+    json.field("limit", limit_name(limit));
+    json.field("limit_phase", phase_id(limit_phase));
   }
   json.field("file", report.file);
   json.field("partitions", static_cast<std::uint64_t>(result.partitions));

@@ -3,6 +3,7 @@
 
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 
 #include <string>
 
@@ -15,6 +16,9 @@ struct CheckReport {
   std::string model_spec;
   const History* history = nullptr;
   const CheckResult* result = nullptr;
+  // The command's limits, when it had them: a limit reached after the verdict (in the
+  // core, the proof) is named in the report.
+  const Limits* limits = nullptr;
   double total_ms = 0;  // reading and checking, for the human report
   double read_ms = 0;   // reading the file and pairing its events into operations
   bool explain = false;  // the human report prints the whole explanation

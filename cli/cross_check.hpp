@@ -51,6 +51,9 @@ struct RefutationCheck {
   bool core_minimal = false;
   double ms = 0;
   std::string problem;
+  // The certifying run was stopped by the per-run limits (or Ctrl-C): not certified,
+  // and not a fault found either.
+  bool stopped_by_limit = false;
 };
 
 struct CrossCheckRow {

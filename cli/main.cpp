@@ -77,6 +77,9 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
   add_limit_options(*check, options.limits, "");
   check->add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
   check->add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  check->add_flag("--progress", options.progress,
+                  "Print progress lines (phase, elapsed time, engines running) on stderr from the start, "
+                  "also when it is not a terminal (on a terminal, a progress line shows after 2 s anyway)");
   check->add_flag("--full", options.full, "Print every table row (by default the first 40)");
   check->add_flag("--explain", options.explain,
                   "Not linearizable: say in words which ops conflict, the real-time facts binding them, and why "

@@ -17,7 +17,8 @@
 namespace ariadne::cli {
 
 explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result, std::chrono::steady_clock::duration budget) {
+                                             const CheckResult& result, const Limits& limits,
+                                             std::chrono::steady_clock::duration core_attempt) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
     throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
   }
@@ -37,7 +38,9 @@ explain::ProofWritten write_core_proof_files(const std::string& dir, const Histo
     partition.push_back(&op);
   }
   try {
-    return explain::write_proof(dir, partition, core, model, budget);
+    return explain::write_proof(dir, partition, core, model, limits, core_attempt);
+  } catch (const LimitReached&) {
+    throw;
   } catch (const std::logic_error& e) {
     throw InternalError(std::string("--proof: ") + e.what());
   } catch (const std::exception& e) {
@@ -57,11 +60,15 @@ std::string describe_written_proof(const std::string& dir, const explain::ProofW
 }
 
 std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
-                             const CheckResult& result) {
+                             const CheckResult& result, const Limits& limits) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
     return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
   }
-  return describe_written_proof(dir, write_core_proof_files(dir, history, model, result));
+  try {
+    return describe_written_proof(dir, write_core_proof_files(dir, history, model, result, limits));
+  } catch (const LimitReached& stopped) {
+    return stopped.what();
+  }
 }
 
 int run_verify_proof_command(const std::string& dir) {

@@ -20,19 +20,20 @@ namespace ariadne::cli {
 // After `check` answered not linearizable: writes the core's proof into `dir`.
 // Throws UsageError when it cannot (the answer is not a refutation with a core, the
 // history cannot be encoded, a file cannot be written).
-// `budget` bounds the solver on the core's formula; past it the proof covers the
-// whole failing partition instead (see explain::write_proof).
+// Stops at `limits` (LimitReached). `core_attempt` bounds the solver on the core's
+// formula; past it the proof covers the whole failing partition instead (see
+// explain::write_proof).
 explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result,
-                                             std::chrono::steady_clock::duration budget = std::chrono::seconds(20));
+                                             const CheckResult& result, const Limits& limits,
+                                             std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
 
 // One line for the report: what was written where, and how to check it.
 std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written);
 
-// write_core_proof_files, described; for a linearizable or unknown answer, says why
-// no proof was written instead.
+// write_core_proof_files, described; for a linearizable or unknown answer, or when a
+// limit stopped it, says why no proof was written instead.
 std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
-                             const CheckResult& result);
+                             const CheckResult& result, const Limits& limits);
 
 // Exit 0 when the proof checks, 1 when it does not (the reason on stdout).
 int run_verify_proof_command(const std::string& dir);

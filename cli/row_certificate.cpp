@@ -47,10 +47,16 @@ std::string replay_witness(const CorpusRow& row, const fs::path& json) {
   return {};
 }
 
-void certify_checked_row(const CorpusRow& row, const CheckOptions& options, const fs::path& stem,
+void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, const fs::path& stem,
                          std::chrono::steady_clock::duration proof_budget, RowCertificate& certificate) {
+  // The row's limits span everything done for it: reading, the check, the proof and
+  // its verification. A proof cut short by them leaves the row uncertified, saying so.
+  const Limits limits(row_options.timeout_seconds, row_options.memory_limit, row_options.cancel);
+  CheckOptions options = row_options;
+  options.limits = &limits;
   const auto model = make_model_from_spec(row.model);
-  const History history = read_history(row.path.string(), *model);
+  limits.enter(Phase::reading);
+  const History history = read_history(row.path.string(), *model, Format::auto_detect, limits);
   const auto check_start = Clock::now();
   const CheckResult result = check(history, *model, options);
   certificate.check_ms = ms_since(check_start);
@@ -60,6 +66,7 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& options, cons
   certificate.core_minimal = result.core_minimal;
   if (result.verdict == Verdict::unknown) {
     certificate.problem = "no certificate: the answer is unknown (" + result.reason + ")";
+    certificate.stopped_by = result.limit;
     return;
   }
 
@@ -75,7 +82,9 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& options, cons
     certificate.proof_dir = with_suffix(stem, ".proof");
     fs::remove_all(certificate.proof_dir);
     report.proof_dir = certificate.proof_dir.string();
-    const explain::ProofWritten written = write_core_proof_files(report.proof_dir, history, *model, result, proof_budget);
+    limits.enter(Phase::proof);
+    const explain::ProofWritten written =
+        write_core_proof_files(report.proof_dir, history, *model, result, limits, proof_budget);
     report.proof_note = describe_written_proof(report.proof_dir, written);
     certificate.proof_covers_whole_partition = written.whole_partition;
   }
@@ -103,6 +112,9 @@ RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, co
   }
   try {
     certify_checked_row(row, options, stem, proof_budget, certificate);
+  } catch (const LimitReached& stopped) {
+    certificate.problem = std::string("no certificate: ") + stopped.what();
+    certificate.stopped_by = stopped.limit();
   } catch (const InputError& error) {
     certificate.problem = error.what();
   } catch (const UsageError& error) {

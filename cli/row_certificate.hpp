@@ -30,6 +30,9 @@ struct RowCertificate {
   // The witness replayed, or the proof verified: the answer is certified.
   bool certified = false;
   std::string problem;  // why not certified: unknown verdict, unreadable row, failed replay
+  // Set when a limit (the row's --timeout, --memory-limit, Ctrl-C) stopped reading or
+  // the proof: the row is not certified, and that is no fault of its answer.
+  Limit stopped_by = Limit::none;
   double check_ms = 0;
   double certify_ms = 0;
 };

@@ -139,8 +139,13 @@ SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
 // through the relaxed ops, which may still take effect (or may never).
 class DeadEndSearch {
  public:
-  DeadEndSearch(const Model& model, const SearchOps& ops, std::chrono::steady_clock::time_point deadline)
-      : ops_(ops), pointers_(ops.relaxed.pointers()), compiled_(model.compile(pointers_)), deadline_(deadline) {}
+  DeadEndSearch(const Model& model, const SearchOps& ops, std::chrono::steady_clock::time_point deadline,
+                const Limits* limits)
+      : ops_(ops),
+        pointers_(ops.relaxed.pointers()),
+        compiled_(model.compile(pointers_)),
+        deadline_(deadline),
+        limits_(limits) {}
 
   // Returns whether some order linearizes every op that must take effect (then the
   // core is not a core on its own: possible only when relaxed ops left out of the
@@ -172,7 +177,8 @@ class DeadEndSearch {
     }
     // The clock is read every kClockInterval states: a state costs well under a
     // microsecond, and the deadline need not be met to the microsecond.
-    if (seen_.size() % kClockInterval == 0 && std::chrono::steady_clock::now() >= deadline_) {
+    if (seen_.size() % kClockInterval == 0 &&
+        (std::chrono::steady_clock::now() >= deadline_ || (limits_ && limits_->reached() != Limit::none))) {
       cut_short_ = out_of_time_ = true;
       return false;
     }
@@ -248,14 +254,16 @@ class DeadEndSearch {
   std::map<Key, std::vector<std::uint32_t>> dead_ends_;
   std::size_t dropped_ = 0;
   std::chrono::steady_clock::time_point deadline_;
+  const Limits* limits_;
   bool cut_short_ = false;
   bool out_of_time_ = false;
 };
 
 std::string why_no_order(const Model& model, std::span<const Operation* const> core,
-                         std::span<const Operation* const> partition, std::chrono::steady_clock::time_point deadline) {
+                         std::span<const Operation* const> partition, std::chrono::steady_clock::time_point deadline,
+                         const Limits* limits) {
   const SearchOps ops = search_ops(model, core, partition);
-  DeadEndSearch search(model, ops, deadline);
+  DeadEndSearch search(model, ops, deadline, limits);
   const bool ordered = search.run();
   if (search.out_of_time() && search.dead_ends().empty()) {
     return "Why no order works: the check's time ran out before the dead ends of these ops and the " +
@@ -360,7 +368,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   } else if (core.size() > 1 && summary.facts_known) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
-  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops, summary.deadline);
+  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops, summary.deadline, summary.limits);
   if (const std::string starved = explain_starved_reads(model, core, summary.partition_ops); !starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }

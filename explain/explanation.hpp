@@ -13,6 +13,7 @@
 
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <chrono>
@@ -35,6 +36,8 @@ struct CoreSummary {
   // The check's own deadline: the dead-end search stops there and says so, so that
   // explaining never takes a check past its --timeout.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // The command's limits, polled with the deadline (Ctrl-C, the memory limit).
+  const Limits* limits = nullptr;
 };
 
 // "read 1 (op 12, process 3)": what an op did, and whose it is.

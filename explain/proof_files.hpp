@@ -20,6 +20,7 @@
 #pragma once
 
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <chrono>
@@ -40,13 +41,19 @@ struct ProofWritten {
 };
 
 // `partition`: the refuted partition in call order; `core`: indices into it. Creates
-// `dir` if needed. When the solver cannot refute the core's formula within `budget`,
-// proves the whole partition instead (whole_partition). Throws std::runtime_error
-// when the history cannot be encoded (the unrolling's state limit) or a file cannot
-// be written, and std::logic_error if the solver finds the formula satisfiable (a bug).
+// `dir` if needed. When the solver cannot refute the core's formula within
+// `core_attempt` (and what the limits leave), proves the whole partition instead
+// (whole_partition). Every step stops at the limits: then it throws LimitReached.
+// Throws std::runtime_error when the history cannot be encoded (the unrolling's state
+// limit) or a file cannot be written, and std::logic_error if the solver finds the
+// formula satisfiable (a bug).
+ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
+                         std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
+                         std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
+// The same without limits (tests, and callers that bound nothing but the attempt).
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
                          std::span<const std::uint32_t> core, const Model& model,
-                         std::chrono::steady_clock::duration budget = std::chrono::seconds(20));
+                         std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
 
 struct ProofCheck {
   bool valid = false;

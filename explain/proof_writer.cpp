@@ -81,7 +81,11 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   write_file(root / kHistoryFile, history_text);
   encoder::Formula formula;
   try {
-    formula = encoder::encode(model, history.ops);
+    encoder::EncodeOptions options;
+    options.should_stop = stop;
+    formula = encoder::encode(model, history.ops, options);
+  } catch (const encoder::EncodingStopped&) {
+    return std::nullopt;
   } catch (const encoder::EncodingUnsupported& e) {
     throw std::runtime_error(std::string("no proof: the core's history cannot be encoded: ") + e.what());
   }
@@ -158,21 +162,38 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
 }  // namespace
 
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
-                         std::span<const std::uint32_t> core, const Model& model,
-                         std::chrono::steady_clock::duration budget) {
-  const auto deadline = std::chrono::steady_clock::now() + budget;
-  const auto stop = [deadline] { return std::chrono::steady_clock::now() >= deadline; };
-  if (auto written = try_write_proof(dir, partition, core, model, stop)) return *written;
+                         std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
+                         std::chrono::steady_clock::duration core_attempt) {
+  // With a deadline, the core's own formula gets at most half of what is left, so
+  // the whole partition's proof still has time when the core's cannot be found.
+  if (limits.deadline() != Limits::Clock::time_point::max()) {
+    core_attempt = std::min(core_attempt, (limits.deadline() - Limits::Clock::now()) / 2);
+  }
+  const auto attempt_ends = limits.deadline_within(core_attempt);
+  const auto stopped = [&limits] { return limits.reached() != Limit::none; };
+  const auto attempt_over = [&] { return stopped() || std::chrono::steady_clock::now() >= attempt_ends; };
+  if (auto written = try_write_proof(dir, partition, core, model, attempt_over)) return *written;
   // Some cores make CDCL count (the mutex's acquires against its releases), which it
   // cannot do in short proofs, while the partition as recorded is refuted at once:
-  // prove that larger core instead, and say so.
-  std::vector<std::uint32_t> everything(partition.size());
-  for (std::uint32_t i = 0; i < partition.size(); ++i) everything[i] = i;
-  if (auto written = try_write_proof(dir, partition, everything, model, [] { return false; })) {
-    written->whole_partition = true;
-    return *written;
+  // prove that larger core instead, and say so. It may take what the limits leave.
+  if (!stopped()) {
+    std::vector<std::uint32_t> everything(partition.size());
+    for (std::uint32_t i = 0; i < partition.size(); ++i) everything[i] = i;
+    if (auto written = try_write_proof(dir, partition, everything, model, stopped)) {
+      written->whole_partition = true;
+      return *written;
+    }
   }
+  const Limit limit = limits.reached();
+  if (limit != Limit::none) throw LimitReached(limit, "no proof: " + limits.describe());
   throw std::runtime_error("no proof: the solver was stopped");
+}
+
+ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
+                         std::span<const std::uint32_t> core, const Model& model,
+                         std::chrono::steady_clock::duration core_attempt) {
+  const Limits none;
+  return write_proof(dir, partition, core, model, none, core_attempt);
 }
 
 }  // namespace ariadne::explain

@@ -179,8 +179,15 @@ std::size_t count_lines(std::string_view text) {
 // so a large file is never resident whole beside the history built from it.
 class StreamingBuild final : public EventSink {
  public:
-  StreamingBuild(HistoryBuilder& builder, MappedFile* file) : builder_(builder), file_(file) {}
-  void add(Event&& event) override { builder_.add(std::move(event)); }
+  StreamingBuild(HistoryBuilder& builder, MappedFile* file, const Limits* limits)
+      : builder_(builder), file_(file), limits_(limits) {}
+  void add(Event&& event) override {
+    // A clock read every few thousand events: microseconds apart at any reading speed.
+    if (limits_ && (++events_ & (kPollEvery - 1)) == 0) {
+      if (const Limit limit = limits_->reached(); limit != Limit::none) throw LimitReached(limit, limits_->describe());
+    }
+    builder_.add(std::move(event));
+  }
   void passed(std::size_t offset) override {
     if (file_ && offset >= released_ + kReleaseEvery) {
       file_->release_before(offset);
@@ -190,15 +197,18 @@ class StreamingBuild final : public EventSink {
 
  private:
   static constexpr std::size_t kReleaseEvery = 16u << 20;
+  static constexpr std::size_t kPollEvery = 4096;
   HistoryBuilder& builder_;
   MappedFile* file_;
+  const Limits* limits_;
   std::size_t released_ = 0;
+  std::size_t events_ = 0;
 };
 
 History build_streaming(std::string_view text, const std::string& source, const Model& model, Format format,
-                        MappedFile* file) {
+                        MappedFile* file, const Limits* limits = nullptr) {
   HistoryBuilder builder(source, model, count_lines(text));
-  StreamingBuild sink(builder, file);
+  StreamingBuild sink(builder, file, limits);
   stream_events(text, source, format, sink);
   return std::move(builder).finish();
 }
@@ -212,6 +222,11 @@ History parse_history(std::string_view text, const std::string& source, const Mo
 History read_history(const std::string& path, const Model& model, Format format) {
   MappedFile file(path);
   return build_streaming(file.text(), path, model, format, &file);
+}
+
+History read_history(const std::string& path, const Model& model, Format format, const Limits& limits) {
+  MappedFile file(path);
+  return build_streaming(file.text(), path, model, format, &file, &limits);
 }
 
 }  // namespace ariadne

@@ -124,22 +124,51 @@ std::vector<Partition> split(const History& history, const Model& model) {
   return parts;
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-  if (bytes % (1ULL << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes % (1ULL << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes) + " bytes";
+// An engine's name as the progress line counts it; nullopt for "auto".
+std::optional<RunningEngine> running_kind(std::string_view name) {
+  switch (parse_engine(name).value_or(Engine::automatic)) {
+    case Engine::wgl: return RunningEngine::wgl;
+    case Engine::jit: return RunningEngine::jit;
+    case Engine::sat: return RunningEngine::sat;
+    case Engine::smt: return RunningEngine::smt;
+    case Engine::brute: return RunningEngine::brute;
+    case Engine::automatic: return std::nullopt;
+  }
+  return std::nullopt;
 }
+
+// Marks an engine running for the progress line while it lives.
+class RunningScope {
+ public:
+  RunningScope(const Limits& limits, std::string_view name) : limits_(limits), kind_(running_kind(name)) {
+    if (kind_) limits_.engine_started(*kind_);
+  }
+  ~RunningScope() {
+    if (kind_) limits_.engine_stopped(*kind_);
+  }
+  RunningScope(const RunningScope&) = delete;
+  RunningScope& operator=(const RunningScope&) = delete;
+
+ private:
+  const Limits& limits_;
+  std::optional<RunningEngine> kind_;
+};
+
+// Engines keep their memory account in a MemoryBudget, which wants a number.
+constexpr std::uint64_t kNoMemoryLimit = std::uint64_t{1} << 62;
 
 class Scheduler {
  public:
-  Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, Engine engine)
-      : parts_(parts), model_(model), engine_(engine), memory_(options.memory_limit), history_(parts.size()) {
-    if (options.timeout_seconds > 0) {
-      stop_.deadline = std::chrono::steady_clock::now() +
-                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                           std::chrono::duration<double>(options.timeout_seconds));
-    }
-    stop_.cancel = options.cancel;
+  Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
+            Engine engine)
+      : parts_(parts),
+        model_(model),
+        limits_(limits),
+        engine_(engine),
+        memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit),
+        history_(parts.size()) {
+    stop_.deadline = limits.deadline();
+    stop_.limits = &limits;
     stop_.decided = &decided_;
     for (std::size_t i = 0; i < parts_.size(); ++i) {
       queue_.push_back(i);
@@ -202,7 +231,10 @@ class Scheduler {
             p.slice = 1000;
           }
           const auto started = std::chrono::steady_clock::now();
-          o = p.engine->run(sliced ? p.slice : UINT64_MAX);
+          {
+            const RunningScope running(limits_, p.engine->name());
+            o = p.engine->run(sliced ? p.slice : UINT64_MAX);
+          }
           p.searched += std::chrono::steady_clock::now() - started;
           p.slice *= 2;
           p.steps = p.engine->steps();
@@ -230,8 +262,12 @@ class Scheduler {
           break;
         case Outcome::linearizable:
           break;
-        case Outcome::not_linearizable:
         case Outcome::out_of_memory:
+          // Over the engines' own account: the command's memory limit is reached, for
+          // every phase after this one too.
+          limits_.note_memory_exceeded();
+          [[fallthrough]];
+        case Outcome::not_linearizable:
           decided_.store(true);
           p.engine.reset();
           break;
@@ -317,6 +353,8 @@ class Scheduler {
     settings.resident_allowance = static_cast<std::uint64_t>(std::max<std::int64_t>(1, budget_left));
     settings.start_after = std::move(start_after);
     settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
+    settings.started = [this](const search::SearchEngine& e) { limits_.engine_started(*running_kind(e.name())); };
+    settings.stopped = [this](const search::SearchEngine& e) { limits_.engine_stopped(*running_kind(e.name())); };
     const auto started = std::chrono::steady_clock::now();
     portfolio::RaceResult r = portfolio::run_race(entrants, settings);
     p.searched += std::chrono::steady_clock::now() - started;
@@ -355,6 +393,7 @@ class Scheduler {
 
   std::vector<Partition>& parts_;
   const Model& model_;
+  const Limits& limits_;
   Engine engine_;
   search::MemoryBudget memory_;
   std::vector<History> history_;  // per partition, built when a race certifies one
@@ -383,11 +422,21 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   const Engine engine = options.engine;
   result.engine = std::string(engine_name(engine == Engine::automatic ? Engine::wgl : engine));
 
+  // Without the command's limits, the check makes its own from the options.
+  std::optional<Limits> own_limits;
+  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
+  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  limits.enter(Phase::verdict);
+
   std::vector<Partition> parts = split(history, model);
   result.partitions = parts.size();
   auto finish = [&]() -> CheckResult {
     result.elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    if (const Limit reached = limits.first_reached(); reached != Limit::none) {
+      result.limit = reached;
+      result.limit_phase = limits.phase_when_reached();
+    }
     return result;
   };
 
@@ -403,7 +452,7 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     }
   }
 
-  Scheduler scheduler(parts, model, options, engine);
+  Scheduler scheduler(parts, model, options, limits, engine);
   scheduler.run();
   result.peak_search_bytes = scheduler.peak_bytes();
   for (const Partition& p : parts) result.steps += p.steps;
@@ -440,7 +489,7 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     refutation.steps = p.steps;
     refutation.verdict_time = verdict_time;
     refutation.limits = scheduler.limits();
-    portfolio::describe_refutation(refutation, model, options, result);
+    portfolio::describe_refutation(refutation, model, options, limits, result);
     return finish();
   }
   // Unknown: memory is the more specific reason, since running out of it stops the
@@ -448,23 +497,24 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   const Partition* undecided = nullptr;
   for (const Partition& p : parts) {
     if (p.outcome == Outcome::out_of_memory) {
+      limits.note_memory_exceeded();
       result.verdict = Verdict::unknown;
-      result.reason = "memory limit of " + format_bytes(scheduler.memory_limit()) + " reached" +
-                      describe_partition(model, p);
+      result.reason = limits.describe(Limit::memory) + describe_partition(model, p);
       return finish();
     }
     if (p.outcome != Outcome::linearizable && !undecided) undecided = &p;
   }
   if (undecided) {
     result.verdict = Verdict::unknown;
-    if (scheduler.stop_reason() == StopSignal::Why::none && !undecided->withdrawal.empty()) {
+    const Limit reached = limits.first_reached();
+    if (reached == Limit::none && !undecided->withdrawal.empty()) {
       result.reason = undecided->withdrawal + describe_partition(model, *undecided);
-    } else if (scheduler.stop_reason() == StopSignal::Why::cancelled) {
-      result.reason = "cancelled";
+    } else if (reached == Limit::cancelled || reached == Limit::memory) {
+      result.reason = limits.describe(reached) + describe_partition(model, *undecided);
     } else {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%g", options.timeout_seconds);
-      result.reason = std::string("timeout after ") + buf + " s" + describe_partition(model, *undecided);
+      // The deadline, whether the limits or an engine noticed it first.
+      if (reached == Limit::none) (void)limits.reached();
+      result.reason = limits.describe(Limit::timeout) + describe_partition(model, *undecided);
     }
     return finish();
   }

@@ -50,6 +50,10 @@ struct RaceSettings {
   // When each entrant joins, from the start of the race (missing: at once). An
   // entrant whose time has not come when the race ends never runs.
   std::vector<std::chrono::milliseconds> start_after;
+  // Told on the entrant's own thread just before its run() and just after it returns
+  // (for the progress line's "engines running"); may be empty.
+  std::function<void(const search::SearchEngine&)> started;
+  std::function<void(const search::SearchEngine&)> stopped;
 };
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings);

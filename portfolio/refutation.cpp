@@ -24,11 +24,12 @@ search::StopSignal within(const search::StopSignal& limits, Clock::duration budg
 }  // namespace
 
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
-                         CheckResult& result) {
+                         const Limits& limits, CheckResult& result) {
   const search::SubHistory& sub = *refutation.sub;
   // Where it goes wrong, within a budget proportional to the refutation's own cost.
   // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
-  search::MemoryBudget memory(options.memory_limit);
+  search::MemoryBudget memory(limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit);
+  limits.enter(Phase::failing_op);
   const auto courtesy =
       std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.verdict_time / 4);
   // A solver's refutation says nothing about how long a native search would need,
@@ -53,6 +54,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
     failing_index = static_cast<std::uint32_t>(it - sub.ops.begin());
   }
 
+  limits.enter(Phase::core);
   const auto core_started = Clock::now();
   std::vector<const Operation*> core_ops;
   if (options.minimal_core) {
@@ -63,7 +65,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.core_seconds));
     const explain::CoreSearch core = explain::find_minimal_core(
         sub.ops, model, failing_index, within(refutation.limits, std::max(core_budget, refutation.verdict_time)),
-        options.memory_limit);
+        memory.limit());
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {
@@ -83,6 +85,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   summary.facts_known = core_ops.size() <= 4 * explain::kMaxExplainedOps;
   summary.facts = result.core_real_time;
   summary.deadline = refutation.limits.deadline;
+  summary.limits = &limits;
+  limits.enter(Phase::explanation);
   result.explanation = explain::explain_core(model, summary);
   if (first) {
     const Operation& op = *first->op;

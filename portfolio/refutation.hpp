@@ -27,7 +27,8 @@ struct Refutation {
 // quarter of the verdict's time (at least 250 ms), the prefix by as much again, the
 // core by max(core_seconds, the verdict's time), and all by the check's own limits; a part
 // that runs out leaves a valid but weaker answer (no failing op, a core not minimal).
+// Each part enters its Phase in `limits` and stops at them.
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
-                         CheckResult& result);
+                         const Limits& limits, CheckResult& result);
 
 }  // namespace ariadne::portfolio

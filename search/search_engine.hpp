@@ -10,6 +10,7 @@
 
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <atomic>
@@ -78,20 +79,32 @@ class MemoryShare {
   std::int64_t reported_ = 0;
 };
 
-// When to give up: a wall-clock deadline, a caller's cancel flag, another partition
-// having already refuted the history, or another engine racing on this partition
-// having already answered.
+// When to give up: the command's limits (its deadline, a cancel request, the memory
+// limit seen exceeded), a phase's own earlier deadline, a caller's cancel flag,
+// another partition having already refuted the history, or another engine racing on
+// this partition having already answered.
 struct StopSignal {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   const std::atomic<bool>* cancel = nullptr;
   const std::atomic<bool>* decided = nullptr;
   const std::atomic<bool>* settled = nullptr;
+  const Limits* limits = nullptr;
 
-  enum class Why : std::uint8_t { none, timeout, cancelled, decided };
+  // memory: the command's memory limit was seen exceeded (LimitsWatch, or an engine's
+  // account), which stops every phase, not only the engine that noticed.
+  enum class Why : std::uint8_t { none, timeout, cancelled, decided, memory };
   Why check() const {
     if (decided && decided->load(std::memory_order_relaxed)) return Why::decided;
     if (settled && settled->load(std::memory_order_relaxed)) return Why::decided;
     if (cancel && cancel->load(std::memory_order_relaxed)) return Why::cancelled;
+    if (limits) {
+      switch (limits->reached()) {
+        case Limit::none: break;
+        case Limit::timeout: return Why::timeout;
+        case Limit::memory: return Why::memory;
+        case Limit::cancelled: return Why::cancelled;
+      }
+    }
     if (std::chrono::steady_clock::now() >= deadline) return Why::timeout;
     return Why::none;
   }

@@ -12,6 +12,7 @@
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <atomic>
@@ -62,6 +63,12 @@ struct CheckOptions {
   double core_seconds = 10;
   // Not linearizable: also find the longest linearizable prefix and its order.
   bool prefix = false;
+  // The command's limits (limits.hpp), shared with the phases around the check
+  // (reading before it, proofs and reports after it). When set, its deadline, cancel
+  // flag and memory limit replace timeout_seconds, cancel and memory_limit above, and
+  // every part of the check (verdict, failing op, core, explanation) polls it and
+  // enters its Phase. Must outlive the call.
+  const Limits* limits = nullptr;
 };
 
 // Real-time order between two ops of a core: `before` completed before `after` was
@@ -100,6 +107,11 @@ struct CheckResult {
   // longest partial linearization Porcupine draws.
   std::vector<std::uint32_t> prefix_linearization;
   std::string reason;        // why unknown
+  // The limit that stopped some part of the check, and the phase it stopped: the
+  // verdict when unknown; otherwise a later part, whose answer is then partial (no
+  // failing op, a core not minimal, an explanation cut short). none if nothing was.
+  Limit limit = Limit::none;
+  Phase limit_phase = Phase::starting;
   std::string failing_partition;  // the key of the failing partition, as EDN
   // Not linearizable: the op whose completion is the first event after which no order
   // exists (Knossos' failing op), when the search for it finished within its budget.

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <ariadne/errors.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/value.hpp>
 
 #include <cstdint>
@@ -100,6 +101,9 @@ EventLog parse_events(std::string_view text, const std::string& source,
 // already read leave memory. The same History as build_history(read_events(path,
 // format), model) in a fraction of the memory: what to use for large files.
 History read_history(const std::string& path, const Model& model, Format format = Format::auto_detect);
+// The same, polling `limits` as it reads: throws LimitReached (limits.hpp) when one of
+// them is reached, so a huge file cannot keep a command past its --timeout or Ctrl-C.
+History read_history(const std::string& path, const Model& model, Format format, const Limits& limits);
 // The same for text in memory; `source` names it in messages.
 History parse_history(std::string_view text, const std::string& source, const Model& model,
                       Format format = Format::auto_detect);

@@ -3,6 +3,7 @@
 // search for minutes; a signal sent a second in must cancel the running search, skip
 // the rows not started, print the rows done with a line saying how many were not
 // checked, and exit with 128 + the signal's number, all within a few seconds.
+#include "background_cli.hpp"
 #include "cli_runner.hpp"
 
 #include <doctest/doctest.h>
@@ -34,58 +35,6 @@ void write_slow_corpus(const TempDir& dir) {
                                   "--out-dir", dir.path().string()});
   REQUIRE_MESSAGE(generated.status == 0, generated.err);
 }
-
-// The CLI started in the background, stdout and stderr going to files.
-class BackgroundCli {
- public:
-  explicit BackgroundCli(const std::vector<std::string>& args) {
-    const std::string out = (capture_.path() / "stdout").string();
-    const std::string err = (capture_.path() / "stderr").string();
-    const CliArgv command(args);
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) exec_cli_into(out, err, command);
-  }
-  ~BackgroundCli() {
-    if (pid_ > 0 && !finished_) {
-      ::kill(pid_, SIGKILL);
-      int ignored = 0;
-      ::waitpid(pid_, &ignored, 0);
-    }
-  }
-  BackgroundCli(const BackgroundCli&) = delete;
-  BackgroundCli& operator=(const BackgroundCli&) = delete;
-
-  void signal(int number) const { ::kill(pid_, number); }
-
-  // Waits up to `limit` for the child to end; false if it is still running.
-  bool wait(std::chrono::milliseconds limit) {
-    const auto deadline = Clock::now() + limit;
-    while (Clock::now() < deadline) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        finished_ = true;
-        exited_ = WIFEXITED(status);
-        exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return false;
-  }
-
-  bool exited() const { return exited_; }
-  int exit_status() const { return exit_status_; }
-  std::string out() const { return read_text(capture_.path() / "stdout"); }
-  std::string err() const { return read_text(capture_.path() / "stderr"); }
-
- private:
-  TempDir capture_;
-  pid_t pid_ = -1;
-  bool finished_ = false;
-  bool exited_ = false;
-  int exit_status_ = -1;
-};
 
 // Sends `signal_number` a second after starting the run and waits for the child;
 // returns the seconds it took to end after the signal.

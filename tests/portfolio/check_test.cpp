@@ -123,7 +123,9 @@ TEST_CASE("a cancel flag stops the search") {
   auto r = check(h, *model, CheckOptions{.engine = Engine::wgl, .jobs = 1, .cancel = &cancel});
   stopper.join();
   CHECK(r.verdict == Verdict::unknown);
-  CHECK(r.reason == "cancelled");
+  CHECK(r.reason.starts_with("cancelled during the verdict"));
+  CHECK(r.limit == Limit::cancelled);
+  CHECK(r.limit_phase == Phase::verdict);
 }
 
 TEST_CASE("a small memory limit holds: the memo table is evicted and then the search gives up honestly") {

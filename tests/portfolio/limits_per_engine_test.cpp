@@ -128,7 +128,8 @@ void expect_memory_limit_held(const HardHistory& h, Engine engine, std::uint64_t
   MESSAGE(engine_name(engine), ", ", limit / kMiB, " MiB: ", m.result.reason, " after ", m.seconds, " s, search peak ",
           m.result.peak_search_bytes, " bytes");
   CHECK(m.result.verdict == Verdict::unknown);
-  CHECK(m.result.reason == memory_reason(limit));
+  CHECK(m.result.reason == memory_reason(limit) + " during the verdict");
+  CHECK(m.result.limit == Limit::memory);
   CHECK(m.result.peak_search_bytes <= limit);
 }
 

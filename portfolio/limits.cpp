@@ -1,0 +1,135 @@
+// ariadne::Limits (include/ariadne/limits.hpp): the one object a command's phases poll.
+#include <ariadne/limits.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ariadne {
+
+std::string_view limit_name(Limit limit) {
+  switch (limit) {
+    case Limit::none: return "";
+    case Limit::timeout: return "timeout";
+    case Limit::memory: return "memory";
+    case Limit::cancelled: return "cancelled";
+  }
+  return "";
+}
+
+std::string_view phase_id(Phase phase) {
+  switch (phase) {
+    case Phase::starting: return "starting";
+    case Phase::reading: return "reading";
+    case Phase::verdict: return "verdict";
+    case Phase::failing_op: return "failing-op";
+    case Phase::core: return "core";
+    case Phase::explanation: return "explanation";
+    case Phase::proof: return "proof";
+    case Phase::report: return "report";
+    case Phase::done: return "done";
+  }
+  return "starting";
+}
+
+std::string_view phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::starting: return "starting";
+    case Phase::reading: return "reading";
+    case Phase::verdict: return "the verdict";
+    case Phase::failing_op: return "the failing-op search";
+    case Phase::core: return "the minimal core";
+    case Phase::explanation: return "the explanation";
+    case Phase::proof: return "the proof";
+    case Phase::report: return "the report";
+    case Phase::done: return "the end";
+  }
+  return "starting";
+}
+
+std::string format_byte_count(std::uint64_t bytes) {
+  if (bytes != 0 && bytes % (1ULL << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes != 0 && bytes % (1ULL << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+Limits::Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel)
+    : timeout_seconds_(timeout_seconds > 0 ? timeout_seconds : 0),
+      memory_limit_(memory_limit),
+      cancel_(cancel),
+      started_(Clock::now()),
+      deadline_(timeout_seconds_ > 0 ? started_ + std::chrono::duration_cast<Clock::duration>(
+                                                      std::chrono::duration<double>(timeout_seconds_))
+                                     : Clock::time_point::max()) {}
+
+Limits::Clock::time_point Limits::deadline_within(Clock::duration budget) const {
+  const auto now = Clock::now();
+  // now + budget cannot overflow for any budget a phase asks for (hours at most), but
+  // a caller asking for "everything" may pass duration::max().
+  if (budget >= deadline_ - now) return deadline_;
+  return now + budget;
+}
+
+Limit Limits::reached() const {
+  Limit limit = Limit::none;
+  if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
+    limit = Limit::cancelled;
+  } else if (memory_exceeded_.load(std::memory_order_relaxed)) {
+    limit = Limit::memory;
+  } else if (deadline_ != Clock::time_point::max() && Clock::now() >= deadline_) {
+    limit = Limit::timeout;
+  }
+  if (limit != Limit::none && first_reached_.load(std::memory_order_relaxed) == 0) {
+    std::uint8_t none = 0;
+    if (first_reached_.compare_exchange_strong(none, static_cast<std::uint8_t>(limit))) {
+      phase_reached_.store(phase_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    }
+  }
+  return limit;
+}
+
+void Limits::note_memory_exceeded() const {
+  memory_exceeded_.store(true, std::memory_order_relaxed);
+  (void)reached();
+}
+
+void Limits::note_resident_bytes(std::uint64_t bytes) const {
+  std::uint64_t peak = peak_resident_.load(std::memory_order_relaxed);
+  while (bytes > peak && !peak_resident_.compare_exchange_weak(peak, bytes, std::memory_order_relaxed)) {
+  }
+}
+
+void Limits::engine_started(RunningEngine engine) const {
+  running_[static_cast<std::size_t>(engine)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Limits::engine_stopped(RunningEngine engine) const {
+  running_[static_cast<std::size_t>(engine)].fetch_sub(1, std::memory_order_relaxed);
+}
+
+std::string Limits::running_engines() const {
+  static constexpr std::array<std::string_view, kRunningEngineKinds> kNames = {"wgl", "jit", "sat", "smt", "brute"};
+  std::string out;
+  for (std::size_t i = 0; i < kRunningEngineKinds; ++i) {
+    if (running_[i].load(std::memory_order_relaxed) == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += kNames[i];
+  }
+  return out;
+}
+
+std::string Limits::describe(Limit limit) const {
+  const std::string during = " during " + std::string(phase_name(phase_when_reached()));
+  switch (limit) {
+    case Limit::none: return "";
+    case Limit::timeout: {
+      char seconds[64];
+      std::snprintf(seconds, sizeof seconds, "%g", timeout_seconds_);
+      return std::string("timeout after ") + seconds + " s" + during;
+    }
+    case Limit::memory: return "memory limit of " + format_byte_count(memory_limit_) + " reached" + during;
+    case Limit::cancelled: return "cancelled" + during;
+  }
+  return "";
+}
+
+}  // namespace ariadne

@@ -1,0 +1,138 @@
+// Ctrl-C during each phase of `ariadne check` (the limits issue): the CLI runs as a
+// child process with --progress, the test waits until the progress lines name the
+// phase it wants, sends SIGINT (or SIGTERM), and times how long the process takes to
+// end. Each phase is given an input that keeps it busy for far longer than the test
+// waits: a large file for reading, a crash storm for the verdict (WGL, SAT, and Z3 in
+// its child process), a queue violation whose core shrinking runs for seconds, and a
+// mutex violation whose proof the solver cannot find quickly.
+//
+// The promise is 200 ms; the bound asserted is 1 s, for a loaded 2-core machine, and
+// every measured time is printed. The report printed must say what cancelled which
+// phase, and the exit status is 128 + the signal's number.
+#include "background_cli.hpp"
+#include "cli_runner.hpp"
+#include "mini_json.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <vector>
+
+namespace ariadne::cli_test {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kPhaseWait = std::chrono::seconds(60);
+constexpr double kBound = 1.0;
+
+std::string generated(const TempDir& dir, const std::string& name, std::vector<std::string> args) {
+  const std::string path = (dir.path() / name).string();
+  args.insert(args.begin(), "generate");
+  args.push_back("-o");
+  args.push_back(path);
+  const auto run = run_cli(args);
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  return path;
+}
+
+struct Interrupted {
+  double seconds = 0;
+  std::string out;
+  std::string err;
+  int status = -1;
+};
+
+// Starts `args`, waits for the progress line naming `phase`, signals, waits for the end.
+Interrupted interrupt_during(const std::vector<std::string>& args, const std::string& phase, int signal_number) {
+  std::vector<std::string> with_progress = args;
+  with_progress.push_back("--progress");
+  BackgroundCli cli(with_progress);
+  const bool reached = cli.wait_for_stderr(", " + phase, kPhaseWait);
+  REQUIRE_MESSAGE(reached, "never reached ", phase, "; stderr: ", cli.err(), "; stdout: ", cli.out());
+  REQUIRE_FALSE_MESSAGE(cli.wait(std::chrono::milliseconds(0)), "ended before the signal: ", cli.out());
+  const auto signalled = Clock::now();
+  cli.signal(signal_number);
+  const bool ended = cli.wait(std::chrono::seconds(10));
+  Interrupted result;
+  result.seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
+  REQUIRE_MESSAGE(ended, "still running 10 s after the signal during ", phase);
+  REQUIRE_MESSAGE(cli.exited(), "ended by the signal instead of exiting");
+  result.out = cli.out();
+  result.err = cli.err();
+  result.status = cli.exit_status();
+  MESSAGE("check ", args.size() > 1 ? args[1] : "", ": ended ", result.seconds * 1000, " ms after the signal during ",
+          phase);
+  return result;
+}
+
+}  // namespace
+
+TEST_SUITE("limits") {
+
+TEST_CASE("check: Ctrl-C during reading ends the command at once, exit 130") {
+  TempDir dir;
+  // 400,000 ops over 1,000 keys: about 55 MB, a second or more of reading.
+  const std::string file = generated(dir, "big.edn", {"atomic", "--model", "kv", "--ops", "400000", "--keys", "1000",
+                                                      "--processes", "50", "--seed", "3"});
+  const Interrupted r = interrupt_during({"check", file, "--model", "kv"}, "reading", SIGINT);
+  CHECK(r.seconds < kBound);
+  CHECK(r.status == 130);
+  CHECK_MESSAGE(r.out.find("No answer: cancelled during reading") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.out.find("Limit reached: cancelled (Ctrl-C or SIGTERM), during reading.") != std::string::npos, r.out);
+}
+
+TEST_CASE("check: Ctrl-C during the verdict stops every engine at once, Z3 in its child process too") {
+  TempDir dir;
+  const std::string storm = generated(dir, "storm.edn", {"crash-storm", "--ops", "2000", "--crashed-writes", "50"});
+  for (const char* engine : {"wgl", "jit", "sat", "smt", "auto"}) {
+    CAPTURE(engine);
+    const Interrupted r =
+        interrupt_during({"check", storm, "--model", "cas-register(0)", "--engine", engine, "--json"}, "the verdict",
+                         SIGINT);
+    CHECK(r.seconds < kBound);
+    CHECK(r.status == 130);
+    const Json answer = parse_json(r.out);
+    CHECK(answer["verdict"].string == "unknown");
+    CHECK_MESSAGE(answer["reason"].string.starts_with("cancelled during the verdict"), r.out);
+    CHECK(answer["limit"].string == "cancelled");
+    CHECK(answer["limit_phase"].string == "verdict");
+  }
+}
+
+TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
+  // A 120-op queue with one planted violation (corpus/generated/): the verdict comes
+  // in milliseconds, the core's shrinking runs into its 10 s budget.
+  const std::string queue = std::string(ARIADNE_SOURCE_DIR) + "/corpus/generated/fifo-queue/atomic-fifo-queue-120-6-violation.edn";
+  const Interrupted r = interrupt_during({"check", queue, "--model", "fifo-queue", "--json"}, "the minimal core", SIGTERM);
+  CHECK(r.seconds < kBound);
+  CHECK(r.status == 143);
+  const Json answer = parse_json(r.out);
+  CHECK(answer["verdict"].string == "not-linearizable");
+  CHECK(answer["core_minimal"].boolean == false);
+  CHECK(answer["limit"].string == "cancelled");
+  CHECK(answer["limit_phase"].string == "core");
+  CHECK_FALSE(answer["core"].array.empty());
+}
+
+TEST_CASE("check: Ctrl-C during the proof stops the proof's solver and says so") {
+  TempDir dir;
+  // A mutex violation of 2,000 ops without shrinking: the proof covers the whole
+  // partition, which the solver takes seconds to refute.
+  const std::string mutex = generated(dir, "mutex.edn", {"atomic", "--model", "mutex", "--ops", "2000", "--processes",
+                                                         "10", "--violation", "--seed", "2"});
+  const std::string proof = (dir.path() / "proof").string();
+  const Interrupted r =
+      interrupt_during({"check", mutex, "--model", "mutex", "--no-core", "--proof", proof}, "the proof", SIGINT);
+  CHECK(r.seconds < kBound);
+  CHECK(r.status == 130);
+  CHECK_MESSAGE(r.out.find("no proof: cancelled during the proof") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.out.find("NOT LINEARIZABLE") != std::string::npos, r.out);
+}
+
+}  // TEST_SUITE("limits")
+
+}  // namespace ariadne::cli_test
