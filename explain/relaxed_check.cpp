@@ -164,7 +164,11 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
   try {
     encoder::EncodeOptions options;
     options.should_stop = should_stop;
-    options.memory_ok = [this](std::size_t bytes) { return bytes <= memory_limit_; };
+    // The command's resident-memory measure too: a formula (and the solver's copy of
+    // it) must fit in what the rest of the command has left.
+    options.memory_ok = [this](std::size_t bytes) {
+      return bytes <= memory_limit_ && (!stop_.limits || stop_.limits->would_fit(bytes));
+    };
     formula = encoder::encode(model_, pointers, options);
   } catch (const encoder::EncodingStopped&) {
     return {};
@@ -177,7 +181,13 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
   solver = solvers::make_cadical_solver();
   solvers::FormulaHooks hooks;
   hooks.should_stop = should_stop;
-  hooks.memory_ok = [&] { return solver->memory_bytes() + formula.memory_bytes() <= memory_limit_; };
+  hooks.memory_ok = [&] {
+    return solver->memory_bytes() + formula.memory_bytes() <= memory_limit_ &&
+           (!stop_.limits || stop_.limits->reached() != Limit::memory);
+  };
+  hooks.load_fits = [&](std::size_t bytes) {
+    return bytes + formula.memory_bytes() <= memory_limit_ && (!stop_.limits || stop_.limits->would_fit(bytes));
+  };
   solvers::DecisionRecording recording;
   recording.track_groups = true;
   solvers::FormulaDecision decision;

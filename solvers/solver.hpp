@@ -50,6 +50,13 @@ class Solver {
   virtual void stop_loading_when(std::function<bool()> over_budget) { (void)over_budget; }
   // An estimate of the memory the solver holds, for --memory-limit.
   virtual std::size_t memory_bytes() const = 0;
+  // What load(formula) would take, estimated before loading: a solver sizes its
+  // per-variable tables in one step that nothing can interrupt, so a formula too
+  // large for what is left must be refused before it starts. 0 when unknown.
+  virtual std::size_t load_bytes_estimate(const encoder::Formula& formula) const {
+    (void)formula;
+    return 0;
+  }
 };
 
 std::unique_ptr<Solver> make_cadical_solver();

@@ -55,6 +55,10 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
   const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
   // The stop condition goes in first, so that loading a large formula can stop too.
   if (hooks.should_stop) solver.stop_when(hooks.should_stop);
+  if (hooks.load_fits && !hooks.load_fits(solver.load_bytes_estimate(formula))) {
+    decision.outcome = Outcome::out_of_memory;
+    return decision;
+  }
   if (hooks.memory_ok) solver.stop_loading_when(out_of_memory);
   solver.load(formula, recording.track_groups);
   solver.stop_loading_when({});
@@ -191,7 +195,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     // The encoder asks with what it is about to hold, so the budget is consulted
     // before the allocation and records only what was allowed.
     options.memory_ok = [this](std::size_t bytes) {
-      if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes))) {
+      if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes)) || (stop_.limits && !stop_.limits->would_fit(bytes))) {
         encoding_over_budget_ = true;
         return false;
       }
@@ -210,6 +214,10 @@ class SolverBackedEngine final : public search::SearchEngine {
     hooks.memory_ok = [this] {
       const std::size_t usage = solver_->memory_bytes() + formula_.memory_bytes();
       return memory_share_.report(static_cast<std::int64_t>(usage));
+    };
+    hooks.load_fits = [this](std::size_t bytes) {
+      return memory_share_.would_fit(static_cast<std::int64_t>(bytes + formula_.memory_bytes())) &&
+             (!stop_.limits || stop_.limits->would_fit(bytes));
     };
     return decided(decide_formula(*solver_, formula_, hooks));
   }

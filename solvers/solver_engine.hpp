@@ -41,6 +41,9 @@ struct FormulaHooks {
   // Called after loading and after every solver call; false means return
   // `out_of_memory`.
   std::function<bool()> memory_ok;
+  // Asked before loading with the solver's estimate of what loading takes
+  // (Solver::load_bytes_estimate); false means return `out_of_memory` unloaded.
+  std::function<bool(std::size_t bytes)> load_fits;
 };
 
 // What decide_formula() keeps beyond the verdict, for minimal cores and proofs.

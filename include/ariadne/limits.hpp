@@ -88,6 +88,14 @@ class Limits {
   // process), counted with the process's own resident size against memory_limit().
   void add_outside_bytes(std::int64_t delta) const { outside_bytes_.fetch_add(delta, std::memory_order_relaxed); }
   std::int64_t outside_bytes() const { return outside_bytes_.load(std::memory_order_relaxed); }
+  // What the command holds now, as its LimitsWatch last measured it (resident growth
+  // since the watch started, plus outside bytes); 0 without a watch.
+  std::uint64_t taken_bytes() const { return taken_.load(std::memory_order_relaxed); }
+  void note_taken_bytes(std::uint64_t bytes) const { taken_.store(bytes, std::memory_order_relaxed); }
+  // Whether `more` bytes could still be allocated without passing the memory limit,
+  // by the watch's last measure: asked before a large allocation (a formula, a
+  // solver), which could otherwise pass the limit between two of the watch's samples.
+  bool would_fit(std::uint64_t more) const { return memory_limit_ == 0 || taken_bytes() + more <= memory_limit_; }
   // The largest resident size the watch saw, process and outside together.
   std::uint64_t peak_resident_bytes() const { return peak_resident_.load(std::memory_order_relaxed); }
   void note_resident_bytes(std::uint64_t bytes) const;
@@ -117,6 +125,7 @@ class Limits {
   mutable std::atomic<std::uint8_t> phase_{0};
   mutable std::atomic<std::int64_t> outside_bytes_{0};
   mutable std::atomic<std::uint64_t> peak_resident_{0};
+  mutable std::atomic<std::uint64_t> taken_{0};
   mutable std::array<std::atomic<std::uint32_t>, kRunningEngineKinds> running_{};
 };
 
