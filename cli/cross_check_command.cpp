@@ -3,6 +3,7 @@
 // judgement per row. A run that throws is recorded, never allowed to stop the others:
 // an exception out of an engine is exactly what a referee must report.
 #include "cli/cross_check.hpp"
+#include "cli/interrupt.hpp"
 
 #include "cli/cross_check_report.hpp"
 #include "cli/exit_status.hpp"
@@ -249,9 +250,18 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   const fs::path scratch = make_scratch_folder();
   const std::string importer = options.import_checker.value_or("");
 
+  // Ctrl-C or SIGTERM cancels the running checks (every phase of them polls the flag)
+  // and skips the rows not started; the report of the rows done is printed, exit 130
+  // or 143.
+  const InterruptScope interrupt;
+  base.cancel = &interrupt.flag();
   ProgressBar progress(stderr, result.rows.size(), is_terminal(stderr));
   portfolio::for_each_index(result.rows.size(), jobs, [&](std::size_t i) {
     CrossCheckRow& row = result.rows[i];
+    if (interrupt.interrupted()) {
+      row.error = std::string("not checked: interrupted by ") + interrupt.signal_name();
+      return;
+    }
     progress.started(row.row.name);
     cross_check_row(row, engines, base, options.proofs, scratch, i);
     judge_row(row, importer);
@@ -268,6 +278,7 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   std::fflush(stdout);
   const bool clean = std::all_of(result.rows.begin(), result.rows.end(),
                                  [](const CrossCheckRow& row) { return row.problems.empty(); });
+  if (interrupt.interrupted()) return interrupt.exit_status();
   return clean ? kExitCorpusMatches : kExitCorpusMismatches;
 }
 

@@ -3,6 +3,7 @@
 #include "cli/byte_size.hpp"
 #include "cli/check_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/explore_report.hpp"
 #include "cli/terminal.hpp"
 #include "explore/explorer.hpp"
@@ -140,8 +141,12 @@ int run_explore_command(const ExploreCommandOptions& options) {
   if (options.depth < 1 || options.depth > 250) throw UsageError("--depth: must be 1 to 250");
   const auto explorer = explore::make_explorer(options.design, parse_params(options.params));
   explore::ExploreLimits limits;
-  limits.timeout_seconds = options.timeout_seconds;
   limits.memory_limit = parse_byte_size(options.memory_limit);
+  // One deadline for the whole command (search, shrinking, certification) and Ctrl-C,
+  // which ends the search and prints what it found so far, exit 130.
+  const InterruptScope interrupt;
+  const Limits command_limits(options.timeout_seconds, 0, &interrupt.flag());
+  limits.limits = &command_limits;
 
   ExploreRun run;
   run.design = options.design;
@@ -173,6 +178,7 @@ int run_explore_command(const ExploreCommandOptions& options) {
   if (found) {
     std::vector<explore::Action> shortest = *found;
     if (!options.no_shrink) {
+      // Shrinking takes at most --shrink-seconds of what the command has left.
       explore::ExploreLimits shrink_limits = limits;
       shrink_limits.timeout_seconds = options.shrink_seconds;
       run.shrink = explorer->shrink(*found, shrink_limits);
@@ -201,6 +207,7 @@ int run_explore_command(const ExploreCommandOptions& options) {
     out.flush();
     if (!out) throw UsageError("--html: cannot write " + *options.html);
   }
+  if (interrupt.interrupted()) return interrupt.exit_status();
   if (run.replayed) return exit_status_for(result.verdict);
   if (found) return kExitNotLinearizable;
   if (run.exhaustive && !run.exhaustive->complete) return kExitUnknown;

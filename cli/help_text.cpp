@@ -46,7 +46,8 @@ std::string check_exit_statuses() {
          "  2   unknown (timeout, memory limit, or no engine could decide)\n"
          "  64  usage error (bad option, unknown model or format)\n"
          "  65  bad input (the file is missing or malformed; the message gives file:line:column)\n"
-         "  70  internal error (a bug: please report it)\n";
+         "  70  internal error (a bug: please report it)\n"
+         "  130 stopped by Ctrl-C (143: by SIGTERM), in any phase; the report says which it stopped\n";
 }
 
 std::string corpus_exit_statuses() {
@@ -115,7 +116,15 @@ std::string check_help_footer() {
          "ignored events (e.g. :nemesis) too; call and ret are event positions as well.\n"
          "With --json, one object is printed: verdict, model, engine, operations, elapsed_ms,\n"
          "and linearization (linearizable), core and explanation (not linearizable, with\n"
-         "core_minimal, core_ms, core_real_time and failing_op) or reason (unknown).\n\n" +
+         "core_minimal, core_ms, core_real_time and failing_op) or reason (unknown), and limit\n"
+         "and limit_phase when a limit stopped some phase.\n"
+         "\nLimits: --timeout and --memory-limit are the whole command's: reading, the verdict,\n"
+         "the core, the explanation and the proof all stop at them, and so does Ctrl-C. The\n"
+         "memory limit counts what the command takes beyond the program itself, as resident\n"
+         "memory (the Z3 child process of --engine smt included). An unknown answer names the\n"
+         "limit and the phase it stopped; one reached after the verdict leaves the verdict and\n"
+         "says what it cut short. A check that runs past 2 s on a terminal shows its phase and\n"
+         "running engines on stderr; --progress prints those lines from the start.\n\n" +
          engines_section() + "\n" + check_exit_statuses() + "\n" + models_section();
 }
 
@@ -155,6 +164,9 @@ std::string cross_check_help_footer() {
          "fails, a witness does not replay, or a refutation's certificate (minimal core and DRAT\n"
          "proof, written and verified from the files) does not check. Unknown is never a\n"
          "disagreement; brute force is n/a on partitions of more than 14 operations.\n"
+         "--timeout bounds each engine's run on each file, and the refutation's certificate\n"
+         "(check, core and proof) too: a certificate the limit cuts short is reported as not\n"
+         "certified in time, which is no problem.\n"
          "\nOther checkers: write the corpus in their format with 'ariadne convert --corpus',\n"
          "run them, and import their verdicts: --import knossos RESULTS reads Knossos result\n"
          "maps ({:valid? true|false|:unknown}): a directory of <file>.edn, or one EDN map from\n"
@@ -171,7 +183,8 @@ std::string cross_check_help_footer() {
          "  1   some file has a problem (listed)\n"
          "  64  usage error\n"
          "  65  a corpus or the imported results cannot be read\n"
-         "  70  internal error\n";
+         "  70  internal error\n"
+         "  130 stopped by Ctrl-C (143: by SIGTERM); the files done so far are reported\n";
 }
 
 std::string generate_help_footer() {
@@ -284,7 +297,10 @@ std::string explore_help_footer() {
          "  1   a counterexample was found\n"
          "  2   the search stopped at --timeout or --memory-limit before finding one\n"
          "  64  usage error (unknown design or parameter, bad option)\n"
-         "  70  internal error (a bug: please report it)\n";
+         "  70  internal error (a bug: please report it)\n"
+         "  130 stopped by Ctrl-C (143: by SIGTERM); what was found so far is printed\n"
+         "\n--timeout is the whole command's: search, shrinking (at most --shrink-seconds of it)\n"
+         "and the certifying check.\n";
 }
 
 }  // namespace ariadne::cli

@@ -24,17 +24,29 @@
 
 namespace ariadne::explore {
 
-// When a search must stop: --timeout, cancellation (Ctrl-C), or nothing.
+// When a search must stop: its own time budget, the command's limits (the deadline,
+// Ctrl-C, memory), a cancel flag, or nothing.
 class StopWatch {
  public:
   explicit StopWatch(const ExploreLimits& limits)
-      : start_(std::chrono::steady_clock::now()), timeout_(limits.timeout_seconds), cancel_(limits.cancel) {}
+      : start_(std::chrono::steady_clock::now()),
+        timeout_(limits.timeout_seconds),
+        cancel_(limits.cancel),
+        limits_(limits.limits) {}
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
   // Why to stop now, or empty.
   std::string reason() const {
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) return "interrupted";
+    if (limits_) {
+      switch (limits_->reached()) {
+        case Limit::none: break;
+        case Limit::cancelled: return "interrupted";
+        case Limit::timeout: return "time limit reached";
+        case Limit::memory: return "memory limit reached";
+      }
+    }
     if (timeout_ > 0 && seconds() >= timeout_) return "time limit reached";
     return {};
   }
@@ -43,6 +55,7 @@ class StopWatch {
   std::chrono::steady_clock::time_point start_;
   double timeout_;
   const std::atomic<bool>* cancel_;
+  const Limits* limits_;
 };
 
 template <systems::SystemDesign D>

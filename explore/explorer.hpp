@@ -17,6 +17,8 @@
 
 #include <ariadne/history.hpp>
 
+#include <ariadne/limits.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -34,6 +36,9 @@ struct ExploreLimits {
   double timeout_seconds = 0;                 // 0: none
   std::uint64_t memory_limit = 2ULL << 30;    // bytes of the visited set
   const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
+  // The command's limits (its whole deadline, Ctrl-C, the memory watch), polled
+  // with the above; may be null.
+  const Limits* limits = nullptr;
 };
 
 // Called now and then from a searching thread with the work done so far.

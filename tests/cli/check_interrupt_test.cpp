@@ -136,3 +136,28 @@ TEST_CASE("check: Ctrl-C during the proof stops the proof's solver and says so")
 }  // TEST_SUITE("limits")
 
 }  // namespace ariadne::cli_test
+
+namespace ariadne::cli_test {
+
+TEST_SUITE("limits") {
+
+TEST_CASE("check: an unknown answer names the limit and the phase, in the human report and in JSON") {
+  TempDir dir;
+  const std::string storm = generated(dir, "storm.edn", {"crash-storm", "--ops", "400", "--crashed-writes", "30"});
+  const auto human = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--timeout", "0.3"});
+  CHECK(human.status == 2);
+  CHECK_MESSAGE(human.out.find("No answer: timeout after 0.3 s during the verdict") != std::string::npos, human.out);
+  CHECK_MESSAGE(human.out.find("Limit reached: --timeout, during the verdict.") != std::string::npos, human.out);
+
+  const auto json = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--json", "--memory-limit",
+                             "8MiB", "--timeout", "20"});
+  CHECK(json.status == 2);
+  const Json answer = parse_json(json.out);
+  CHECK_MESSAGE(answer["reason"].string.starts_with("memory limit of 8 MiB reached during the verdict"), json.out);
+  CHECK(answer["limit"].string == "memory");
+  CHECK(answer["limit_phase"].string == "verdict");
+}
+
+}  // TEST_SUITE("limits")
+
+}  // namespace ariadne::cli_test
