@@ -4,6 +4,7 @@
 #include "solvers/solver.hpp"
 #include "solvers/solver_engine.hpp"
 
+#include <atomic>
 #include <algorithm>
 #include <chrono>
 #include <new>
@@ -180,8 +181,11 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
   }
   solver = solvers::make_cadical_solver();
   solvers::FormulaHooks hooks;
-  hooks.should_stop = should_stop;
+  // Freeing a large solver takes a while; it must be done by the deadline too.
+  std::atomic<std::uint64_t> held{0};
+  hooks.should_stop = [&] { return should_stop() || search::teardown_due(stop_, held.load(std::memory_order_relaxed)); };
   hooks.memory_ok = [&] {
+    held.store(solver->memory_bytes(), std::memory_order_relaxed);
     return solver->memory_bytes() + formula.memory_bytes() <= memory_limit_ &&
            (!stop_.limits || stop_.limits->reached() != Limit::memory);
   };

@@ -165,7 +165,7 @@ class Scheduler {
         model_(model),
         limits_(limits),
         engine_(engine),
-        memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit),
+        memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit, &limits),
         history_(parts.size()) {
     stop_.deadline = limits.deadline();
     stop_.limits = &limits;
@@ -353,8 +353,12 @@ class Scheduler {
     settings.resident_allowance = static_cast<std::uint64_t>(std::max<std::int64_t>(1, budget_left));
     settings.start_after = std::move(start_after);
     settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
-    settings.started = [this](const search::SearchEngine& e) { limits_.engine_started(*running_kind(e.name())); };
-    settings.stopped = [this](const search::SearchEngine& e) { limits_.engine_stopped(*running_kind(e.name())); };
+    settings.started = [this](const search::SearchEngine& e) {
+      if (const auto kind = running_kind(e.name())) limits_.engine_started(*kind);
+    };
+    settings.stopped = [this](const search::SearchEngine& e) {
+      if (const auto kind = running_kind(e.name())) limits_.engine_stopped(*kind);
+    };
     const auto started = std::chrono::steady_clock::now();
     portfolio::RaceResult r = portfolio::run_race(entrants, settings);
     p.searched += std::chrono::steady_clock::now() - started;

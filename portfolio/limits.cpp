@@ -75,7 +75,8 @@ Limit Limits::reached() const {
     limit = Limit::cancelled;
   } else if (memory_exceeded_.load(std::memory_order_relaxed)) {
     limit = Limit::memory;
-  } else if (deadline_ != Clock::time_point::max() && Clock::now() >= deadline_) {
+  } else if (timeout_noted_.load(std::memory_order_relaxed) ||
+             (deadline_ != Clock::time_point::max() && Clock::now() >= deadline_)) {
     limit = Limit::timeout;
   }
   if (limit != Limit::none && first_reached_.load(std::memory_order_relaxed) == 0) {
@@ -89,6 +90,12 @@ Limit Limits::reached() const {
 
 void Limits::note_memory_exceeded() const {
   memory_exceeded_.store(true, std::memory_order_relaxed);
+  (void)reached();
+}
+
+void Limits::note_timeout() const {
+  if (deadline_ == Clock::time_point::max()) return;
+  timeout_noted_.store(true, std::memory_order_relaxed);
   (void)reached();
 }
 

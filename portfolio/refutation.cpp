@@ -28,7 +28,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   const search::SubHistory& sub = *refutation.sub;
   // Where it goes wrong, within a budget proportional to the refutation's own cost.
   // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
-  search::MemoryBudget memory(limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit);
+  search::MemoryBudget memory(limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit, &limits);
   limits.enter(Phase::failing_op);
   const auto courtesy =
       std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.verdict_time / 4);

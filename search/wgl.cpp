@@ -314,7 +314,14 @@ class Wgl final : public SegmentSearch {
     const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
     const bool ok = memory_.report(usage);
     const std::int64_t others = memory_.budget().used() - usage;
-    const std::int64_t room = static_cast<std::int64_t>(memory_.budget().limit()) - others - fixed;
+    std::int64_t room = static_cast<std::int64_t>(memory_.budget().limit()) - others - fixed;
+    // With the command's resident-memory measure, the table may also grow only into
+    // what the whole process has left (the table itself is part of what it measured).
+    if (const Limits* limits = memory_.budget().limits(); limits && limits->memory_limit() > 0 && limits->taken_bytes() > 0) {
+      room = std::min(room, static_cast<std::int64_t>(limits->memory_limit()) -
+                                static_cast<std::int64_t>(limits->taken_bytes()) +
+                                static_cast<std::int64_t>(cache_.bytes()));
+    }
     // Keep a little headroom for the growth between two checks of the budget.
     cache_.set_byte_limit(room > 0 ? static_cast<std::size_t>(room) * 7 / 8 : 0);
     if (ok || finished_) return true;

@@ -146,6 +146,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     stop_reason_ = StopSignal::Why::none;
     withdrawal_reason_.clear();
     encoding_over_budget_ = false;
+    stopped_for_teardown_.store(false, std::memory_order_relaxed);
     const ReleaseOnExit release(*this);
     try {
       return decide();
@@ -212,6 +213,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     FormulaHooks hooks;
     hooks.should_stop = [this] { return stop_requested(); };
     hooks.memory_ok = [this] {
+      solver_bytes_.store(solver_->memory_bytes(), std::memory_order_relaxed);
       const std::size_t usage = solver_->memory_bytes() + formula_.memory_bytes();
       return memory_share_.report(static_cast<std::int64_t>(usage));
     };
@@ -260,12 +262,28 @@ class SolverBackedEngine final : public search::SearchEngine {
   }
 
   bool stop_requested() const {
-    return interrupted_.load(std::memory_order_relaxed) || stop_.check() != StopSignal::Why::none;
+    if (interrupted_.load(std::memory_order_relaxed) || stop_.check() != StopSignal::Why::none) return true;
+    if (search::teardown_due(stop_, held_bytes())) {
+      stopped_for_teardown_.store(true, std::memory_order_relaxed);
+      return true;
+    }
+    return false;
   }
 
-  // An interrupt with no stop signal behind it comes from the race having its answer.
+  // What freeing would take long to give back: the solver's many small allocations.
+  // The formula is a few large arrays, freed at once; an isolated solver's child is
+  // killed and the kernel frees it in milliseconds (measured: a check of the
+  // reported Redis history ends 5-20 ms after its 5 s deadline).
+  std::uint64_t held_bytes() const { return isolated_ ? 0 : solver_bytes_.load(std::memory_order_relaxed); }
+
+  // An interrupt with no stop signal behind it comes from the race having its answer;
+  // one for the teardown's sake is the deadline's.
   Outcome stopped() {
     stop_reason_ = stop_.check();
+    if (stop_reason_ == StopSignal::Why::none && stopped_for_teardown_.load(std::memory_order_relaxed)) {
+      stop_reason_ = StopSignal::Why::timeout;
+      if (stop_.limits) stop_.limits->note_timeout();
+    }
     if (stop_reason_ == StopSignal::Why::none) stop_reason_ = StopSignal::Why::decided;
     return Outcome::stopped;
   }
@@ -279,6 +297,9 @@ class SolverBackedEngine final : public search::SearchEngine {
   const SolverFactory make_solver_;
   const bool isolated_;
   std::int64_t child_bytes_ = 0;  // the isolated solver's, as last measured
+  // For teardown_due(), read by the solver's stop polls.
+  std::atomic<std::uint64_t> solver_bytes_{0};
+  mutable std::atomic<bool> stopped_for_teardown_{false};
   const search::SubHistory& sub_;
   const Model& model_;
   search::MemoryShare memory_share_;

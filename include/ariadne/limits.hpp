@@ -84,6 +84,9 @@ class Limits {
   // The memory limit was found exceeded (by the resident-memory watch, or by an engine
   // whose own account went over): from now on reached() says memory.
   void note_memory_exceeded() const;
+  // The deadline is as good as reached: what is left of it is needed to wind down (to
+  // free what a solver holds, say). From now on reached() says timeout.
+  void note_timeout() const;
   // Memory held on this command's behalf outside the process (a solver in a child
   // process), counted with the process's own resident size against memory_limit().
   void add_outside_bytes(std::int64_t delta) const { outside_bytes_.fetch_add(delta, std::memory_order_relaxed); }
@@ -120,6 +123,7 @@ class Limits {
   Clock::time_point started_;
   Clock::time_point deadline_;
   mutable std::atomic<bool> memory_exceeded_{false};
+  mutable std::atomic<bool> timeout_noted_{false};
   mutable std::atomic<std::uint8_t> first_reached_{0};
   mutable std::atomic<std::uint8_t> phase_reached_{0};
   mutable std::atomic<std::uint8_t> phase_{0};

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <csignal>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ariadne::cli_test {
@@ -156,6 +157,39 @@ TEST_CASE("check: an unknown answer names the limit and the phase, in the human 
   CHECK_MESSAGE(answer["reason"].string.starts_with("memory limit of 8 MiB reached during the verdict"), json.out);
   CHECK(answer["limit"].string == "memory");
   CHECK(answer["limit_phase"].string == "verdict");
+}
+
+}  // TEST_SUITE("limits")
+
+}  // namespace ariadne::cli_test
+
+namespace ariadne::cli_test {
+
+TEST_SUITE("limits") {
+
+// The other long-running commands: cross-check (each engine's run, and the
+// refutation's certificate) and explore (the search) take Ctrl-C the same way.
+TEST_CASE("cross-check and explore: Ctrl-C ends them at once, with what they have, exit 130") {
+  TempDir dir;
+  generated(dir, "storm.edn", {"crash-storm", "--ops", "100", "--crashed-writes", "30"});
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"cross-check", dir.path().string(), "--engines", "wgl", "--timeout", "0", "--jobs", "1"},
+        std::vector<std::string>{"explore", "redis-wait-fenced", "--depth", "60", "--trajectories", "100000000000",
+                                 "--jobs", "1"}}) {
+    CAPTURE(command[0]);
+    BackgroundCli cli(command);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    REQUIRE_FALSE_MESSAGE(cli.wait(std::chrono::milliseconds(0)), "ended before the signal: ", cli.out());
+    const auto signalled = Clock::now();
+    cli.signal(SIGINT);
+    REQUIRE_MESSAGE(cli.wait(std::chrono::seconds(10)), "still running 10 s after the signal");
+    const double seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
+    MESSAGE(command[0], ": ended ", seconds * 1000, " ms after the signal");
+    CHECK(seconds < kBound);
+    REQUIRE(cli.exited());
+    CHECK(cli.exit_status() == 130);
+    CHECK_FALSE(cli.out().empty());
+  }
 }
 
 }  // TEST_SUITE("limits")
