@@ -643,7 +643,9 @@ std::string counts(const DratVerdict& verdict) {
          std::to_string(verdict.ignored_deletions) + " ignored)";
 }
 
-DratVerdict check_forward(std::string_view cnf, std::string_view proof) {
+DratVerdict check_forward(std::string_view cnf, std::string_view proof, const std::function<bool()>& should_stop) {
+  std::size_t polled = 0;
+  const auto stop_now = [&] { return should_stop && (++polled & 255) == 0 && should_stop(); };
   DratVerdict verdict;
   std::vector<Step> formula;
   if (auto error = read_formula(cnf, formula)) {
@@ -655,6 +657,11 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof) {
   Checker checker(std::min<std::size_t>(cnf.size() + proof.size() + 2, kMaxExternal));
   std::vector<Lit> lits;
   for (const Step& clause : formula) {
+    if (stop_now()) {
+      verdict.stopped = true;
+      verdict.message = "stopped before the check ended";
+      return verdict;
+    }
     const bool tautology = checker.internalize(clause.literals, lits);
     checker.add(lits, tautology, false, clause.position);
     if (checker.refuted()) {
@@ -676,6 +683,11 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof) {
         return verdict;
       case ProofReader::Status::step:
         break;
+    }
+    if (stop_now()) {
+      verdict.stopped = true;
+      verdict.message = "stopped before the check ended, after " + counts(verdict);
+      return verdict;
     }
     const bool tautology = checker.internalize(step.literals, lits);
     if (step.deletion) {
@@ -703,9 +715,9 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof) {
 
 }  // namespace
 
-DratVerdict check_drat(std::string_view cnf, std::string_view proof) {
+DratVerdict check_drat(std::string_view cnf, std::string_view proof, const std::function<bool()>& should_stop) {
   try {
-    return check_forward(cnf, proof);
+    return check_forward(cnf, proof, should_stop);
   } catch (const std::bad_alloc&) {
     DratVerdict verdict;
     verdict.message = "out of memory while checking the proof";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,7 @@ struct DratVerdict {
   std::size_t deletions = 0;          // deletion steps read
   std::size_t ignored_deletions = 0;  // deletions skipped: unit or reason clauses, or absent ones
   std::size_t rat_lemmas = 0;         // lemmas that were not RUP and needed the RAT check
+  bool stopped = false;  // should_stop said so before the check ended: neither valid nor refuted
 };
 
 // Checks `proof` against the DIMACS formula `cnf`, forward, step by step.
@@ -36,6 +38,8 @@ struct DratVerdict {
 // steps after that point are not read. Malformed input gives an invalid verdict whose
 // message names the file and line (or byte offset of a binary proof); it never throws
 // for bad input.
-DratVerdict check_drat(std::string_view cnf, std::string_view proof);
+// `should_stop`, when given, is polled every few hundred steps (a limit of the
+// command's); once it says so the check ends, invalid and `stopped`.
+DratVerdict check_drat(std::string_view cnf, std::string_view proof, const std::function<bool()>& should_stop = {});
 
 }  // namespace ariadne::certify

@@ -26,6 +26,7 @@
 #include "portfolio/parallel.hpp"
 
 #include <ariadne/check.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -54,8 +55,12 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   const auto start = Clock::now();
   try {
     const auto model = make_model_from_spec(row.model);
+    // The row's own limits, under the command's (its memory watch and Ctrl-C).
+    const Limits row_limits(options.timeout_seconds, options.memory_limit, options.cancel, options.limits);
+    CheckOptions row_options = options;
+    row_options.limits = &row_limits;
     const History history = read_history(row.path.string(), *model);
-    const CheckResult result = check(history, *model, options);
+    const CheckResult result = check(history, *model, row_options);
     outcome.verdict = result.verdict;
     outcome.engine = result.engine;
     outcome.elapsed_ms = result.elapsed_ms;
@@ -231,6 +236,12 @@ int run_corpus_command(const CorpusCommandOptions& options) {
 
   const InterruptScope interrupt;
   check_options.cancel = &interrupt.flag();
+  // --memory-limit bounds the whole process, however many rows run at once: one
+  // watch measures it, and every row's limits answer to it (each row keeps its own
+  // --timeout).
+  const Limits command_limits(0, check_options.memory_limit, &interrupt.flag());
+  const LimitsWatch watch(command_limits);
+  check_options.limits = &command_limits;
   std::vector<CorpusOutcome> outcomes(rows.size());
   std::vector<char> ran(rows.size(), 0);  // char, not bool: each worker writes its own byte
   ProgressBar progress(stderr, rows.size(), is_terminal(stderr));

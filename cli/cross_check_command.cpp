@@ -14,6 +14,7 @@
 #include "portfolio/parallel.hpp"
 
 #include <ariadne/check.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -57,7 +58,10 @@ EngineRun run_engine(Engine engine, const History& history, const Model& model, 
   options.engine = engine;
   const auto start = Clock::now();
   try {
-    const CheckResult result = check(history, model, options);
+    const Limits run_limits(options.timeout_seconds, options.memory_limit, options.cancel, options.limits);
+    CheckOptions run_options = options;
+    run_options.limits = &run_limits;
+    const CheckResult result = check(history, model, run_options);
     run.verdict = result.verdict;
     run.reason = result.reason;
     if (result.verdict == Verdict::linearizable) {
@@ -255,6 +259,12 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   // or 143.
   const InterruptScope interrupt;
   base.cancel = &interrupt.flag();
+  // --memory-limit bounds the whole process, however many rows run at once: one
+  // watch measures it, and every row's limits answer to it (each row keeps its own
+  // --timeout).
+  const Limits command_limits(0, base.memory_limit, &interrupt.flag());
+  const LimitsWatch watch(command_limits);
+  base.limits = &command_limits;
   ProgressBar progress(stderr, result.rows.size(), is_terminal(stderr));
   portfolio::for_each_index(result.rows.size(), jobs, [&](std::size_t i) {
     CrossCheckRow& row = result.rows[i];

@@ -255,6 +255,7 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
       json.field("core_minimal", row.refutation.core_minimal);
       json.field("ms", round_ms(row.refutation.ms));
       if (!row.refutation.problem.empty()) json.field("problem", row.refutation.problem);
+      if (row.refutation.stopped_by_limit) json.field("stopped_by_limit", true);
       json.end_object();
     }
     if (result.imported) {

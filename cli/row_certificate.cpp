@@ -10,6 +10,7 @@
 #include "cli/report_numbers.hpp"
 #include "explain/proof_files.hpp"
 
+#include <algorithm>
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -51,9 +52,12 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
                          std::chrono::steady_clock::duration proof_budget, RowCertificate& certificate) {
   // The row's limits span everything done for it: reading, the check, the proof and
   // its verification. A proof cut short by them leaves the row uncertified, saying so.
-  const Limits limits(row_options.timeout_seconds, row_options.memory_limit, row_options.cancel);
+  const Limits limits(row_options.timeout_seconds, row_options.memory_limit, row_options.cancel, row_options.limits);
   CheckOptions options = row_options;
   options.limits = &limits;
+  // With a time limit, the core may take half of it, so that the proof and its check
+  // have the other half.
+  if (options.timeout_seconds > 0) options.core_seconds = std::min(options.core_seconds, options.timeout_seconds / 2);
   const auto model = make_model_from_spec(row.model);
   limits.enter(Phase::reading);
   const History history = read_history(row.path.string(), *model, Format::auto_detect, limits);
@@ -94,8 +98,14 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
   if (result.verdict == Verdict::linearizable) {
     certificate.problem = replay_witness(row, certificate.answer_json);
   } else {
-    const explain::ProofCheck proof = explain::verify_proof(certificate.proof_dir.string());
-    if (!proof.valid) certificate.problem = "the proof in " + certificate.proof_dir.string() + " does not check: " + proof.failure;
+    const explain::ProofCheck proof =
+        explain::verify_proof(certificate.proof_dir.string(), [&limits] { return limits.reached() != Limit::none; });
+    if (proof.stopped) {
+      certificate.problem = "no certificate: the proof's check was stopped, " + limits.describe();
+      certificate.stopped_by = limits.first_reached();
+    } else if (!proof.valid) {
+      certificate.problem = "the proof in " + certificate.proof_dir.string() + " does not check: " + proof.failure;
+    }
   }
   certificate.certified = certificate.problem.empty();
   certificate.certify_ms = ms_since(certify_start);

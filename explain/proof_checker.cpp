@@ -137,7 +137,7 @@ std::string lemma_text(const std::vector<Literal>& lemma) {
 
 }  // namespace
 
-ProofCheck verify_proof(const std::string& dir) {
+ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& should_stop) {
   ProofCheck check;
   const fs::path root(dir);
   const auto fail = [&](std::string why) {
@@ -208,7 +208,11 @@ ProofCheck verify_proof(const std::string& dir) {
   // 3. The DRAT proof refutes formula and lemmas.
   const auto proof_text = read_file(root / *proof_name);
   if (!proof_text) return fail("no " + (root / *proof_name).string());
-  const certify::DratVerdict drat = certify::check_drat(*cnf_text, *proof_text);
+  const certify::DratVerdict drat = certify::check_drat(*cnf_text, *proof_text, should_stop);
+  if (drat.stopped) {
+    check.stopped = true;
+    return fail("DRAT: " + drat.message);
+  }
   if (!drat.valid) return fail("DRAT: " + drat.message);
   check.passed.push_back("DRAT: " + drat.message);
   check.valid = true;

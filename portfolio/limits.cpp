@@ -52,14 +52,18 @@ std::string format_byte_count(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-Limits::Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel)
+Limits::Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel,
+               const Limits* parent)
     : timeout_seconds_(timeout_seconds > 0 ? timeout_seconds : 0),
       memory_limit_(memory_limit),
       cancel_(cancel),
+      parent_(parent),
       started_(Clock::now()),
       deadline_(timeout_seconds_ > 0 ? started_ + std::chrono::duration_cast<Clock::duration>(
                                                       std::chrono::duration<double>(timeout_seconds_))
-                                     : Clock::time_point::max()) {}
+                                     : Clock::time_point::max()) {
+  if (parent_) deadline_ = std::min(deadline_, parent_->deadline());
+}
 
 Limits::Clock::time_point Limits::deadline_within(Clock::duration budget) const {
   const auto now = Clock::now();
@@ -70,10 +74,12 @@ Limits::Clock::time_point Limits::deadline_within(Clock::duration budget) const 
 }
 
 Limit Limits::reached() const {
-  Limit limit = Limit::none;
-  if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
+  Limit limit = parent_ ? parent_->reached() : Limit::none;
+  if (limit != Limit::none) {
+    // The parent's limit is this one's too.
+  } else if (cancel_ && cancel_->load(std::memory_order_relaxed)) {
     limit = Limit::cancelled;
-  } else if (memory_exceeded_.load(std::memory_order_relaxed)) {
+  } else if (memory_exceeded_.load(std::memory_order_relaxed) || resident_over_.load(std::memory_order_relaxed)) {
     limit = Limit::memory;
   } else if (timeout_noted_.load(std::memory_order_relaxed) ||
              (deadline_ != Clock::time_point::max() && Clock::now() >= deadline_)) {
@@ -91,6 +97,11 @@ Limit Limits::reached() const {
 void Limits::note_memory_exceeded() const {
   memory_exceeded_.store(true, std::memory_order_relaxed);
   (void)reached();
+}
+
+void Limits::note_resident_over(bool over) const {
+  resident_over_.store(over, std::memory_order_relaxed);
+  if (over) (void)reached();
 }
 
 void Limits::note_timeout() const {

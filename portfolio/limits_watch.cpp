@@ -50,7 +50,7 @@ struct LimitsWatch::State {
       limits.note_resident_bytes(resident + outside);
       const std::uint64_t taken = (resident > baseline ? resident - baseline : 0) + outside;
       limits.note_taken_bytes(taken);
-      if (limits.memory_limit() > 0 && taken > limits.memory_limit()) limits.note_memory_exceeded();
+      if (limits.memory_limit() > 0) limits.note_resident_over(taken > limits.memory_limit());
       if (progress && Limits::Clock::now() >= next_progress) {
         lock.unlock();
         progress();

@@ -52,7 +52,10 @@ def convert(ariadne, source, target, fmt):
 def timed_check(ariadne, path, model, fmt=None):
     """One `ariadne check --json` run: (wall seconds, peak RSS bytes, its JSON)."""
     with tempfile.NamedTemporaryFile("r") as rss:
-        command = ["/usr/bin/time", "-f", "%M", "-o", rss.name, ariadne, "check", path, "--model", model, "--json"]
+        # --memory-limit bounds the whole command's resident memory, reading included;
+        # a history of 10^7 operations needs more than the 2 GiB default (3.39 GiB).
+        command = ["/usr/bin/time", "-f", "%M", "-o", rss.name, ariadne, "check", path, "--model", model, "--json",
+                   "--memory-limit", "16GiB"]
         if fmt:
             command += ["--format", fmt]
         started = time.monotonic()

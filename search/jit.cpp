@@ -138,6 +138,14 @@ class Jit final : public SearchEngine {
         auto called = std::make_unique<ConfigSet>(words_);
         std::vector<std::uint64_t> c(configs_->stride());
         for (std::size_t i = 0; i < configs_->size(); ++i) {
+          // Millions of configurations take a while to copy: poll here too. Stopping
+          // leaves configs_ and next_event_ as they were, so run() resumes cleanly.
+          if ((i & 4095) == 4095) {
+            if (auto why = stop_.check(); why != StopSignal::Why::none) {
+              stop_reason_ = why;
+              return Outcome::stopped;
+            }
+          }
           if (!room_to_grow(called->bytes(), called->growth_on_insert())) return finish(Outcome::out_of_memory);
           std::copy(configs_->at(i), configs_->at(i) + c.size(), c.begin());
           set_bit(&c[2], slot_[e.op]);
@@ -201,6 +209,12 @@ class Jit final : public SearchEngine {
     ConfigSet explored(words_);
     std::vector<std::uint32_t> frontier;  // indices into `explored`
     for (std::size_t i = 0; i < configs_->size(); ++i) {
+      if ((i & 4095) == 4095) {
+        if (auto why = stop_.check(); why != StopSignal::Why::none) {
+          stop_reason_ = why;
+          return Resolution::stopped;
+        }
+      }
       if (!room_to_grow(explored.bytes() + next->bytes(), explored.growth_on_insert() + next->growth_on_insert())) {
         return Resolution::out_of_memory;
       }

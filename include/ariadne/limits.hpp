@@ -60,7 +60,11 @@ class Limits {
   Limits() : Limits(0, 0, nullptr) {}
   // timeout_seconds 0: no deadline; memory_limit 0: no memory limit; cancel: a flag set
   // from elsewhere (a signal handler, another thread) to stop; it must outlive this.
-  Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel = nullptr);
+  // With `parent` (the command's limits, when this is one row's of several), the
+  // parent's limits hold as well: its deadline, its cancel flag, and its memory,
+  // which the parent's LimitsWatch measures for the whole process.
+  Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel = nullptr,
+         const Limits* parent = nullptr);
   Limits(const Limits&) = delete;
   Limits& operator=(const Limits&) = delete;
 
@@ -74,7 +78,8 @@ class Limits {
   const std::atomic<bool>* cancel_flag() const { return cancel_; }
 
   // What stops the command now: a cancel request first (the user asked), then memory,
-  // then the deadline. Once anything is reached it stays reached.
+  // then the deadline. Once anything is reached it stays reached, except the
+  // resident-memory measure, which holds while the process is over the limit.
   Limit reached() const;
   // The first limit reached() reported, none if none has been: the one to name.
   Limit first_reached() const { return static_cast<Limit>(first_reached_.load(std::memory_order_relaxed)); }
@@ -84,21 +89,33 @@ class Limits {
   // The memory limit was found exceeded (by the resident-memory watch, or by an engine
   // whose own account went over): from now on reached() says memory.
   void note_memory_exceeded() const;
+  // The LimitsWatch's verdict at each sample: over the limit or not. Unlike the above
+  // it is withdrawn once the process is back under the limit, so that a batch of rows
+  // under one watch is not stopped for good by one large row.
+  void note_resident_over(bool over) const;
   // The deadline is as good as reached: what is left of it is needed to wind down (to
   // free what a solver holds, say). From now on reached() says timeout.
   void note_timeout() const;
   // Memory held on this command's behalf outside the process (a solver in a child
   // process), counted with the process's own resident size against memory_limit().
-  void add_outside_bytes(std::int64_t delta) const { outside_bytes_.fetch_add(delta, std::memory_order_relaxed); }
+  void add_outside_bytes(std::int64_t delta) const {
+    outside_bytes_.fetch_add(delta, std::memory_order_relaxed);
+    if (parent_) parent_->add_outside_bytes(delta);
+  }
   std::int64_t outside_bytes() const { return outside_bytes_.load(std::memory_order_relaxed); }
   // What the command holds now, as its LimitsWatch last measured it (resident growth
   // since the watch started, plus outside bytes); 0 without a watch.
-  std::uint64_t taken_bytes() const { return taken_.load(std::memory_order_relaxed); }
+  std::uint64_t taken_bytes() const {
+    return parent_ ? parent_->taken_bytes() : taken_.load(std::memory_order_relaxed);
+  }
   void note_taken_bytes(std::uint64_t bytes) const { taken_.store(bytes, std::memory_order_relaxed); }
   // Whether `more` bytes could still be allocated without passing the memory limit,
   // by the watch's last measure: asked before a large allocation (a formula, a
   // solver), which could otherwise pass the limit between two of the watch's samples.
-  bool would_fit(std::uint64_t more) const { return memory_limit_ == 0 || taken_bytes() + more <= memory_limit_; }
+  bool would_fit(std::uint64_t more) const {
+    if (parent_ && !parent_->would_fit(more)) return false;
+    return memory_limit_ == 0 || taken_bytes() + more <= memory_limit_;
+  }
   // The largest resident size the watch saw, process and outside together.
   std::uint64_t peak_resident_bytes() const { return peak_resident_.load(std::memory_order_relaxed); }
   void note_resident_bytes(std::uint64_t bytes) const;
@@ -120,9 +137,11 @@ class Limits {
   double timeout_seconds_;
   std::uint64_t memory_limit_;
   const std::atomic<bool>* cancel_;
+  const Limits* parent_;
   Clock::time_point started_;
   Clock::time_point deadline_;
   mutable std::atomic<bool> memory_exceeded_{false};
+  mutable std::atomic<bool> resident_over_{false};
   mutable std::atomic<bool> timeout_noted_{false};
   mutable std::atomic<std::uint8_t> first_reached_{0};
   mutable std::atomic<std::uint8_t> phase_reached_{0};
