@@ -22,8 +22,10 @@ namespace ariadne::solvers {
 // Both ignore run()'s step budget: a solver call cannot be suspended and resumed, so
 // run() returns only with a verdict, a stop, or out of memory, never `undecided`.
 // A solver cannot poll the StopSignal either: the engine checks it between solver
-// calls, and whoever enforces the deadline must call interrupt() to stop a running
-// solver (the race does). steps() counts solver calls plus cycle cuts, not model steps.
+// calls, hands it to CaDiCaL's terminator, and whoever enforces the deadline calls
+// interrupt() (the race does). "smt" runs Z3 in a child process it kills when the
+// StopSignal fires (isolated_decision.hpp), since Z3 does not always act on an
+// interrupt. steps() counts solver calls plus cycle cuts, not model steps.
 //
 // When the encoder does not support the history, or the solver fails, run() returns
 // `stopped` with stop_reason() == none and withdrawal_reason() saying why
