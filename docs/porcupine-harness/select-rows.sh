@@ -11,7 +11,7 @@
 # would be written outside its --out-dir. OUT_DIR therefore gets one symlink
 # per top-level entry of CORPUS_DIR (edge-cases -> CORPUS_DIR/edge-cases, ...).
 #
-# Example: select-rows.sh /work/main/corpus /tmp/ph/kv-src kv
+# Example: select-rows.sh corpus /tmp/ph/kv-src kv
 set -eu
 if [ $# -lt 3 ]; then
 	echo "usage: $0 CORPUS_DIR OUT_DIR MODEL..." >&2
