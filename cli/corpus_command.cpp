@@ -55,12 +55,9 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   const auto start = Clock::now();
   try {
     const auto model = make_model_from_spec(row.model);
-    // The row's own limits, under the command's (its memory watch and Ctrl-C).
-    const Limits row_limits(options.timeout_seconds, options.memory_limit, options.cancel, options.limits);
-    CheckOptions row_options = options;
-    row_options.limits = &row_limits;
+    const RowCheck row_check(options);
     const History history = read_history(row.path.string(), *model);
-    const CheckResult result = check(history, *model, row_options);
+    const CheckResult result = check(history, *model, row_check.options);
     outcome.verdict = result.verdict;
     outcome.engine = result.engine;
     outcome.elapsed_ms = result.elapsed_ms;

@@ -7,6 +7,7 @@
 
 #include "cli/cross_check_report.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/option_values.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/report_numbers.hpp"
 #include "cli/row_certificate.hpp"
@@ -58,10 +59,8 @@ EngineRun run_engine(Engine engine, const History& history, const Model& model, 
   options.engine = engine;
   const auto start = Clock::now();
   try {
-    const Limits run_limits(options.timeout_seconds, options.memory_limit, options.cancel, options.limits);
-    CheckOptions run_options = options;
-    run_options.limits = &run_limits;
-    const CheckResult result = check(history, model, run_options);
+    const RowCheck run_check(options);
+    const CheckResult result = check(history, model, run_check.options);
     run.verdict = result.verdict;
     run.reason = result.reason;
     if (result.verdict == Verdict::linearizable) {

@@ -33,4 +33,19 @@ struct SearchLimits {
 // CheckOptions for `limits` and `jobs` worker threads. Throws UsageError.
 CheckOptions make_check_options(const SearchLimits& limits, unsigned jobs);
 
+// One row's check (of `corpus`, `cross-check`, `corpus --certify`) under the
+// command's limits: the row's own --timeout from now, and above it the command's
+// (base.limits, when set: its memory watch and Ctrl-C). `options` points at `limits`.
+struct RowCheck {
+  explicit RowCheck(const CheckOptions& base)
+      : limits(base.timeout_seconds, base.memory_limit, base.cancel, base.limits), options(base) {
+    options.limits = &limits;
+  }
+  RowCheck(const RowCheck&) = delete;
+  RowCheck& operator=(const RowCheck&) = delete;
+
+  const Limits limits;
+  CheckOptions options;
+};
+
 }  // namespace ariadne::cli

@@ -6,6 +6,7 @@
 #include "cli/row_certificate.hpp"
 
 #include "cli/check_report.hpp"
+#include "cli/option_values.hpp"
 #include "cli/proof_commands.hpp"
 #include "cli/report_numbers.hpp"
 #include "explain/proof_files.hpp"
@@ -52,9 +53,9 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
                          std::chrono::steady_clock::duration proof_budget, RowCertificate& certificate) {
   // The row's limits span everything done for it: reading, the check, the proof and
   // its verification. A proof cut short by them leaves the row uncertified, saying so.
-  const Limits limits(row_options.timeout_seconds, row_options.memory_limit, row_options.cancel, row_options.limits);
-  CheckOptions options = row_options;
-  options.limits = &limits;
+  RowCheck row_check(row_options);
+  const Limits& limits = row_check.limits;
+  CheckOptions& options = row_check.options;
   // With a time limit, the core may take half of it, so that the proof and its check
   // have the other half.
   if (options.timeout_seconds > 0) options.core_seconds = std::min(options.core_seconds, options.timeout_seconds / 2);

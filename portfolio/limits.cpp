@@ -2,49 +2,49 @@
 #include <ariadne/limits.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 namespace ariadne {
 
+namespace {
+
+// One row per enumerator, in declaration order: its JSON id and its words.
+struct PhaseNames {
+  std::string_view id;
+  std::string_view words;
+};
+constexpr std::array<PhaseNames, 9> kPhaseNames{{
+    {"starting", "starting"},
+    {"reading", "reading"},
+    {"verdict", "the verdict"},
+    {"failing-op", "the failing-op search"},
+    {"core", "the minimal core"},
+    {"explanation", "the explanation"},
+    {"proof", "the proof"},
+    {"report", "the report"},
+    {"done", "the end"},
+}};
+static_assert(kPhaseNames.size() == static_cast<std::size_t>(Phase::done) + 1, "a row for every Phase");
+
+constexpr std::array<std::string_view, 4> kLimitNames{"", "timeout", "memory", "cancelled"};
+static_assert(kLimitNames.size() == static_cast<std::size_t>(Limit::cancelled) + 1, "a name for every Limit");
+
+const PhaseNames& names_of(Phase phase) {
+  const auto i = static_cast<std::size_t>(phase);
+  return kPhaseNames[i < kPhaseNames.size() ? i : 0];
+}
+
+}  // namespace
+
 std::string_view limit_name(Limit limit) {
-  switch (limit) {
-    case Limit::none: return "";
-    case Limit::timeout: return "timeout";
-    case Limit::memory: return "memory";
-    case Limit::cancelled: return "cancelled";
-  }
-  return "";
+  const auto i = static_cast<std::size_t>(limit);
+  return i < kLimitNames.size() ? kLimitNames[i] : "";
 }
 
-std::string_view phase_id(Phase phase) {
-  switch (phase) {
-    case Phase::starting: return "starting";
-    case Phase::reading: return "reading";
-    case Phase::verdict: return "verdict";
-    case Phase::failing_op: return "failing-op";
-    case Phase::core: return "core";
-    case Phase::explanation: return "explanation";
-    case Phase::proof: return "proof";
-    case Phase::report: return "report";
-    case Phase::done: return "done";
-  }
-  return "starting";
-}
+std::string_view phase_id(Phase phase) { return names_of(phase).id; }
 
-std::string_view phase_name(Phase phase) {
-  switch (phase) {
-    case Phase::starting: return "starting";
-    case Phase::reading: return "reading";
-    case Phase::verdict: return "the verdict";
-    case Phase::failing_op: return "the failing-op search";
-    case Phase::core: return "the minimal core";
-    case Phase::explanation: return "the explanation";
-    case Phase::proof: return "the proof";
-    case Phase::report: return "the report";
-    case Phase::done: return "the end";
-  }
-  return "starting";
-}
+std::string_view phase_name(Phase phase) { return names_of(phase).words; }
 
 std::string format_byte_count(std::uint64_t bytes) {
   if (bytes != 0 && bytes % (1ULL << 30) == 0) return std::to_string(bytes >> 30) + " GiB";

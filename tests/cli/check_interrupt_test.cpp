@@ -48,6 +48,24 @@ struct Interrupted {
   int status = -1;
 };
 
+// Signals the running `cli` and waits for it to end: how long that took, and what
+// it printed. `what` names the moment in messages.
+Interrupted signal_and_wait(BackgroundCli& cli, int signal_number, const std::string& what) {
+  REQUIRE_FALSE_MESSAGE(cli.wait(std::chrono::milliseconds(0)), "ended before the signal: ", cli.out());
+  const auto signalled = Clock::now();
+  cli.signal(signal_number);
+  const bool ended = cli.wait(std::chrono::seconds(10));
+  Interrupted result;
+  result.seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
+  REQUIRE_MESSAGE(ended, "still running 10 s after the signal during ", what);
+  REQUIRE_MESSAGE(cli.exited(), "ended by the signal instead of exiting");
+  result.out = cli.out();
+  result.err = cli.err();
+  result.status = cli.exit_status();
+  MESSAGE(what, ": ended ", result.seconds * 1000, " ms after the signal");
+  return result;
+}
+
 // Starts `args`, waits for the progress line naming `phase`, signals, waits for the end.
 Interrupted interrupt_during(const std::vector<std::string>& args, const std::string& phase, int signal_number) {
   std::vector<std::string> with_progress = args;
@@ -55,20 +73,7 @@ Interrupted interrupt_during(const std::vector<std::string>& args, const std::st
   BackgroundCli cli(with_progress);
   const bool reached = cli.wait_for_stderr(", " + phase, kPhaseWait);
   REQUIRE_MESSAGE(reached, "never reached ", phase, "; stderr: ", cli.err(), "; stdout: ", cli.out());
-  REQUIRE_FALSE_MESSAGE(cli.wait(std::chrono::milliseconds(0)), "ended before the signal: ", cli.out());
-  const auto signalled = Clock::now();
-  cli.signal(signal_number);
-  const bool ended = cli.wait(std::chrono::seconds(10));
-  Interrupted result;
-  result.seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
-  REQUIRE_MESSAGE(ended, "still running 10 s after the signal during ", phase);
-  REQUIRE_MESSAGE(cli.exited(), "ended by the signal instead of exiting");
-  result.out = cli.out();
-  result.err = cli.err();
-  result.status = cli.exit_status();
-  MESSAGE("check ", args.size() > 1 ? args[1] : "", ": ended ", result.seconds * 1000, " ms after the signal during ",
-          phase);
-  return result;
+  return signal_and_wait(cli, signal_number, "check " + (args.size() > 1 ? args[1] : "") + " during " + phase);
 }
 
 }  // namespace
@@ -166,16 +171,10 @@ TEST_CASE("cross-check and explore: Ctrl-C ends them at once, with what they hav
     CAPTURE(command[0]);
     BackgroundCli cli(command);
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    REQUIRE_FALSE_MESSAGE(cli.wait(std::chrono::milliseconds(0)), "ended before the signal: ", cli.out());
-    const auto signalled = Clock::now();
-    cli.signal(SIGINT);
-    REQUIRE_MESSAGE(cli.wait(std::chrono::seconds(10)), "still running 10 s after the signal");
-    const double seconds = std::chrono::duration<double>(Clock::now() - signalled).count();
-    MESSAGE(command[0], ": ended ", seconds * 1000, " ms after the signal");
-    CHECK(seconds < kBound);
-    REQUIRE(cli.exited());
-    CHECK(cli.exit_status() == 130);
-    CHECK_FALSE(cli.out().empty());
+    const Interrupted r = signal_and_wait(cli, SIGINT, command[0]);
+    CHECK(r.seconds < kBound);
+    CHECK(r.status == 130);
+    CHECK_FALSE(r.out.empty());
   }
 }
 
