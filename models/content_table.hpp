@@ -3,15 +3,23 @@
 // Engines compare and hash states as integers, so every composite state is stored
 // once and named by its index: equal contents get equal ids however the search reached
 // them. This is the hash-consing that Porcupine's v1.3 state hashing and Knossos' memo
-// tables (knossos.model.memo) approximate. Contents live back to back in one arena and
+// tables (knossos.model.memo) approximate. Contents live back to back in an arena and
 // an open-addressing table of ids answers "seen before?" without allocating, so a
 // model's step() allocates only when a state is genuinely new.
+//
+// The arena is a list of chunks that never move, not one vector that doubles: a set
+// model's states on a 2,000-op history fill hundreds of megabytes, and doubling a
+// 256 MB vector is a 100 ms copy plus 256 MB more at once, which no memory or time
+// limit could see coming. Chunks grow the resident size by at most kMaxChunkBytes at a
+// time, so the limits watch catches the table within one sample, and spans returned by
+// at() stay valid for the table's lifetime.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -27,7 +35,7 @@ class ContentTable {
   ContentTable() : slots_(16, kEmpty) {}
 
   // The id of the content equal to `content`, adding it if new. `content` may point
-  // into this table (a queue's tail is a subspan of the queue), which is handled.
+  // into this table (a queue's tail is a subspan of the queue): chunks never move.
   std::uint32_t intern(std::span<const T> content) {
     const std::uint64_t hash = hash_of(content);
     const std::uint64_t tag = tag_of(hash);
@@ -43,27 +51,30 @@ class ContentTable {
         return id;
       }
     }
-    const auto id = static_cast<std::uint32_t>(hashes_.size());
-    append_to_arena(content);
-    starts_.push_back(arena_.size());
-    hashes_.push_back(hash);
+    const auto id = static_cast<std::uint32_t>(entries_.size());
+    entries_.push_back({copy_to_arena(content), hash, content.size()});
     slots_[slot] = tag | id;
     // Keep the table at most half full so probe runs stay short.
-    if (2 * hashes_.size() > slots_.size()) grow();
+    if (2 * entries_.size() > slots_.size()) grow();
     return id;
   }
 
-  // The content of `id`. Invalidated by the next intern(), which may move the arena.
+  // The content of `id`, valid as long as the table.
   std::span<const T> at(std::uint32_t id) const {
-    return {arena_.data() + starts_[id], arena_.data() + starts_[id + 1]};
+    const Entry& entry = entries_[id];
+    return {entry.data, entry.size};
   }
 
-  std::size_t size() const { return hashes_.size(); }
+  std::size_t size() const { return entries_.size(); }
 
   std::size_t memory_bytes() const {
-    return arena_.capacity() * sizeof(T) + starts_.capacity() * sizeof(std::size_t) +
-           hashes_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(std::uint64_t);
+    return arena_bytes_ + chunks_.capacity() * sizeof(Chunk) + entries_.capacity() * sizeof(Entry) +
+           slots_.capacity() * sizeof(std::uint64_t);
   }
+
+  // The most one intern() adds to the arena at once, short of a single content larger
+  // than this (which gets a chunk of its own size).
+  static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;
 
  private:
   // A slot holds an id in its low 32 bits and the top 32 bits of its hash above them
@@ -77,36 +88,56 @@ class ContentTable {
     return std::hash<std::string_view>{}(bytes);
   }
 
-  void append_to_arena(std::span<const T> content) {
+  struct Entry {
+    const T* data;
+    std::uint64_t hash;  // kept so probing and growing never rehash content
+    std::size_t size;
+  };
+
+  struct Chunk {
+    std::unique_ptr<T[]> elements;
+    std::size_t capacity = 0;
+    std::size_t used = 0;
+  };
+
+  static constexpr std::size_t kFirstChunkElements = 1024;
+
+  // Where `content` now lives in the arena. A content never straddles two chunks, so
+  // a chunk's unused tail is wasted when the next content does not fit it; chunks
+  // double up to kMaxChunkBytes, so that waste is under one content per chunk.
+  const T* copy_to_arena(std::span<const T> content) {
     const std::size_t n = content.size();
-    if (n == 0) return;
-    const T* source = content.data();
-    const bool aliases = source >= arena_.data() && source < arena_.data() + arena_.size();
-    const std::size_t source_offset = aliases ? static_cast<std::size_t>(source - arena_.data()) : 0;
-    const std::size_t old_size = arena_.size();
-    // Grow geometrically ourselves: reserve() alone allocates exactly, which would
-    // make a long run of new states quadratic.
-    if (arena_.capacity() < old_size + n) arena_.reserve(std::max(old_size + n, 2 * arena_.capacity()));
-    if (aliases) source = arena_.data() + source_offset;
-    arena_.resize(old_size + n);
-    std::memcpy(arena_.data() + old_size, source, n * sizeof(T));
+    if (n == 0) return nullptr;
+    if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < n) {
+      const std::size_t doubled = chunks_.empty() ? kFirstChunkElements : 2 * chunks_.back().capacity;
+      const std::size_t capacity = std::max(n, std::min(doubled, kMaxChunkBytes / sizeof(T)));
+      // make_unique_for_overwrite: the elements are written before they are read, and
+      // leaving them untouched keeps unused pages out of the resident size.
+      chunks_.push_back({std::make_unique_for_overwrite<T[]>(capacity), capacity, 0});
+      arena_bytes_ += capacity * sizeof(T);
+    }
+    Chunk& chunk = chunks_.back();
+    T* destination = chunk.elements.get() + chunk.used;
+    std::memcpy(destination, content.data(), n * sizeof(T));
+    chunk.used += n;
+    return destination;
   }
 
   void grow() {
     std::vector<std::uint64_t> slots(slots_.size() * 2, kEmpty);
     const std::size_t mask = slots.size() - 1;
-    for (std::uint32_t id = 0; id < hashes_.size(); ++id) {
-      std::size_t slot = hashes_[id] & mask;
+    for (std::uint32_t id = 0; id < entries_.size(); ++id) {
+      std::size_t slot = entries_[id].hash & mask;
       while (slots[slot] != kEmpty) slot = (slot + 1) & mask;
-      slots[slot] = tag_of(hashes_[id]) | id;
+      slots[slot] = tag_of(entries_[id].hash) | id;
     }
     slots_ = std::move(slots);
   }
 
-  std::vector<T> arena_;
-  std::vector<std::size_t> starts_{0};  // content of id i is arena_[starts_[i], starts_[i+1])
-  std::vector<std::uint64_t> hashes_;   // per id, so probing and growing never rehash content
-  std::vector<std::uint64_t> slots_;    // open addressing, linear probing; kEmpty or tag | id
+  std::vector<Chunk> chunks_;
+  std::size_t arena_bytes_ = 0;
+  std::vector<Entry> entries_;        // per id: where its content is, and its hash
+  std::vector<std::uint64_t> slots_;  // open addressing, linear probing; kEmpty or tag | id
 };
 
 }  // namespace ariadne::models
