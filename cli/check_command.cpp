@@ -107,6 +107,7 @@ int run_check_command(const CheckCommandOptions& options) {
   CheckOptions check_options = make_check_options(options.limits, options.jobs);
   check_options.prefix = options.prefix;
   check_options.minimal_core = !options.no_core;
+  check_options.core_seconds = options.core_budget;
   const Format format = choose_format(options.format);
   const auto model = choose_model(options.model, options.init);
 

@@ -20,6 +20,7 @@ struct CheckCommandOptions {
   bool full = false;                   // print every table row
   bool explain = false;                // print the explanation in full
   bool no_core = false;                // skip core minimisation
+  double core_budget = 0;              // seconds for the core; 0: automatic (CheckOptions::core_seconds)
   bool prefix = false;                 // print the longest linearizable prefix
   std::optional<std::string> html;     // write the HTML report here
   std::optional<std::string> proof;    // write the core's CNF and DRAT proof into this directory

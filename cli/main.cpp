@@ -86,6 +86,11 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
                   "no order works");
   check->add_flag("--no-core", options.no_core,
                   "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
+  check->add_option("--core-budget", options.core_budget,
+                    "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
+                    "reported (default: 1 s plus ten times the verdict's time; --timeout still bounds it)")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
   check->add_flag("--prefix", options.prefix,
                   "Not linearizable: print the longest linearizable prefix and its order (Knossos, Porcupine)");
   check->add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")

@@ -56,9 +56,12 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
   RowCheck row_check(row_options);
   const Limits& limits = row_check.limits;
   CheckOptions& options = row_check.options;
-  // With a time limit, the core may take half of it, so that the proof and its check
-  // have the other half.
-  if (options.timeout_seconds > 0) options.core_seconds = std::min(options.core_seconds, options.timeout_seconds / 2);
+  // With a time limit, a core budget asked for may take half of it, so that the proof
+  // and its check have the other half (the automatic budget is smaller than that
+  // whenever the verdict took under a twentieth of the limit).
+  if (options.timeout_seconds > 0 && options.core_seconds > 0) {
+    options.core_seconds = std::min(options.core_seconds, options.timeout_seconds / 2);
+  }
   const auto model = make_model_from_spec(row.model);
   limits.enter(Phase::reading);
   const History history = read_history(row.path.string(), *model, Format::auto_detect, limits);

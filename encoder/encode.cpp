@@ -6,6 +6,8 @@
 #include "encoder/theories.hpp"
 #include "models/semantics.hpp"
 
+#include <stdexcept>
+
 namespace ariadne::encoder {
 
 namespace {
@@ -25,9 +27,39 @@ std::string theory_name(models::Theory theory) {
 // A completed op took effect; a crashed one may have; one that changes and observes
 // nothing is left out, since leaving it out is always allowed and keeps witnesses
 // short; an impossible op that must take effect makes the formula unsatisfiable.
-void set_presence(FormulaBuilder& builder, const models::Semantics& semantics) {
+//
+// With selectors (OpSelector), a kept op's presence answers to its selector: a
+// completed one took effect exactly when the selector holds, a crashed one only if it
+// does; its relaxed twin may take effect only when the selector does not hold.
+void set_presence(FormulaBuilder& builder, const models::Semantics& semantics, const std::vector<OpSelector>& selectors) {
+  std::vector<Literal> selector_literals;
+  for (const OpSelector& s : selectors) {
+    if (s.side == OpSelector::Side::none) continue;
+    while (selector_literals.size() <= s.selector) selector_literals.push_back(builder.new_variable());
+  }
+  builder.set_selectors(selector_literals);
   for (std::uint32_t i = 0; i < builder.op_count(); ++i) {
     const models::OpMeaning& meaning = semantics.ops[i];
+    const OpSelector::Side side = selectors.empty() ? OpSelector::Side::none : selectors[i].side;
+    if (side != OpSelector::Side::none) {
+      const Literal selector = selector_literals[selectors[i].selector];
+      const bool inert = meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible;
+      if (side == OpSelector::Side::kept && meaning.must_take_effect) {
+        builder.set_presence(i, selector);
+        if (meaning.effect == models::Effect::impossible) {
+          builder.begin_group("op " + std::to_string(builder.op(i).id) + " cannot take effect", {i});
+          builder.add_clause({-selector});
+          builder.end_group();
+        }
+      } else if (inert) {
+        builder.set_presence(i, kFalse);
+      } else {
+        const Literal present = builder.new_variable();
+        builder.set_presence(i, present);
+        builder.add_clause({-present, side == OpSelector::Side::kept ? selector : -selector});
+      }
+      continue;
+    }
     if (meaning.must_take_effect) {
       builder.set_presence(i, kTrue);
       if (meaning.effect == models::Effect::impossible) {
@@ -55,13 +87,17 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
   std::optional<models::Semantics> semantics;
   if (!options.force_unrolling) semantics = models::semantics_of(model, ops);
   if (!semantics) {
+    if (!options.selectors.empty()) throw EncodingUnsupported("selectors need a model with semantics");
     std::string why_not;
     auto how = unrolling_supported(model, ops, &why_not);
     if (!how) throw EncodingUnsupported(why_not);
     encode_by_unrolling(builder, model, ops);
     return builder.finish(*how);
   }
-  set_presence(builder, *semantics);
+  if (!options.selectors.empty() && options.selectors.size() != ops.size()) {
+    throw std::logic_error("encode: one selector entry per op, or none");
+  }
+  set_presence(builder, *semantics, options.selectors);
   switch (semantics->theory) {
     case models::Theory::registers: encode_registers(builder, *semantics); break;
     case models::Theory::mutex: encode_mutex(builder, *semantics); break;
@@ -70,7 +106,7 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
     case models::Theory::stack: encode_container(builder, *semantics); break;
     case models::Theory::set: encode_set(builder, *semantics); break;
   }
-  break_crashed_symmetry(builder);
+  break_crashed_symmetry(builder, options.selectors);
   return builder.finish(theory_name(semantics->theory));
 }
 

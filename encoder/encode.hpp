@@ -12,8 +12,21 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ariadne::encoder {
+
+// Switchable ops, for deciding many relaxed histories on one formula (minimal cores,
+// explain/switchable_check.hpp): an op's recorded version and its relaxed twin are both
+// in the span, and selector k says which one is real. The recorded version (`kept`)
+// takes effect as recorded exactly when selector k holds; the twin (`relaxed`) may
+// take effect only when it does not. Assuming selector k keeps the op; leaving it free
+// relaxes it, since a model with the recorded version can always use the twin instead.
+struct OpSelector {
+  enum class Side : std::uint8_t { none, kept, relaxed };
+  Side side = Side::none;
+  std::uint32_t selector = 0;
+};
 
 struct EncodeOptions {
   // Use the bounded unrolling even where a direct encoding exists (for tests).
@@ -23,6 +36,10 @@ struct EncodeOptions {
   // Called with the formula's size as it grows; returning false abandons it
   // (EncodingTooLarge). This is how encoding stays inside --memory-limit.
   std::function<bool(std::size_t bytes)> memory_ok;
+  // Per op of the span, or empty: no selectors (OpSelector). Only for models with
+  // semantics (not the unrolling). Formula::selectors then holds each selector's
+  // literal.
+  std::vector<OpSelector> selectors;
 };
 
 // Thrown when should_stop fired.

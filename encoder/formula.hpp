@@ -53,6 +53,8 @@ struct Formula {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> real_time;
   // Per op: the literal "the op took effect" (kTrue for completed ops).
   std::vector<Literal> presence;
+  // With EncodeOptions::selectors: selector k's variable, which keeps its op.
+  std::vector<Literal> selectors;
   // Positional formulas only: positions[op][p] is "op sits at position p".
   std::vector<std::vector<Literal>> positions;
   // How the model's legality was encoded, for reports: "reads-from (register family)".

@@ -49,7 +49,7 @@ FormulaBuilder::FormulaBuilder(std::span<const Operation* const> ops, const Enco
   formula_.clause_literals = {kTrue, 0};
   formula_.clause_groups = {kNoGroup};
   formula_.presence.assign(ops.size(), kTrue);
-  formula_.real_time = real_time_.reduction_edges();
+  formula_.real_time = options.selectors.empty() ? real_time_.reduction_edges() : real_time_.closure_edges();
 }
 
 Literal FormulaBuilder::new_variable() { return ++formula_.variable_count; }

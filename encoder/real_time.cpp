@@ -50,6 +50,16 @@ RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops) : reduction_
                   boost::num_vertices(reduction_) * kBytesPerVertex + boost::num_edges(reduction_) * kBytesPerEdge;
 }
 
+std::vector<std::pair<std::uint32_t, std::uint32_t>> RealTimeOrder::closure_edges() const {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  for (std::uint32_t a = 0; a < size(); ++a) {
+    for (std::uint32_t b = 0; b < size(); ++b) {
+      if (precedes(a, b)) edges.emplace_back(a, b);
+    }
+  }
+  return edges;
+}
+
 std::vector<std::pair<std::uint32_t, std::uint32_t>> RealTimeOrder::reduction_edges() const {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   edges.reserve(boost::num_edges(reduction_));

@@ -37,6 +37,10 @@ class RealTimeOrder {
   // The transitive reduction as a graph over all ops.
   const PrecedenceGraph& reduction() const { return reduction_; }
   std::vector<std::pair<std::uint32_t, std::uint32_t>> reduction_edges() const;
+  // Every pair, for formulas whose completed ops may be absent (encode.hpp's
+  // OpSelector): the reduction routes a -> b through an op c between them, and when c
+  // did not take effect, back-ends that order only present ops would lose a -> b.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> closure_edges() const;
   // An estimate of the memory held, for --memory-limit: the times and the graph's
   // per-vertex edge vectors.
   std::size_t memory_bytes() const { return memory_bytes_; }

@@ -12,6 +12,12 @@
 // outside the core becomes a crashed op invoked first, and the mutex's acquires are
 // all alike) hands the solver a pigeonhole problem: refuting it means trying every
 // assignment of the interchangeable ops, which CDCL solvers cannot do in short proofs.
+//
+// With selectors (encode.hpp's OpSelector), a relaxed twin is available only while
+// its selector is off, so the rule becomes: b takes effect only if a does or a is
+// kept; both taking effect puts a first. The rewriting still applies, to the
+// earliest available members, and satisfies these clauses. A kept op answers to its
+// selector, not to its class, and stays out of the classes.
 #include "encoder/theories.hpp"
 
 #include <algorithm>
@@ -21,7 +27,8 @@
 
 namespace ariadne::encoder {
 
-void break_crashed_symmetry(FormulaBuilder& builder) {
+void break_crashed_symmetry(FormulaBuilder& builder, const std::vector<OpSelector>& selectors) {
+  const auto side = [&](std::uint32_t i) { return selectors.empty() ? OpSelector::Side::none : selectors[i].side; };
   std::vector<std::uint64_t> completions;
   for (std::uint32_t i = 0; i < builder.op_count(); ++i) {
     if (builder.real_time().ret(i) != kNever) completions.push_back(builder.real_time().ret(i));
@@ -35,7 +42,7 @@ void break_crashed_symmetry(FormulaBuilder& builder) {
     const Literal present = builder.presence(i);
     if (present == kTrue || present == kFalse) continue;
     const Operation& op = builder.op(i);
-    if (op.status != OpStatus::crashed) continue;
+    if (op.status != OpStatus::crashed || side(i) == OpSelector::Side::kept) continue;
     const auto before = static_cast<std::size_t>(
         std::lower_bound(completions.begin(), completions.end(), builder.real_time().call(i)) - completions.begin());
     const Key key{op.f, op.invoke_value.to_edn(), op.key.to_edn(), before};
@@ -43,8 +50,13 @@ void break_crashed_symmetry(FormulaBuilder& builder) {
     if (first) continue;
     const std::uint32_t previous = it->second;
     it->second = i;
-    builder.add_clause({-present, builder.presence(previous)});
-    builder.add_clause({-present, builder.order(previous, i)});
+    if (side(previous) == OpSelector::Side::relaxed) {
+      builder.add_clause({-present, builder.presence(previous), builder.selector(selectors[previous].selector)});
+      builder.add_clause({-present, -builder.presence(previous), builder.order(previous, i)});
+    } else {
+      builder.add_clause({-present, builder.presence(previous)});
+      builder.add_clause({-present, builder.order(previous, i)});
+    }
   }
 }
 

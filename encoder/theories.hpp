@@ -28,7 +28,7 @@ void encode_set(FormulaBuilder& builder, const models::Semantics& semantics);
 // Orders interchangeable crashed ops (same f, argument, key and real-time
 // predecessors) by invocation, and lets one take effect only if the earlier ones do.
 // Sound for every family; spares solvers pigeonhole-like refutations. symmetry.cpp.
-void break_crashed_symmetry(FormulaBuilder& builder);
+void break_crashed_symmetry(FormulaBuilder& builder, const std::vector<OpSelector>& selectors);
 
 // Bounded model checking style: positions 0..n-1, one-hot states after each
 // position, transitions from the compiled model's step(). Only for models whose

@@ -1,9 +1,14 @@
 #include "explain/minimal_core.hpp"
 
+#include "explain/core_seeds.hpp"
 #include "explain/relaxed_check.hpp"
+#include "explain/switchable_check.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 namespace ariadne::explain {
 
@@ -19,24 +24,85 @@ class Minimiser {
  public:
   Minimiser(std::span<const Operation* const> ops, const Model& model, const search::StopSignal& stop,
             std::uint64_t memory_limit)
-      : ops_(ops), checker_(ops, model, stop, memory_limit), keep_(ops.size(), true) {}
+      : ops_(ops),
+        model_(model),
+        stop_(stop),
+        memory_limit_(memory_limit),
+        checker_(ops, model, stop, memory_limit),
+        keep_(ops.size(), true) {}
 
-  // Returns false if the stop signal fired.
+  // The whole search; returns whether it finished (the core is then 1-minimal).
+  bool run(std::optional<std::uint32_t> failing_op) {
+    // A small partition goes to the switchable formula whole: the verdict refuted it
+    // already, and its first refutation there names a small core at once. A larger
+    // one first looks for a small refuted window (start()), and shrinks it alone until
+    // it is small enough for the formula.
+    if (ops_.size() > kSwitchableWhole) {
+      if (!start(failing_op)) return false;
+      if (count(keep_) > kSwitchableOps) {
+        bool handed_over = false;
+        if (!deletion_pass(kSwitchableOps, &handed_over)) return false;
+        if (!handed_over) return true;  // the pass finished on its own
+      }
+    }
+    if (count(keep_) <= kSwitchableOps) {
+      std::unique_ptr<SwitchableCheck> switchable = switchable_core();
+      if (switchable) return shrink_on(*switchable);
+      if (stop_.check() != search::StopSignal::Why::none) return false;
+      if (ops_.size() <= kSwitchableWhole && !start(failing_op)) return false;
+    }
+    return deletion_pass(0, nullptr);
+  }
+
+  // Finds a first core to shrink; returns false if the stop signal fired.
   bool start(std::optional<std::uint32_t> failing_op) {
+    if (failing_op) {
+      bool found = false;
+      if (!grow_from(*failing_op, found)) return false;
+      if (found) return refine();
+    }
     RelaxedDecision whole = checker_.decide(keep_);
     if (whole.verdict == RelaxedVerdict::undecided) return false;
     if (whole.verdict == RelaxedVerdict::linearizable) {
       throw std::logic_error("core: the refuted partition is linearizable to the SAT engine");
     }
     last_ = std::move(whole);
-    if (failing_op) {
-      // Ops invoked after the failing op completed rarely matter; try without them.
-      std::vector<bool> window(ops_.size(), false);
-      const std::uint64_t cut = ops_[*failing_op]->ret;
-      for (std::uint32_t i = 0; i < ops_.size(); ++i) window[i] = ops_[i]->ret <= cut;
-      if (!adopt_if_refuted(window)) return false;
-    }
     return refine();
+  }
+
+  // Cores are local: the first failing op and a few ops that completed shortly
+  // before it. Try the k ops that completed last up to the failing op's completion
+  // (it included), k growing fourfold, until one such window is refuted. With the
+  // relaxed ops that cannot matter left out (relevant_relaxed.hpp), a window's
+  // decision costs about its size, so this costs a few decisions the size of the
+  // core's span in time rather than one the size of the partition. Ops that completed
+  // after the failing op are left out of windows, though a core may need them (a
+  // relaxed twin is free of real time, and may go anywhere), except for the model's
+  // companions (core_seeds.hpp), which join every window. Sets `found` when a window
+  // is refuted (and adopted).
+  bool grow_from(std::uint32_t failing_op, bool& found) {
+    const std::uint64_t cut = ops_[failing_op]->ret;
+    std::vector<std::uint32_t> nearest;
+    for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+      if (ops_[i]->ret <= cut) nearest.push_back(i);
+    }
+    std::stable_sort(nearest.begin(), nearest.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ops_[a]->ret > ops_[b]->ret; });
+    const std::vector<bool> companions = seed_companions(ops_, model_, failing_op);
+    for (std::size_t k = kFirstWindow;; k *= 4) {
+      const std::size_t size = std::min(k, nearest.size());
+      std::vector<bool> window = companions;
+      for (std::size_t n = 0; n < size; ++n) window[nearest[n]] = true;
+      RelaxedDecision decision = checker_.decide_quickly(window);
+      if (decision.verdict == RelaxedVerdict::undecided) return false;
+      if (decision.verdict == RelaxedVerdict::not_linearizable) {
+        keep_ = std::move(window);
+        last_ = std::move(decision);
+        found = true;
+        return true;
+      }
+      if (size == nearest.size()) return true;
+    }
   }
 
   // One deletion pass, latest op first: the first failing op and the ops just before
@@ -44,7 +110,9 @@ class Minimiser {
   // Ops are tried in chunks that double while whole chunks can go and halve when one
   // cannot, down to single ops, so a core of k ops among n costs about k log(n/k)
   // decisions rather than n.
-  bool deletion_pass() {
+  // With `hand_over` > 0, returns (true, setting *handed_over) as soon as the core is
+  // that small, for the switchable formula to finish.
+  bool deletion_pass(std::size_t hand_over, bool* handed_over) {
     std::vector<std::uint32_t> order;
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       if (keep_[i]) order.push_back(i);
@@ -68,6 +136,10 @@ class Minimiser {
         keep_ = std::move(candidate);
         last_ = std::move(decision);
         if (!refine()) return false;
+        if (hand_over > 0 && count(keep_) <= hand_over) {
+          *handed_over = true;
+          return true;
+        }
         next = end;
         size *= 2;
       } else if (taken == 1) {
@@ -86,9 +158,103 @@ class Minimiser {
     }
     return out;
   }
-  std::uint64_t decisions() const { return checker_.decisions(); }
+  std::uint64_t decisions() const { return checker_.decisions() + switchable_decisions_; }
 
  private:
+  // Deletion on one switchable formula: relax each op once, latest first; a
+  // refutation shrinks the core to the ops its failed assumptions name, an order
+  // marks the op necessary. Necessity is monotone (a smaller core relaxes more), so
+  // one pass leaves a core from which no single op can be dropped.
+  // A switchable formula over the core, once its first refutation has shrunk the core
+  // to what it needs. The formula's size grows with the cube of its ops (each kept
+  // read against every twin that could write its value, against every other writer),
+  // so when that refutation drops most of the candidate, a formula over what is left
+  // is built anew: on a 219-op register history, 28 times fewer clauses, and each
+  // later solve that much faster. nullptr when no formula could be built, or the stop
+  // signal fired.
+  //
+  // A whole partition is first decided as recorded, by the solver, for the ops its
+  // refutation's groups mention (a formula much smaller than the switchable one,
+  // since nothing is relaxed): when the switchable formula over just those refutes
+  // them, the formula over the whole is never built.
+  std::unique_ptr<SwitchableCheck> switchable_core() {
+    std::unique_ptr<SwitchableCheck> switchable;
+    if (count(keep_) == ops_.size()) {
+      RelaxedDecision whole = checker_.decide(keep_);
+      if (whole.verdict == RelaxedVerdict::undecided) return nullptr;
+      if (whole.verdict == RelaxedVerdict::linearizable) {
+        throw std::logic_error("core: the refuted partition is linearizable to the SAT engine");
+      }
+      if (whole.hinted && whole.needed.size() < ops_.size()) {
+        std::vector<bool> hinted(ops_.size(), false);
+        for (const std::uint32_t i : whole.needed) hinted[i] = true;
+        switchable = SwitchableCheck::make(ops_, model_, hinted, stop_, memory_limit_, kEncodingBudget);
+        if (switchable) {
+          RelaxedDecision decision = switchable->decide(hinted);
+          if (decision.verdict == RelaxedVerdict::undecided) return nullptr;
+          switchable_decisions_ += switchable->decisions();
+          if (decision.verdict == RelaxedVerdict::not_linearizable) {
+            keep_ = std::move(hinted);
+          } else {
+            switchable.reset();  // the hint was wrong: the order needs some op it left out
+          }
+        }
+      }
+    }
+    if (!switchable) switchable = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+    for (int rebuilt = 0; switchable; ++rebuilt) {
+      const std::size_t before = count(keep_);
+      const RelaxedDecision first = switchable->decide(keep_);
+      if (!adopt_switchable(first, "the refuted set")) return nullptr;
+      if (rebuilt == kMaxRebuilds || 2 * count(keep_) > before) return switchable;
+      std::unique_ptr<SwitchableCheck> smaller = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+      if (!smaller) return switchable;
+      switchable_decisions_ += switchable->decisions();
+      switchable = std::move(smaller);
+    }
+    return nullptr;
+  }
+
+  bool shrink_on(SwitchableCheck& switchable) {
+    struct Count {
+      SwitchableCheck& check;
+      std::uint64_t& total;
+      ~Count() { total += check.decisions(); }
+    } counted{switchable, switchable_decisions_};
+    for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
+      if (!keep_[i]) continue;
+      std::vector<bool> candidate = keep_;
+      candidate[i] = false;
+      // Most candidates have an order (the op is necessary), which a short native search
+      // finds in microseconds where the solver needs milliseconds to model and decode
+      // the whole formula; a refutation still comes from the solver, for its failed
+      // assumptions.
+      if (checker_.decide_by_search_only(candidate, kQuickSearchSteps).verdict == RelaxedVerdict::linearizable) {
+        continue;
+      }
+      RelaxedDecision decision = switchable.decide(candidate);
+      if (decision.verdict == RelaxedVerdict::undecided) return false;
+      if (decision.verdict == RelaxedVerdict::not_linearizable && !adopt_switchable(std::move(decision), "")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Adopts a refutation's failed assumptions as the core. `must_refute` names what was
+  // decided when only a refutation makes sense (an order there means two encodings
+  // disagree).
+  bool adopt_switchable(RelaxedDecision decision, const char* must_refute) {
+    if (decision.verdict == RelaxedVerdict::undecided) return false;
+    if (decision.verdict == RelaxedVerdict::linearizable) {
+      throw std::logic_error(std::string("core: the switchable formula finds an order for ") + must_refute);
+    }
+    if (decision.needed.empty()) throw std::logic_error("core: a refutation that needs no kept op");
+    keep_.assign(ops_.size(), false);
+    for (const std::uint32_t i : decision.needed) keep_[i] = true;
+    return true;
+  }
+
   // Shrinks to the ops the last refutation's groups mention, for as long as that
   // gives a smaller set that is still refuted.
   bool refine() {
@@ -120,8 +286,30 @@ class Minimiser {
     return true;
   }
 
+  static constexpr std::size_t kFirstWindow = 8;
+  // The most ops a switchable formula is built over: each candidate op is in it twice
+  // and its relaxed twin is ordered against every other op, so the formula grows
+  // about with the square of this (see switchable_check.hpp).
+  static constexpr std::size_t kSwitchableOps = 400;
+  // A partition this small goes to the switchable formula whole, without looking for
+  // a smaller first core: the formula is small, and its first refutation names one.
+  static constexpr std::size_t kSwitchableWhole = 400;
+  // Past this, a switchable formula is not worth building (the mutex's, whose
+  // alternation is cubic in the ops, on a 2,000-op history): the native search alone
+  // shrinks the core instead.
+  static constexpr std::chrono::milliseconds kEncodingBudget{100};
+  // How often switchable_core() may build a smaller formula.
+  static constexpr int kMaxRebuilds = 2;
+  // The native search's steps before the switchable formula decides instead (about
+  // half a millisecond of WGL).
+  static constexpr std::uint64_t kQuickSearchSteps = 1 << 14;
+
   std::span<const Operation* const> ops_;
+  const Model& model_;
+  const search::StopSignal& stop_;
+  std::uint64_t memory_limit_;
   RelaxedChecker checker_;
+  std::uint64_t switchable_decisions_ = 0;
   std::vector<bool> keep_;
   RelaxedDecision last_;
   int wrong_hints_ = 0;
@@ -134,7 +322,7 @@ CoreSearch find_minimal_core(std::span<const Operation* const> ops, const Model&
                              std::uint64_t memory_limit) {
   Minimiser minimiser(ops, model, stop, memory_limit);
   CoreSearch result;
-  result.minimal = minimiser.start(failing_op) && minimiser.deletion_pass();
+  result.minimal = minimiser.run(failing_op);
   result.core = minimiser.core();
   result.decisions = minimiser.decisions();
   return result;

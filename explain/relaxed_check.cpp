@@ -8,108 +8,12 @@
 #include <algorithm>
 #include <chrono>
 #include <new>
-#include <set>
 
 namespace ariadne::explain {
 
 RelaxedChecker::RelaxedChecker(std::span<const Operation* const> ops, const Model& model,
                                const search::StopSignal& stop, std::uint64_t memory_limit)
-    : ops_(ops), model_(model), stop_(stop), memory_limit_(memory_limit) {
-  // One description of the ops as recorded followed by their relaxed twins, so both
-  // share value ids.
-  const RelaxedHistory relaxed = relax(ops, std::vector<bool>(ops.size(), false));
-  std::vector<const Operation*> both(ops.begin(), ops.end());
-  for (const Operation& op : relaxed.ops) both.push_back(&op);
-  const auto semantics = models::semantics_of(model, both);
-  if (!semantics || semantics->theory != models::Theory::registers) return;
-  roles_.resize(ops.size());
-  for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    for (const models::RegisterAccess& access : semantics->ops[i].accesses) {
-      if (access.kind == models::RegisterAccess::Kind::read ||
-          access.kind == models::RegisterAccess::Kind::read_other_than) {
-        roles_[i].reads.push_back(access);
-      }
-    }
-  }
-  for (std::uint32_t r = 0; r < relaxed.ops.size(); ++r) {
-    for (const models::RegisterAccess& access : semantics->ops[ops.size() + r].accesses) {
-      if (access.kind == models::RegisterAccess::Kind::write || access.kind == models::RegisterAccess::Kind::append) {
-        roles_[relaxed.source_index[r]].relaxed_writes.push_back(access);
-      } else {
-        roles_[relaxed.source_index[r]].relaxed_reads.push_back(access);
-      }
-    }
-  }
-}
-
-// Which relaxed ops can matter, for register models. Call a (key, value) wanted when a
-// kept op reads it, or a wanted relaxed op reads it (a cas needs its old value); a
-// relaxed op matters when it may write a wanted value. One that does not can be left
-// out without changing the verdict: in any linearization, drop every op that took
-// effect and does not matter. Each op that matters read its value from the last write
-// before it, which wrote a wanted value and so matters and stays; the dropped ops only
-// ever wrote unwanted values, which only dropped ops read. A read that excludes a
-// value ("anything but 3", etcd's failed cas) wants every other value, and appends
-// (kv) make any write matter: then every relaxed writer of that key matters.
-std::vector<bool> RelaxedChecker::irrelevant_relaxed(const std::vector<bool>& keep) const {
-  std::vector<bool> irrelevant(ops_.size(), false);
-  if (roles_.empty()) return irrelevant;
-  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (key, value)
-  std::set<std::uint32_t> every_value;                       // keys where any write matters
-  const auto want = [&](const models::RegisterAccess& read) {
-    if (read.kind == models::RegisterAccess::Kind::read_other_than) {
-      every_value.insert(read.key);
-    } else {
-      wanted.insert({read.key, read.value});
-    }
-  };
-  for (std::uint32_t i = 0; i < ops_.size(); ++i) {
-    if (!keep[i]) continue;
-    for (const auto& read : roles_[i].reads) want(read);
-    for (const auto& write : roles_[i].relaxed_writes) {
-      if (write.kind == models::RegisterAccess::Kind::append) every_value.insert(write.key);
-    }
-  }
-  std::vector<bool> matters(ops_.size(), false);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (std::uint32_t j = 0; j < ops_.size(); ++j) {
-      if (keep[j] || matters[j]) continue;
-      for (const auto& write : roles_[j].relaxed_writes) {
-        if (write.kind == models::RegisterAccess::Kind::append || every_value.count(write.key) ||
-            wanted.count({write.key, write.value})) {
-          matters[j] = true;
-        }
-      }
-      if (!matters[j]) continue;
-      grew = true;
-      for (const auto& read : roles_[j].relaxed_reads) want(read);
-      for (const auto& write : roles_[j].relaxed_writes) {
-        if (write.kind == models::RegisterAccess::Kind::append) every_value.insert(write.key);
-      }
-    }
-  }
-  for (std::uint32_t j = 0; j < ops_.size(); ++j) irrelevant[j] = !keep[j] && !matters[j];
-  return irrelevant;
-}
-
-void RelaxedChecker::add_potential_writers(std::vector<bool>& needed) const {
-  if (roles_.empty()) return;
-  std::vector<models::RegisterAccess> reads;
-  for (std::uint32_t i = 0; i < needed.size(); ++i) {
-    if (needed[i]) reads.insert(reads.end(), roles_[i].reads.begin(), roles_[i].reads.end());
-  }
-  for (std::uint32_t j = 0; j < roles_.size(); ++j) {
-    for (const models::RegisterAccess& write : roles_[j].relaxed_writes) {
-      for (const models::RegisterAccess& read : reads) {
-        if (write.key != read.key) continue;
-        const bool fits = write.kind == models::RegisterAccess::Kind::append ||
-                          (write.value == read.value) != (read.kind == models::RegisterAccess::Kind::read_other_than);
-        if (fits) needed[j] = true;
-      }
-    }
-  }
-}
+    : ops_(ops), model_(model), relevance_(ops, model), stop_(stop), memory_limit_(memory_limit) {}
 
 namespace {
 
@@ -129,7 +33,7 @@ constexpr std::chrono::milliseconds kSlowSolverDecision(200);
 
 RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
   ++decisions_;
-  const std::vector<bool> leave_out = irrelevant_relaxed(keep);
+  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
   const RelaxedHistory relaxed = relax(ops_, keep, &leave_out);
   if (!encodable_) return decide_by_search(relaxed, 0);
   return decide_by_solver(relaxed);
@@ -137,7 +41,7 @@ RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
 
 RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep) {
   ++decisions_;
-  const std::vector<bool> leave_out = irrelevant_relaxed(keep);
+  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
   const RelaxedHistory relaxed = relax(ops_, keep, &leave_out);
   if (!encodable_) return decide_by_search(relaxed, 0);
   if (search_misses_ < kSearchMissesBeforeSolverFirst) {
@@ -155,6 +59,12 @@ RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep) {
     search_steps_ *= 8;
   }
   return decision;
+}
+
+RelaxedDecision RelaxedChecker::decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget) {
+  ++decisions_;
+  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
+  return decide_by_search(relax(ops_, keep, &leave_out), step_budget);
 }
 
 RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) {
@@ -215,7 +125,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
           if (relaxed.kept[op]) mentioned[relaxed.source_index[op]] = true;
         }
       }
-      add_potential_writers(mentioned);
+      relevance_.add_potential_writers(mentioned);
       std::vector<bool> kept(ops_.size(), false);
       for (std::uint32_t r = 0; r < relaxed.ops.size(); ++r) kept[relaxed.source_index[r]] = relaxed.kept[r];
       for (std::uint32_t i = 0; i < ops_.size(); ++i) {

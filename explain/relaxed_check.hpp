@@ -19,7 +19,7 @@
 #include <ariadne/model.hpp>
 
 #include "explain/relaxed_history.hpp"
-#include "models/semantics.hpp"
+#include "explain/relevant_relaxed.hpp"
 #include "search/search_engine.hpp"
 
 #include <cstdint>
@@ -53,6 +53,9 @@ class RelaxedChecker {
   // most candidates differ from the refuted history by one relaxed op, which WGL
   // settles in microseconds where encoding alone takes milliseconds.
   RelaxedDecision decide_quickly(const std::vector<bool>& keep);
+  // The native search alone, giving up (undecided) after `step_budget` model steps:
+  // for callers that have a solver of their own to fall back on.
+  RelaxedDecision decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget);
   std::uint64_t decisions() const { return decisions_; }
 
  private:
@@ -60,24 +63,9 @@ class RelaxedChecker {
   // Gives up (undecided) after `step_budget` model steps; 0 means no limit.
   RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget);
 
-  // Widens a refutation's hint for register models: a read needs, besides the writes
-  // its group names, every op that could write what it read once relaxed (a failed
-  // cas that would then succeed), since relaxing any of them reopens the read.
-  void add_potential_writers(std::vector<bool>& needed) const;
-  // Register models: the relaxed ops that cannot matter to the kept ones, which the
-  // decision leaves out (see relaxed_check.cpp); none for other models.
-  std::vector<bool> irrelevant_relaxed(const std::vector<bool>& keep) const;
-
   std::span<const Operation* const> ops_;
   const Model& model_;
-  // Register models only: per op, the key and value it reads (as recorded) and the
-  // key and value it could write once relaxed; value ids shared by both.
-  struct RegisterRole {
-    std::vector<models::RegisterAccess> reads;
-    std::vector<models::RegisterAccess> relaxed_writes;
-    std::vector<models::RegisterAccess> relaxed_reads;
-  };
-  std::vector<RegisterRole> roles_;
+  RelaxedRelevance relevance_;  // which relaxed ops each decision leaves out
   const search::StopSignal& stop_;
   std::uint64_t memory_limit_;
   bool encodable_ = true;

@@ -56,8 +56,12 @@ History RelaxedHistory::as_history(std::string source) const {
   return history;
 }
 
-RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bool>& keep,
-                     const std::vector<bool>* leave_out) {
+namespace {
+
+// relax() and relax_both_ways(): relaxed twins of the ops `twin` marks, then the ops
+// `keep` marks as recorded.
+RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::vector<bool>& twin,
+                             const std::vector<bool>& keep) {
   RelaxedHistory relaxed;
   // Relaxed ops get fresh processes: each is open from the start, and one process
   // has one open op at a time.
@@ -65,7 +69,7 @@ RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bo
 
   std::uint64_t time = 0;
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    if (keep[i] || (leave_out && (*leave_out)[i])) continue;
+    if (!twin[i]) continue;
     Operation op = *ops[i];
     op.status = OpStatus::crashed;
     op.value = op.invoke_value;
@@ -106,6 +110,22 @@ RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bo
   // kept events, whose positions renumber() gave.
   for (Operation& op : relaxed.ops) op.id = static_cast<std::uint32_t>(op.call);
   return relaxed;
+}
+
+}  // namespace
+
+RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bool>& keep,
+                     const std::vector<bool>* leave_out) {
+  std::vector<bool> twin(ops.size());
+  for (std::uint32_t i = 0; i < ops.size(); ++i) twin[i] = !keep[i] && !(leave_out && (*leave_out)[i]);
+  return build_relaxed(ops, twin, keep);
+}
+
+RelaxedHistory relax_both_ways(std::span<const Operation* const> ops, const std::vector<bool>& candidate,
+                               const std::vector<bool>& leave_out) {
+  std::vector<bool> twin(ops.size());
+  for (std::uint32_t i = 0; i < ops.size(); ++i) twin[i] = !leave_out[i];
+  return build_relaxed(ops, twin, candidate);
 }
 
 EventLog relaxed_events(const RelaxedHistory& relaxed, const std::string& source) {

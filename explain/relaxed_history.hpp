@@ -41,6 +41,13 @@ struct RelaxedHistory {
 RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bool>& keep,
                      const std::vector<bool>* leave_out = nullptr);
 
+// Both readings at once, for deciding many relaxed histories on one formula
+// (switchable_check.hpp): a relaxed twin of every op not left out, then the ops
+// `candidate` marks as recorded (times shifted after the twins, as relax() does).
+// `kept` says which entry is which; an op of `candidate` appears twice, once each way.
+RelaxedHistory relax_both_ways(std::span<const Operation* const> ops, const std::vector<bool>& candidate,
+                               const std::vector<bool>& leave_out);
+
 // The events of a relaxed history, as a file any checker can read: an invocation per
 // relaxed op first, then the kept ops' events in real-time order, then an :info
 // completion per relaxed op. (A crashed op's completion after everything else adds

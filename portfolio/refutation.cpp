@@ -58,14 +58,15 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   const auto core_started = Clock::now();
   std::vector<const Operation*> core_ops;
   if (options.minimal_core) {
-    // Minimising takes one decision per core op at least; options.core_seconds (10 s
-    // by default) is the target for every corpus file, and a refutation that itself
-    // took longer gets as long again.
-    const auto core_budget =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.core_seconds));
-    const explain::CoreSearch core = explain::find_minimal_core(
-        sub.ops, model, failing_index, within(refutation.limits, std::max(core_budget, refutation.verdict_time)),
-        memory.limit());
+    // Minimising takes one decision per core op at least. A user who asked for a
+    // budget (--core-budget) gets it; otherwise the core may take a multiple of what
+    // the verdict took, plus a floor, so what the user waits for stays proportional.
+    const double verdict_seconds = std::chrono::duration<double>(refutation.verdict_time).count();
+    const double seconds = options.core_seconds > 0 ? options.core_seconds
+                                                    : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
+    const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    const explain::CoreSearch core = explain::find_minimal_core(sub.ops, model, failing_index,
+                                                                within(refutation.limits, core_budget), memory.limit());
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {

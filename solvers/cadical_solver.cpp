@@ -110,6 +110,8 @@ class CadicalSolver final : public Solver {
     // an interrupt that lands between two solves is never lost.
     if (interrupted_.load(std::memory_order_relaxed)) return SolveResult::stopped;
     for (encoder::Literal selector : selectors_) solver_->assume(selector);
+    for (encoder::Literal literal : next_assumptions_) solver_->assume(literal);
+    next_assumptions_.clear();
     switch (solver_->solve()) {
       case 10: last_result_ = SolveResult::satisfiable; break;
       case 20: last_result_ = SolveResult::unsatisfiable; break;
@@ -123,6 +125,15 @@ class CadicalSolver final : public Solver {
   bool value(encoder::Literal literal) const override {
     if (last_result_ != SolveResult::satisfiable) throw std::logic_error("cadical: value() without a model");
     return solver_->val(literal) > 0;
+  }
+
+  bool supports_assumptions() const override { return true; }
+  void assume_next(std::span<const encoder::Literal> literals) override {
+    next_assumptions_.assign(literals.begin(), literals.end());
+  }
+  bool failed(encoder::Literal literal) const override {
+    if (last_result_ != SolveResult::unsatisfiable) throw std::logic_error("cadical: failed() without a refutation");
+    return solver_->failed(literal);
   }
 
   std::vector<std::uint32_t> failed_groups() const override {
@@ -162,6 +173,7 @@ class CadicalSolver final : public Solver {
   std::unique_ptr<CaDiCaL::Solver> solver_;
   encoder::Literal variable_count_ = 1;
   std::vector<encoder::Literal> selectors_;  // per group, when tracking
+  std::vector<encoder::Literal> next_assumptions_;  // assume_next(), for one solve
   std::size_t literals_added_ = 0;
   std::function<bool()> over_budget_;  // polled while loading
   std::optional<SolveResult> last_result_;  // of the last solve, until a clause is added

@@ -36,6 +36,13 @@ class Solver {
   virtual std::optional<std::vector<std::int64_t>> positions() const { return std::nullopt; }
   // After unsatisfiable with track_groups: the groups whose assumptions failed.
   virtual std::vector<std::uint32_t> failed_groups() const = 0;
+  // Incremental use, one loaded formula asked many questions (minimal cores): literals
+  // of the formula assumed on the next solve() only, and after it answered
+  // unsatisfiable, whether the refutation needed the assumption `literal`. Only
+  // back-ends with supports_assumptions() take them; the others throw logic_error.
+  virtual bool supports_assumptions() const { return false; }
+  virtual void assume_next(std::span<const encoder::Literal> literals);
+  virtual bool failed(encoder::Literal literal) const;
   // Thread-safe: makes a running solve() return `stopped` soon, and every later one
   // at once. An interrupt is final, so one that lands between two solves is not lost.
   virtual void interrupt() = 0;

@@ -66,6 +66,15 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
     decision.outcome = Outcome::out_of_memory;
     return decision;
   }
+  return decide_loaded(solver, formula, {}, hooks, recording);
+}
+
+FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
+                              std::span<const encoder::Literal> assumptions, const FormulaHooks& hooks,
+                              const DecisionRecording& recording) {
+  FormulaDecision decision;
+  const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
+  if (hooks.should_stop) solver.stop_when(hooks.should_stop);
   const encoder::LiteralValue value = [&solver](encoder::Literal literal) { return solver.value(literal); };
   for (;;) {
     if (hooks.should_stop && hooks.should_stop()) {
@@ -73,6 +82,8 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
       return decision;
     }
     ++decision.solver_calls;
+    // Assumptions hold for one solve only: every re-solve after a cut needs them again.
+    if (!assumptions.empty()) solver.assume_next(assumptions);
     const SolveResult result = solver.solve();
     if (out_of_memory()) {
       decision.outcome = Outcome::out_of_memory;

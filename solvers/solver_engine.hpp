@@ -74,4 +74,12 @@ struct FormulaDecision {
 FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, const FormulaHooks& hooks = {},
                                const DecisionRecording& recording = {});
 
+// The same loop on a formula `solver` loaded already (by an earlier decide_formula or
+// decide_loaded, whose cycle cuts it keeps), under `assumptions` (literals of the
+// formula, which need Solver::supports_assumptions()): one formula, many questions.
+// hooks.load_fits is not consulted.
+FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
+                              std::span<const encoder::Literal> assumptions, const FormulaHooks& hooks = {},
+                              const DecisionRecording& recording = {});
+
 }  // namespace ariadne::solvers

@@ -57,10 +57,12 @@ struct CheckOptions {
   // Not linearizable: shrink the failing partition to a minimal core (see CheckResult).
   // `ariadne corpus` turns it off, since it compares verdicts only.
   bool minimal_core = true;
-  // How long shrinking may take, at least (a refutation that took longer gets as
-  // long again); never past timeout_seconds. A core not shrunk in time is reported
-  // with core_minimal false.
-  double core_seconds = 10;
+  // How long shrinking may take, never past timeout_seconds. 0 (the default): as
+  // long as the verdict took, ten times over, plus one second (kCoreBudgetFloor and
+  // kCoreBudgetPerVerdict below), so the core costs what the verdict costs. A core not
+  // shrunk in time is reported with core_minimal false (still a core, just perhaps
+  // not a minimal one).
+  double core_seconds = 0;
   // Not linearizable: also find the longest linearizable prefix and its order.
   bool prefix = false;
   // The command's limits (limits.hpp), shared with the phases around the check
@@ -70,6 +72,11 @@ struct CheckOptions {
   // enters its Phase. Must outlive the call.
   const Limits* limits = nullptr;
 };
+
+// The automatic core budget (CheckOptions::core_seconds 0): floor plus a multiple of
+// the verdict's time.
+inline constexpr double kCoreBudgetFloorSeconds = 1;
+inline constexpr double kCoreBudgetPerVerdict = 10;
 
 // Real-time order between two ops of a core: `before` completed before `after` was
 // invoked (op ids).

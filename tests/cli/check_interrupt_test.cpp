@@ -111,10 +111,13 @@ TEST_CASE("check: Ctrl-C during the verdict stops every engine at once, Z3 in it
 }
 
 TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
-  // A 120-op queue with one planted violation (corpus/generated/): the verdict comes
-  // in milliseconds, the core's shrinking runs into its 10 s budget.
-  const std::string queue = std::string(ARIADNE_SOURCE_DIR) + "/corpus/generated/fifo-queue/atomic-fifo-queue-120-6-violation.edn";
-  const Interrupted r = interrupt_during({"check", queue, "--model", "fifo-queue", "--json"}, "the minimal core", SIGTERM);
+  // A 400-op kv history over three values with one planted violation: the verdict
+  // comes in milliseconds, shrinking its core takes longer than the minute asked for.
+  TempDir dir;
+  const std::string kv = generated(dir, "kv.edn", {"atomic", "--model", "kv", "--values", "3", "--ops", "400",
+                                                   "--processes", "8", "--violation", "--seed", "2"});
+  const Interrupted r = interrupt_during({"check", kv, "--model", "kv", "--json", "--core-budget", "60"},
+                                         "the minimal core", SIGTERM);
   CHECK(r.seconds < kBound);
   CHECK(r.status == 143);
   const Json answer = parse_json(r.out);

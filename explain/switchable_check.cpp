@@ -1,0 +1,103 @@
+#include "explain/switchable_check.hpp"
+
+#include "encoder/encode.hpp"
+#include "explain/relevant_relaxed.hpp"
+#include "solvers/solver_engine.hpp"
+
+#include <atomic>
+#include <new>
+
+namespace ariadne::explain {
+
+std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation* const> ops, const Model& model,
+                                                       const std::vector<bool>& candidate,
+                                                       const search::StopSignal& stop, std::uint64_t memory_limit,
+                                                       std::chrono::steady_clock::duration encoding_budget) {
+  std::unique_ptr<SwitchableCheck> check(new SwitchableCheck(stop, memory_limit));
+  const RelaxedRelevance relevance(ops, model);
+  check->relaxed_ = relax_both_ways(ops, candidate, relevance.irrelevant_to_every_subset(candidate));
+
+  check->selector_of_.assign(ops.size(), std::nullopt);
+  std::uint32_t selectors = 0;
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (candidate[i]) check->selector_of_[i] = selectors++;
+  }
+  encoder::EncodeOptions options;
+  options.selectors.resize(check->relaxed_.ops.size());
+  for (std::uint32_t r = 0; r < check->relaxed_.ops.size(); ++r) {
+    const auto selector = check->selector_of_[check->relaxed_.source_index[r]];
+    if (!selector) continue;
+    options.selectors[r].side = check->relaxed_.kept[r] ? encoder::OpSelector::Side::kept
+                                                        : encoder::OpSelector::Side::relaxed;
+    options.selectors[r].selector = *selector;
+  }
+  const auto should_stop = [&stop] { return stop.check() != search::StopSignal::Why::none; };
+  const auto encoding_deadline = std::chrono::steady_clock::now() + encoding_budget;
+  options.should_stop = [&] { return should_stop() || std::chrono::steady_clock::now() > encoding_deadline; };
+  options.memory_ok = [&](std::size_t bytes) {
+    return bytes <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
+  };
+  try {
+    check->formula_ = encoder::encode(model, check->relaxed_.pointers(), options);
+  } catch (const encoder::EncodingStopped&) {
+    return nullptr;
+  } catch (const encoder::EncodingUnsupported&) {
+    return nullptr;
+  }
+
+  check->solver_ = solvers::make_cadical_solver();
+  solvers::Solver& solver = *check->solver_;
+  const std::size_t estimate = solver.load_bytes_estimate(check->formula_);
+  if (estimate + check->formula_.memory_bytes() > memory_limit || (stop.limits && !stop.limits->would_fit(estimate))) {
+    return nullptr;
+  }
+  solver.stop_when(should_stop);
+  try {
+    solver.load(check->formula_, false);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+  return check;
+}
+
+RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep) {
+  ++decisions_;
+  std::vector<encoder::Literal> assumptions;
+  for (std::uint32_t i = 0; i < keep.size(); ++i) {
+    if (keep[i]) assumptions.push_back(formula_.selectors.at(selector_of_.at(i).value()));
+  }
+  solvers::FormulaHooks hooks;
+  // Freeing a large solver takes a while; it must be done by the deadline too.
+  std::atomic<std::uint64_t> held{0};
+  const auto should_stop = [this] { return stop_.check() != search::StopSignal::Why::none; };
+  hooks.should_stop = [&] { return should_stop() || search::teardown_due(stop_, held.load(std::memory_order_relaxed)); };
+  hooks.memory_ok = [&] {
+    held.store(solver_->memory_bytes(), std::memory_order_relaxed);
+    return solver_->memory_bytes() + formula_.memory_bytes() <= memory_limit_ &&
+           (!stop_.limits || stop_.limits->reached() != Limit::memory);
+  };
+  solvers::FormulaDecision decision;
+  try {
+    decision = solvers::decide_loaded(*solver_, formula_, assumptions, hooks);
+  } catch (const std::bad_alloc&) {
+    return {};
+  }
+  RelaxedDecision result;
+  switch (decision.outcome) {
+    case search::Outcome::linearizable:
+      result.verdict = RelaxedVerdict::linearizable;
+      for (const std::uint32_t r : decision.linearization) result.linearization.push_back(relaxed_.original_id[r]);
+      return result;
+    case search::Outcome::not_linearizable:
+      result.verdict = RelaxedVerdict::not_linearizable;
+      result.hinted = true;
+      for (std::uint32_t i = 0; i < keep.size(); ++i) {
+        if (keep[i] && solver_->failed(formula_.selectors[*selector_of_[i]])) result.needed.push_back(i);
+      }
+      return result;
+    default:
+      return result;
+  }
+}
+
+}  // namespace ariadne::explain
