@@ -80,10 +80,13 @@ bench: build
 bench-engines: build
 	@scripts/bench_engines.py --ariadne $(ARIADNE)
 
-# Minimal cores and proofs for every refuted row of the shared corpora (about 2 minutes).
-# DRAT_TRIM=/path/to/drat-trim checks each proof with drat-trim too.
+# Minimal cores beside the verdicts they explain, per family: the shared corpora, the
+# reported Jepsen histories, generated 2,000-op collections and mutexes (a few minutes).
+# PROOFS=1 also writes and verifies a proof per core; DRAT_TRIM=/path/to/drat-trim
+# checks each proof with drat-trim too.
 bench-cores: build
-	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(DRAT_TRIM),--drat-trim $(DRAT_TRIM))
+	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(PROOFS),--proofs) \
+	  $(if $(DRAT_TRIM),--proofs --drat-trim $(DRAT_TRIM))
 
 clean:
 	@rm -rf $(BUILD) $(FUZZ_BUILD)

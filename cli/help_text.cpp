@@ -105,7 +105,7 @@ std::string check_help_footer() {
          "  ariadne check etcd_001.log --model etcd --html report.html\n"
          "\nNot linearizable: the answer comes with a minimal core, the ops that cannot be\n"
          "ordered however the others behaved (each other op counts as a crashed op that may\n"
-         "have taken effect anywhere, or never). Shrinking it may take 1 s plus ten times\n"
+         "have taken effect anywhere, or never). Shrinking it may take 2 s plus ten times\n"
          "what the verdict took; past that, the core so far is reported as not minimal.\n"
          "--core-budget SECONDS gives it longer, --no-core skips it.\n"
          "--explain says why in words: the real-time facts that bind the core and the dead\n"

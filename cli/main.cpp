@@ -88,7 +88,7 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
                   "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
   check->add_option("--core-budget", options.core_budget,
                     "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
-                    "reported (default: 1 s plus ten times the verdict's time; --timeout still bounds it)")
+                    "reported (default: 2 s plus ten times the verdict's time; --timeout still bounds it)")
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));
   check->add_flag("--prefix", options.prefix,

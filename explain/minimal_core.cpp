@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "explain/minimal_core.hpp"
 
 #include "explain/core_seeds.hpp"
@@ -229,10 +231,14 @@ class Minimiser {
       // finds in microseconds where the solver needs milliseconds to model and decode
       // the whole formula; a refutation still comes from the solver, for its failed
       // assumptions.
+      auto T0 = std::chrono::steady_clock::now();
       if (checker_.decide_by_search_only(candidate, kQuickSearchSteps).verdict == RelaxedVerdict::linearizable) {
+        if (getenv("CORE_TRACE")) fprintf(stderr, "quick lin %.2f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-T0).count());
         continue;
       }
+      auto T1 = std::chrono::steady_clock::now();
       RelaxedDecision decision = switchable.decide(candidate);
+      if (getenv("CORE_TRACE")) fprintf(stderr, "quick miss %.2f ms, switch %d %.2f ms\n", std::chrono::duration<double, std::milli>(T1-T0).count(), (int)decision.verdict, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-T1).count());
       if (decision.verdict == RelaxedVerdict::undecided) return false;
       if (decision.verdict == RelaxedVerdict::not_linearizable && !adopt_switchable(std::move(decision), "")) {
         return false;

@@ -1,13 +1,26 @@
 // Shrinking a refuted partition to a minimal core (see relaxed_history.hpp for what a
 // core is).
 //
-// Deletion-based minimisation [MarquesSilva10] with clause-set refinement: start
-// from the whole partition, or from the ops completed by the first failing op when
-// that window is already refuted; whenever the solver refutes a candidate, shrink to
-// the kept ops its needed constraint groups mention (after re-deciding that smaller
-// set); then try relaxing each remaining op once. An op whose relaxation makes the
+// Deletion-based minimisation with clause-set refinement (Marques-Silva, ISMVL 2010):
+// try relaxing each op of a refuted set once; an op whose relaxation makes the
 // history linearizable is necessary, and stays necessary for every subset
 // (monotonicity), so one pass leaves a core from which no single op can be dropped.
+//
+// What makes it fast is where it starts and what each question costs:
+//  - A first core. A partition of up to a few hundred ops is decided as recorded by
+//    the solver, whose refutation names the ops its constraint groups needed; a
+//    larger one tries windows of the ops completed last before the first failing op
+//    (k of them, k growing fourfold), plus the model's companions (core_seeds.hpp).
+//  - One formula for all questions (switchable_check.hpp): every op of the first
+//    core is in it both as recorded and relaxed, switched by an assumption, so each
+//    question is one incremental solve, and each refutation's failed assumptions
+//    shrink the core at once. A short native search answers first where it can
+//    (most questions have an order).
+//  - Relaxed ops that cannot matter are left out of every question
+//    (relevant_relaxed.hpp).
+// Models without a direct encoding, and formulas too large to build quickly, fall
+// back to deciding each relaxed history anew (relaxed_check.hpp), with the deletion
+// pass trying ops in doubling and halving chunks.
 #pragma once
 
 #include <ariadne/history.hpp>

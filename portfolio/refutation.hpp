@@ -25,7 +25,7 @@ struct Refutation {
 // Fills core, core_minimal, core_ms, core_real_time, failing_op, explanation and
 // prefix_linearization of `result`. Each part is bounded: the failing-op search by a
 // quarter of the verdict's time (at least 250 ms), the prefix by as much again, the
-// core by core_seconds (by default 1 s plus ten times the verdict's time), and all by the check's own limits; a part
+// core by core_seconds (by default 2 s plus ten times the verdict's time), and all by the check's own limits; a part
 // that runs out leaves a valid but weaker answer (no failing op, a core not minimal).
 // Each part enters its Phase in `limits` and stops at them.
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,

@@ -71,7 +71,7 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
 
 FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
                               std::span<const encoder::Literal> assumptions, const FormulaHooks& hooks,
-                              const DecisionRecording& recording) {
+                              const DecisionRecording& recording, std::size_t cuts_per_model) {
   FormulaDecision decision;
   const auto out_of_memory = [&] { return hooks.memory_ok && !hooks.memory_ok(); };
   if (hooks.should_stop) solver.stop_when(hooks.should_stop);
@@ -106,7 +106,7 @@ FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
           checked(solver, formula, value, encoder::order_from_integers(formula, value, *positions));
       return decision;
     }
-    encoder::OrderCheck check = encoder::check_order(formula, value, kMaxCutsPerModel);
+    encoder::OrderCheck check = encoder::check_order(formula, value, cuts_per_model ? cuts_per_model : kMaxCutsPerModel);
     if (check.acyclic) {
       decision.linearization = checked(solver, formula, value, std::move(check.order));
       return decision;

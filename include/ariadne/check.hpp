@@ -58,7 +58,7 @@ struct CheckOptions {
   // `ariadne corpus` turns it off, since it compares verdicts only.
   bool minimal_core = true;
   // How long shrinking may take, never past timeout_seconds. 0 (the default): as
-  // long as the verdict took, ten times over, plus one second (kCoreBudgetFloor and
+  // long as the verdict took, ten times over, plus two seconds (kCoreBudgetFloor and
   // kCoreBudgetPerVerdict below), so the core costs what the verdict costs. A core not
   // shrunk in time is reported with core_minimal false (still a core, just perhaps
   // not a minimal one).
@@ -75,7 +75,7 @@ struct CheckOptions {
 
 // The automatic core budget (CheckOptions::core_seconds 0): floor plus a multiple of
 // the verdict's time.
-inline constexpr double kCoreBudgetFloorSeconds = 1;
+inline constexpr double kCoreBudgetFloorSeconds = 2;
 inline constexpr double kCoreBudgetPerVerdict = 10;
 
 // Real-time order between two ops of a core: `before` completed before `after` was

@@ -23,7 +23,7 @@ struct RefutedRow {
 
 // Every row of `corpus` expected not linearizable whose index is `shard` modulo
 // `shards`, checked with default options (so with a minimal core), except that the
-// core may take two minutes: the automatic budget (a second plus ten times the
+// core may take two minutes: the automatic budget (two seconds plus ten times the
 // verdict) is a target for a quiet machine, and ctest runs suites side by side.
 inline std::vector<RefutedRow> refuted_rows(const std::string& corpus, int shard = 0, int shards = 1) {
   std::vector<RefutedRow> rows;
