@@ -2,7 +2,9 @@
 
 #include "explain/relaxed_history.hpp"
 
+#include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 namespace ariadne::explain {
@@ -18,6 +20,11 @@ RelaxedRelevance::RelaxedRelevance(std::span<const Operation* const> ops, const 
   semantics_ = models::semantics_of(model, both);
   if (!semantics_) return;
   recorded_.assign(semantics_->ops.begin(), semantics_->ops.begin() + static_cast<std::ptrdiff_t>(ops.size()));
+  for (const models::OpMeaning& meaning : semantics_->ops) {
+    for (const RegisterAccess& access : meaning.accesses) {
+      if (access.kind == RegisterAccess::Kind::append) keys_with_appends_.insert(access.key);
+    }
+  }
   relaxed_.resize(ops.size());
   for (std::uint32_t r = 0; r < relaxed.ops.size(); ++r) {
     relaxed_[relaxed.source_index[r]] = semantics_->ops[ops.size() + r];
@@ -58,8 +65,16 @@ std::vector<bool> RelaxedRelevance::leave_out(const std::vector<bool>& keep, boo
 // matters read its value from the last write before it, which wrote a wanted value
 // and so matters and stays; the dropped ops only ever wrote unwanted values, which
 // only dropped ops read. A read that excludes a value ("anything but 3", etcd's
-// failed cas) wants every other value, and appends (kv) make any write matter: then
-// every relaxed writer of that key matters.
+// failed cas) wants every other value: then every relaxed writer of that key matters.
+//
+// A key with appends (kv) holds a string: a put's text followed by the appends since.
+// There a relaxed append matters when its text occurs in a string some kept read saw,
+// and a relaxed put when its text begins one. The others can go: in any linearization,
+// each kept read saw the last put before it and the appends after that put, all of
+// whose texts occur in (or begin) what it saw, so none of them is dropped; dropping
+// the rest leaves that put the last one before the read and adds or removes no append
+// between them, so every kept read sees the same string. (Ops on such keys read
+// nothing but their own results, so nothing else is wanted.)
 //
 // For every subset of `keep` at once, a kept op's twin counts as mattering too: its
 // reads are wanted from the start. Then what is wanted for any subset is wanted here
@@ -67,13 +82,13 @@ std::vector<bool> RelaxedRelevance::leave_out(const std::vector<bool>& keep, boo
 std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>& keep, bool subsets) const {
   std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (key, value)
   std::set<std::uint32_t> every_value;                       // keys where any write matters
+  std::map<std::uint32_t, std::vector<std::string_view>> seen;  // keys with appends: the strings kept reads saw
   const auto want = [&](const RegisterAccess& access) {
     if (access.kind == RegisterAccess::Kind::read_other_than) {
       every_value.insert(access.key);
     } else if (access.kind == RegisterAccess::Kind::read) {
       wanted.insert({access.key, access.value});
-    } else if (access.kind == RegisterAccess::Kind::append) {
-      every_value.insert(access.key);
+      if (keys_with_appends_.count(access.key)) seen[access.key].push_back(semantics_->text.at(access.value));
     }
   };
   for (std::uint32_t i = 0; i < size_; ++i) {
@@ -88,7 +103,16 @@ std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>
   }
   const auto writes_wanted = [&](const models::OpMeaning& meaning) {
     for (const RegisterAccess& access : meaning.accesses) {
-      if (access.kind == RegisterAccess::Kind::append) return true;
+      const bool append = access.kind == RegisterAccess::Kind::append;
+      if (!append && access.kind != RegisterAccess::Kind::write) continue;
+      if (keys_with_appends_.count(access.key) && !every_value.count(access.key)) {
+        const std::string_view text = semantics_->text.at(access.value);
+        for (const std::string_view string : seen[access.key]) {
+          if (append ? string.find(text) != std::string_view::npos : string.starts_with(text)) return true;
+        }
+        continue;
+      }
+      if (append) return true;
       if (access.kind == RegisterAccess::Kind::write &&
           (every_value.count(access.key) || wanted.count({access.key, access.value}))) {
         return true;

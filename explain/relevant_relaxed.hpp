@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -57,6 +58,7 @@ class RelaxedRelevance {
   std::optional<models::Semantics> semantics_;
   std::vector<models::OpMeaning> recorded_;
   std::vector<models::OpMeaning> relaxed_;
+  std::set<std::uint32_t> keys_with_appends_;  // registers: keys some op appends to
 };
 
 }  // namespace ariadne::explain
