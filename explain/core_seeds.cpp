@@ -2,6 +2,8 @@
 
 #include "models/semantics.hpp"
 
+#include <algorithm>
+
 namespace ariadne::explain {
 
 std::vector<bool> seed_companions(std::span<const Operation* const> ops, const Model& model,
@@ -17,6 +19,67 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const M
       failing == models::Effect::acquire ? models::Effect::release : models::Effect::acquire;
   for (std::uint32_t i = 0; i < ops.size(); ++i) companions[i] = semantics->ops[i].effect == opposite;
   return companions;
+}
+
+namespace {
+
+bool before(const Operation& a, const Operation& b) { return a.ret != kNever && a.ret < b.call; }
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops, const Model& model,
+                                                      std::size_t limit) {
+  std::vector<std::vector<std::uint32_t>> seeds;
+  const auto semantics = models::semantics_of(model, ops);
+  if (!semantics) return seeds;
+  const models::Theory theory = semantics->theory;
+  if (theory != models::Theory::fifo_queue && theory != models::Theory::stack &&
+      theory != models::Theory::unordered_queue) {
+    return seeds;
+  }
+  std::vector<std::vector<std::uint32_t>> inserts(semantics->value_count), removals(semantics->value_count);
+  std::vector<bool> initially(semantics->value_count, false);
+  for (const std::uint32_t v : semantics->initial) initially[v] = true;
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    const models::OpMeaning& m = semantics->ops[i];
+    if (m.effect == models::Effect::insert) inserts[m.element].push_back(i);
+    if (m.effect == models::Effect::remove) removals[m.element].push_back(i);
+  }
+  const auto add = [&](std::vector<std::uint32_t> seed) {
+    if (seeds.size() >= limit) return;
+    std::sort(seed.begin(), seed.end());
+    seeds.push_back(std::move(seed));
+  };
+  // Values with one insert and one removal, for the order patterns.
+  std::vector<std::uint32_t> paired;
+  for (std::uint32_t v = 0; v < semantics->value_count; ++v) {
+    const auto& in = inserts[v];
+    const auto& out = removals[v];
+    if (out.empty() || initially[v]) continue;
+    if (in.empty()) add({out[0]});
+    if (out.size() >= 2) add({out[0], out[1]});
+    if (in.size() == 1 && out.size() == 1) {
+      if (before(*ops[out[0]], *ops[in[0]])) add({in[0], out[0]});
+      paired.push_back(v);
+    }
+  }
+  if (theory == models::Theory::unordered_queue) return seeds;
+  for (const std::uint32_t a : paired) {
+    const Operation& insert_a = *ops[inserts[a][0]];
+    const Operation& remove_a = *ops[removals[a][0]];
+    for (const std::uint32_t b : paired) {
+      if (seeds.size() >= limit) return seeds;
+      if (a == b) continue;
+      const Operation& insert_b = *ops[inserts[b][0]];
+      const Operation& remove_b = *ops[removals[b][0]];
+      if (!before(insert_a, insert_b)) continue;
+      const bool wrong = theory == models::Theory::fifo_queue
+                             ? before(remove_b, remove_a)
+                             : before(insert_b, remove_a) && before(remove_a, remove_b);
+      if (wrong) add({inserts[a][0], inserts[b][0], removals[a][0], removals[b][0]});
+    }
+  }
+  return seeds;
 }
 
 }  // namespace ariadne::explain

@@ -1,7 +1,8 @@
-// Model-aware seeds for a first core: ops that a core around the failing op needs
-// wherever they are in the history, which no window of nearby ops would contain.
+// Model-aware seeds for a first core.
 //
-// The one family that needs them is the mutex. Relaxing an op makes it free to take
+// Companions: ops that a core around the failing op needs wherever they are in the
+// history, which no window of nearby ops would contain. The one family that needs
+// them is the mutex. Relaxing an op makes it free to take
 // effect anywhere (relaxed_history.hpp), so a lock acquired twice with no release
 // between them in real time is a core only together with every release of the
 // history, however far away: any release left out could, relaxed, fall between the
@@ -9,12 +10,17 @@
 // containers and sets have no such op: a relaxed op there matters only through the
 // values it writes, which the rules of relevant_relaxed.hpp already follow.
 //
+// Patterns: for queues and stacks, the few ops of a known violation pattern, found
+// without a failing op (whose search can be as hard as the verdict on a 2,000-op
+// stack).
+//
 // Seeds are only guesses: the caller decides each one before using it.
 #pragma once
 
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -25,5 +31,20 @@ namespace ariadne::explain {
 // (an index into `ops`). All false when the model needs no companions.
 std::vector<bool> seed_companions(std::span<const Operation* const> ops, const Model& model,
                                   std::uint32_t failing_op);
+
+
+// Queues and stacks: small sets of ops (indices into `ops`, ascending) that match a
+// violation pattern of collections, smallest first, at most `limit` of them. The
+// patterns are those that characterise violations of unique-value collections
+// (Henzinger, Sezgin and Vafeiadis, "Aspect-Oriented Linearizability Proofs",
+// CONCUR 2013; Emmi and Enea, "Sound, Complete, and Tractable Linearizability
+// Monitoring for Concurrent Collections", POPL 2018): a value removed that no insert
+// supplies; a value removed twice; a removal that completed before its value's only
+// insert began; two values inserted in one order and removed in the wrong one (a
+// queue: both removed in the inserts' order reversed; a stack: the first pushed
+// popped while the second lies above it). With repeated values a pattern may not
+// refute anything, and the caller decides each seed before using it.
+std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops, const Model& model,
+                                                      std::size_t limit);
 
 }  // namespace ariadne::explain

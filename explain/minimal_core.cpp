@@ -35,6 +35,14 @@ class Minimiser {
 
   // The whole search; returns whether it finished (the core is then 1-minimal).
   bool run(std::optional<std::uint32_t> failing_op) {
+    bool seeded = false;
+    if (!try_patterns(seeded)) return false;
+    if (seeded) {
+      std::unique_ptr<SwitchableCheck> switchable = switchable_core();
+      if (switchable) return shrink_on(*switchable);
+      if (stop_.check() != search::StopSignal::Why::none) return false;
+      return deletion_pass(0, nullptr);
+    }
     // A small partition goes to the switchable formula whole: the verdict refuted it
     // already, and its first refutation there names a small core at once. A larger
     // one first looks for a small refuted window (start()), and shrinks it alone until
@@ -54,6 +62,26 @@ class Minimiser {
       if (ops_.size() <= kSwitchableWhole && !start(failing_op)) return false;
     }
     return deletion_pass(0, nullptr);
+  }
+
+  // Adopts the first pattern seed (core_seeds.hpp) that is refuted, setting `seeded`;
+  // returns false if the stop signal fired.
+  bool try_patterns(bool& seeded) {
+    for (const std::vector<std::uint32_t>& seed : pattern_seeds(ops_, model_, kMaxPatternSeeds)) {
+      std::vector<bool> keep(ops_.size(), false);
+      for (const std::uint32_t i : seed) keep[i] = true;
+      const RelaxedDecision decision = checker_.decide_quickly(keep);
+      if (decision.verdict == RelaxedVerdict::undecided) {
+        if (stop_.check() != search::StopSignal::Why::none) return false;
+        continue;
+      }
+      if (decision.verdict == RelaxedVerdict::not_linearizable) {
+        keep_ = std::move(keep);
+        seeded = true;
+        return true;
+      }
+    }
+    return true;
   }
 
   // Finds a first core to shrink; returns false if the stop signal fired.
@@ -293,6 +321,9 @@ class Minimiser {
   }
 
   static constexpr std::size_t kFirstWindow = 8;
+  // Pattern seeds tried before anything else; each is a few ops, decided in
+  // microseconds.
+  static constexpr std::size_t kMaxPatternSeeds = 32;
   // The most ops a switchable formula is built over: each candidate op is in it twice
   // and its relaxed twin is ordered against every other op, so the formula grows
   // about with the square of this (see switchable_check.hpp).

@@ -18,6 +18,9 @@
 //                    invoked. b lies above a when a is popped unless b was popped
 //                    before, which only the later pop of b could do (a crashed pop
 //                    taking b leaves none for it).
+// Only the pattern's removals take the pattern's elements: another removal that finds
+// one where it would take it fails (or, in the unordered queue, takes another), so
+// that no element is removed twice and the pattern is the history's only violation.
 #include "generators/atomic_object.hpp"
 
 #include <deque>
@@ -136,6 +139,22 @@ class ContainerObject final : public AtomicObject {
       case Discipline::lifo: index = state_.size() - 1; break;
       case Discipline::unordered: index = unordered_choice(op); break;
     }
+    // The pattern's elements are the pattern's removals' to take: break_pattern() gives
+    // those removals their results, and another removal that took one too would add a
+    // second, smaller violation (the element removed twice). Such a removal takes
+    // another element where the model lets it (the unordered queue), or else fails,
+    // as one on an empty container does (a crashed one does nothing).
+    if (!op.pattern_step && is_pattern_element(state_[index])) {
+      if (discipline_ == Discipline::unordered) {
+        for (std::size_t i = 0; i < state_.size(); ++i) {
+          if (!is_pattern_element(state_[i])) index = i;
+        }
+      }
+      if (is_pattern_element(state_[index])) {
+        op.completion = EventType::fail;
+        return;
+      }
+    }
     op.result = state_[index];
     state_.erase(state_.begin() + static_cast<std::ptrdiff_t>(index));
   }
@@ -173,6 +192,10 @@ class ContainerObject final : public AtomicObject {
       }
     }
     return random_.below(state_.size());
+  }
+
+  bool is_pattern_element(const Value& element) const {
+    return (!a_.is_nil() && element == a_) || (!b_.is_nil() && element == b_);
   }
 
   static void returns(AtomicOp& op, const Value& value) {
