@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "explain/minimal_core.hpp"
 
 #include "explain/core_seeds.hpp"
@@ -191,10 +189,6 @@ class Minimiser {
   std::uint64_t decisions() const { return checker_.decisions() + switchable_decisions_; }
 
  private:
-  // Deletion on one switchable formula: relax each op once, latest first; a
-  // refutation shrinks the core to the ops its failed assumptions name, an order
-  // marks the op necessary. Necessity is monotone (a smaller core relaxes more), so
-  // one pass leaves a core from which no single op can be dropped.
   // A switchable formula over the core, once its first refutation has shrunk the core
   // to what it needs. The formula's size grows with the cube of its ops (each kept
   // read against every twin that could write its value, against every other writer),
@@ -222,22 +216,26 @@ class Minimiser {
         if (switchable) {
           RelaxedDecision decision = switchable->decide(hinted);
           if (decision.verdict == RelaxedVerdict::undecided) return nullptr;
-          switchable_decisions_ += switchable->decisions();
           if (decision.verdict == RelaxedVerdict::not_linearizable) {
             keep_ = std::move(hinted);
           } else {
-            switchable.reset();  // the hint was wrong: the order needs some op it left out
+            // The hint was wrong: the order needs some op it left out.
+            switchable_decisions_ += switchable->decisions();
+            switchable.reset();
           }
         }
       }
     }
-    if (!switchable) switchable = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+    if (!switchable) {
+      switchable = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+    }
     for (int rebuilt = 0; switchable; ++rebuilt) {
       const std::size_t before = count(keep_);
       const RelaxedDecision first = switchable->decide(keep_);
       if (!adopt_switchable(first, "the refuted set")) return nullptr;
       if (rebuilt == kMaxRebuilds || 2 * count(keep_) > before) return switchable;
-      std::unique_ptr<SwitchableCheck> smaller = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+      std::unique_ptr<SwitchableCheck> smaller =
+          SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
       if (!smaller) return switchable;
       switchable_decisions_ += switchable->decisions();
       switchable = std::move(smaller);
@@ -245,6 +243,10 @@ class Minimiser {
     return nullptr;
   }
 
+  // Deletion on one switchable formula: relax each op once, latest first; a
+  // refutation shrinks the core to the ops its failed assumptions name, an order
+  // marks the op necessary. Necessity is monotone (a smaller core relaxes more), so
+  // one pass leaves a core from which no single op can be dropped.
   bool shrink_on(SwitchableCheck& switchable) {
     struct Count {
       SwitchableCheck& check;
@@ -259,14 +261,10 @@ class Minimiser {
       // finds in microseconds where the solver needs milliseconds to model and decode
       // the whole formula; a refutation still comes from the solver, for its failed
       // assumptions.
-      auto T0 = std::chrono::steady_clock::now();
       if (checker_.decide_by_search_only(candidate, kQuickSearchSteps).verdict == RelaxedVerdict::linearizable) {
-        if (getenv("CORE_TRACE")) fprintf(stderr, "quick lin %.2f ms\n", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-T0).count());
         continue;
       }
-      auto T1 = std::chrono::steady_clock::now();
       RelaxedDecision decision = switchable.decide(candidate);
-      if (getenv("CORE_TRACE")) fprintf(stderr, "quick miss %.2f ms, switch %d %.2f ms\n", std::chrono::duration<double, std::milli>(T1-T0).count(), (int)decision.verdict, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()-T1).count());
       if (decision.verdict == RelaxedVerdict::undecided) return false;
       if (decision.verdict == RelaxedVerdict::not_linearizable && !adopt_switchable(std::move(decision), "")) {
         return false;
@@ -324,9 +322,9 @@ class Minimiser {
   // Pattern seeds tried before anything else; each is a few ops, decided in
   // microseconds.
   static constexpr std::size_t kMaxPatternSeeds = 32;
-  // The most ops a switchable formula is built over: each candidate op is in it twice
-  // and its relaxed twin is ordered against every other op, so the formula grows
-  // about with the square of this (see switchable_check.hpp).
+  // The most ops a switchable formula is built over: each candidate op is in it twice,
+  // and relaxed twins are free of real time, so nothing prunes the encodings'
+  // candidates and the formula grows with the cube of this (switchable_core()).
   static constexpr std::size_t kSwitchableOps = 400;
   // A partition this small goes to the switchable formula whole, without looking for
   // a smaller first core: the formula is small, and its first refutation names one.
