@@ -59,10 +59,11 @@ class FormulaBuilder {
   // outer loops; add_clause calls it every few thousand clauses.
   void poll();
 
-  // Positional formulas: the literals "op at position p", set by the unrolling.
+  // Switchable formulas (EncodeOptions::selectors): selector k's literal.
   void set_selectors(std::vector<Literal> selectors) { formula_.selectors = std::move(selectors); }
   Literal selector(std::uint32_t k) const { return formula_.selectors.at(k); }
 
+  // Positional formulas: the literals "op at position p", set by the unrolling.
   void set_positions(std::vector<std::vector<Literal>> positions) { formula_.positions = std::move(positions); }
 
   Formula finish(std::string encoding);

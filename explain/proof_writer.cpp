@@ -100,11 +100,11 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
     throw std::logic_error("proof: the solver does not refute the core's relaxed history");
   }
 
-  const std::vector<std::vector<Literal>> base = formula.clauses();
+  const std::size_t base_clauses = formula.clause_count();
   std::string cnf = "c ariadne: the core's relaxed history core.edn under the model " + model.spec() + "\n";
-  cnf += "c " + std::to_string(base.size()) + " clauses from ariadne's encoder (" + formula.encoding + "), then " +
+  cnf += "c " + std::to_string(base_clauses) + " clauses from ariadne's encoder (" + formula.encoding + "), then " +
          std::to_string(decision.cuts_added.size()) + " transitivity lemmas\n";
-  cnf += "c base-clauses " + std::to_string(base.size()) + "\n";
+  cnf += "c base-clauses " + std::to_string(base_clauses) + "\n";
   for (const encoder::OrderAtom& atom : formula.order_atoms) {
     cnf += "c atom " + std::to_string(atom.var) + " " + std::to_string(history.ops[atom.before]->id) + " " +
            std::to_string(history.ops[atom.after]->id) + "\n";
@@ -116,12 +116,19 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
     }
   }
   cnf += "p cnf " + std::to_string(formula.variable_count) + " " +
-         std::to_string(base.size() + decision.cuts_added.size()) + "\n";
-  std::vector<Literal> flat;
-  for (const auto& clause : base) {
-    append_clause(cnf, clause);
-    flat.insert(flat.end(), clause.begin(), clause.end());
-    flat.push_back(0);
+         std::to_string(base_clauses + decision.cuts_added.size()) + "\n";
+  // A whole partition's formula has millions of clauses, and writing them out takes a
+  // while: the stop condition is polled as they go.
+  std::vector<Literal> flat = formula.clause_literals;
+  std::size_t written_clauses = 0;
+  for (const Literal literal : formula.clause_literals) {
+    if (literal != 0) {
+      cnf += std::to_string(literal);
+      cnf += ' ';
+      continue;
+    }
+    cnf += "0\n";
+    if ((++written_clauses & 4095) == 0 && stop()) return std::nullopt;
   }
   for (const auto& lemma : decision.cuts_added) {
     append_clause(cnf, lemma);
@@ -143,7 +150,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   const std::string manifest = "{\n  \"format\": \"ariadne-proof-1\",\n  \"model\": " + json_string(model.spec()) +
                                ",\n  \"history\": " + json_string(kHistoryFile) + ",\n  \"cnf\": " +
                                json_string(kCnfFile) + ",\n  \"proof\": " + json_string(kProofFile) +
-                               ",\n  \"base_clauses\": " + std::to_string(base.size()) +
+                               ",\n  \"base_clauses\": " + std::to_string(base_clauses) +
                                ",\n  \"lemmas\": " + std::to_string(decision.cuts_added.size()) +
                                ",\n  \"variables\": " + std::to_string(formula.variable_count) +
                                ",\n  \"core\": [" + ids + "]\n}\n";
@@ -151,7 +158,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   write_file(root / kReadmeFile, readme(model.spec()));
 
   ProofWritten written;
-  written.base_clauses = base.size();
+  written.base_clauses = base_clauses;
   written.lemmas = decision.cuts_added.size();
   written.variables = formula.variable_count;
   written.proof_bytes = fs::file_size(proof_path);
