@@ -11,6 +11,22 @@
 
 namespace ariadne::explain {
 
+solvers::FormulaHooks RelaxedSolverLimits::hooks(const solvers::Solver& solver, const encoder::Formula& formula,
+                                                std::atomic<std::uint64_t>& held) const {
+  solvers::FormulaHooks hooks;
+  // Freeing a large solver takes a while; it must be done by the deadline too.
+  hooks.should_stop = [this, &held] {
+    return stopped() || search::teardown_due(stop, held.load(std::memory_order_relaxed));
+  };
+  hooks.memory_ok = [this, &solver, &formula, &held] {
+    held.store(solver.memory_bytes(), std::memory_order_relaxed);
+    return solver.memory_bytes() + formula.memory_bytes() <= memory_limit &&
+           (!stop.limits || stop.limits->reached() != Limit::memory);
+  };
+  hooks.load_fits = [this, &formula](std::size_t bytes) { return load_fits(bytes, formula); };
+  return hooks;
+}
+
 RelaxedChecker::RelaxedChecker(std::span<const Operation* const> ops, const Model& model,
                                const search::StopSignal& stop, std::uint64_t memory_limit)
     : ops_(ops), model_(model), relevance_(ops, model), stop_(stop), memory_limit_(memory_limit) {}
@@ -31,18 +47,20 @@ constexpr std::chrono::milliseconds kSlowSolverDecision(200);
 
 }  // namespace
 
-RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
+RelaxedHistory RelaxedChecker::relaxed_of(const std::vector<bool>& keep) {
   ++decisions_;
   const std::vector<bool> leave_out = relevance_.irrelevant(keep);
-  const RelaxedHistory relaxed = relax(ops_, keep, &leave_out);
+  return relax(ops_, keep, &leave_out);
+}
+
+RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
+  const RelaxedHistory relaxed = relaxed_of(keep);
   if (!encodable_) return decide_by_search(relaxed, 0);
   return decide_by_solver(relaxed);
 }
 
 RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep) {
-  ++decisions_;
-  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
-  const RelaxedHistory relaxed = relax(ops_, keep, &leave_out);
+  const RelaxedHistory relaxed = relaxed_of(keep);
   if (!encodable_) return decide_by_search(relaxed, 0);
   if (search_misses_ < kSearchMissesBeforeSolverFirst) {
     RelaxedDecision quick = decide_by_search(relaxed, search_steps_);
@@ -62,24 +80,19 @@ RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep) {
 }
 
 RelaxedDecision RelaxedChecker::decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget) {
-  ++decisions_;
-  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
-  return decide_by_search(relax(ops_, keep, &leave_out), step_budget);
+  return decide_by_search(relaxed_of(keep), step_budget);
 }
 
 RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) {
   const std::vector<const Operation*> pointers = relaxed.pointers();
-  const auto should_stop = [this] { return stop_.check() != search::StopSignal::Why::none; };
+  const RelaxedSolverLimits limits{stop_, memory_limit_};
   encoder::Formula formula;
-  std::unique_ptr<solvers::Solver> solver;
   try {
     encoder::EncodeOptions options;
-    options.should_stop = should_stop;
+    options.should_stop = [&limits] { return limits.stopped(); };
     // The command's resident-memory measure too: a formula (and the solver's copy of
     // it) must fit in what the rest of the command has left.
-    options.memory_ok = [this](std::size_t bytes) {
-      return bytes <= memory_limit_ && (!stop_.limits || stop_.limits->would_fit(bytes));
-    };
+    options.memory_ok = [&limits](std::size_t bytes) { return limits.formula_fits(bytes); };
     formula = encoder::encode(model_, pointers, options);
   } catch (const encoder::EncodingStopped&) {
     return {};
@@ -89,19 +102,9 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
     encodable_ = false;
     return decide_by_search(relaxed, 0);
   }
-  solver = solvers::make_cadical_solver();
-  solvers::FormulaHooks hooks;
-  // Freeing a large solver takes a while; it must be done by the deadline too.
+  const std::unique_ptr<solvers::Solver> solver = solvers::make_cadical_solver();
   std::atomic<std::uint64_t> held{0};
-  hooks.should_stop = [&] { return should_stop() || search::teardown_due(stop_, held.load(std::memory_order_relaxed)); };
-  hooks.memory_ok = [&] {
-    held.store(solver->memory_bytes(), std::memory_order_relaxed);
-    return solver->memory_bytes() + formula.memory_bytes() <= memory_limit_ &&
-           (!stop_.limits || stop_.limits->reached() != Limit::memory);
-  };
-  hooks.load_fits = [&](std::size_t bytes) {
-    return bytes + formula.memory_bytes() <= memory_limit_ && (!stop_.limits || stop_.limits->would_fit(bytes));
-  };
+  const solvers::FormulaHooks hooks = limits.hooks(*solver, formula, held);
   solvers::DecisionRecording recording;
   recording.track_groups = true;
   solvers::FormulaDecision decision;

@@ -21,7 +21,9 @@
 #include "explain/relaxed_history.hpp"
 #include "explain/relevant_relaxed.hpp"
 #include "search/search_engine.hpp"
+#include "solvers/solver_engine.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -38,6 +40,29 @@ struct RelaxedDecision {
   std::vector<std::uint32_t> needed;
   // Linearizable: the witness, as ids of the ops of the partition, in order.
   std::vector<std::uint32_t> linearization;
+};
+
+// What a solver deciding relaxed histories answers to, for this checker and the
+// switchable one (switchable_check.hpp) alike.
+struct RelaxedSolverLimits {
+  const search::StopSignal& stop;
+  std::uint64_t memory_limit;
+
+  bool stopped() const { return stop.check() != search::StopSignal::Why::none; }
+  // Whether a formula of `bytes` fits: within memory_limit, and within what the
+  // command's resident-memory measure has left (EncodeOptions::memory_ok).
+  bool formula_fits(std::size_t bytes) const {
+    return bytes <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
+  }
+  // Whether loading `formula` into a solver, `bytes` by its own estimate, fits.
+  bool load_fits(std::size_t bytes, const encoder::Formula& formula) const {
+    return bytes + formula.memory_bytes() <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
+  }
+  // Hooks for deciding `formula` on `solver`: stop at the stop signal, or once what is
+  // left before the deadline would not cover freeing what the solver holds (`held`,
+  // kept up to date here, must outlive the hooks); stay within the memory limits.
+  solvers::FormulaHooks hooks(const solvers::Solver& solver, const encoder::Formula& formula,
+                              std::atomic<std::uint64_t>& held) const;
 };
 
 class RelaxedChecker {
@@ -59,6 +84,9 @@ class RelaxedChecker {
   std::uint64_t decisions() const { return decisions_; }
 
  private:
+  // The relaxed history of `keep`, less the relaxed ops that cannot matter; counts a
+  // decision.
+  RelaxedHistory relaxed_of(const std::vector<bool>& keep);
   RelaxedDecision decide_by_solver(const RelaxedHistory& relaxed);
   // Gives up (undecided) after `step_budget` model steps; 0 means no limit.
   RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget);

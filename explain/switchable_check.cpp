@@ -40,12 +40,10 @@ std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation
                                                         : encoder::OpSelector::Side::relaxed;
     options.selectors[r].selector = *selector;
   }
-  const auto should_stop = [&stop] { return stop.check() != search::StopSignal::Why::none; };
+  const RelaxedSolverLimits limits{stop, memory_limit};
   const auto encoding_deadline = std::chrono::steady_clock::now() + encoding_budget;
-  options.should_stop = [&] { return should_stop() || std::chrono::steady_clock::now() > encoding_deadline; };
-  options.memory_ok = [&](std::size_t bytes) {
-    return bytes <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
-  };
+  options.should_stop = [&] { return limits.stopped() || std::chrono::steady_clock::now() > encoding_deadline; };
+  options.memory_ok = [&limits](std::size_t bytes) { return limits.formula_fits(bytes); };
   try {
     check->formula_ = encoder::encode(model, check->relaxed_.pointers(), options);
   } catch (const encoder::EncodingStopped&) {
@@ -56,11 +54,8 @@ std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation
 
   check->solver_ = solvers::make_cadical_solver();
   solvers::Solver& solver = *check->solver_;
-  const std::size_t estimate = solver.load_bytes_estimate(check->formula_);
-  if (estimate + check->formula_.memory_bytes() > memory_limit || (stop.limits && !stop.limits->would_fit(estimate))) {
-    return nullptr;
-  }
-  solver.stop_when(should_stop);
+  if (!limits.load_fits(solver.load_bytes_estimate(check->formula_), check->formula_)) return nullptr;
+  solver.stop_when([&stop] { return stop.check() != search::StopSignal::Why::none; });
   try {
     solver.load(check->formula_, false);
   } catch (const std::bad_alloc&) {
@@ -75,16 +70,9 @@ RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep) {
   for (std::uint32_t i = 0; i < keep.size(); ++i) {
     if (keep[i]) assumptions.push_back(formula_.selectors.at(selector_of_.at(i).value()));
   }
-  solvers::FormulaHooks hooks;
-  // Freeing a large solver takes a while; it must be done by the deadline too.
+  const RelaxedSolverLimits limits{stop_, memory_limit_};
   std::atomic<std::uint64_t> held{0};
-  const auto should_stop = [this] { return stop_.check() != search::StopSignal::Why::none; };
-  hooks.should_stop = [&] { return should_stop() || search::teardown_due(stop_, held.load(std::memory_order_relaxed)); };
-  hooks.memory_ok = [&] {
-    held.store(solver_->memory_bytes(), std::memory_order_relaxed);
-    return solver_->memory_bytes() + formula_.memory_bytes() <= memory_limit_ &&
-           (!stop_.limits || stop_.limits->reached() != Limit::memory);
-  };
+  const solvers::FormulaHooks hooks = limits.hooks(*solver_, formula_, held);
   solvers::FormulaDecision decision;
   try {
     decision = solvers::decide_loaded(*solver_, formula_, assumptions, hooks, {}, kCutsPerModel);
