@@ -1,15 +1,12 @@
 #include "explain/core_seeds.hpp"
 
-#include "models/semantics.hpp"
-
 #include <algorithm>
 
 namespace ariadne::explain {
 
-std::vector<bool> seed_companions(std::span<const Operation* const> ops, const Model& model,
+std::vector<bool> seed_companions(std::span<const Operation* const> ops, const models::Semantics* semantics,
                                   std::uint32_t failing_op) {
   std::vector<bool> companions(ops.size(), false);
-  const auto semantics = models::semantics_of(model, ops);
   if (!semantics || semantics->theory != models::Theory::mutex) return companions;
   const models::Effect failing = semantics->ops[failing_op].effect;
   if (failing != models::Effect::acquire && failing != models::Effect::release) return companions;
@@ -27,10 +24,9 @@ bool before(const Operation& a, const Operation& b) { return a.ret != kNever && 
 
 }  // namespace
 
-std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops, const Model& model,
-                                                      std::size_t limit) {
+std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
+                                                      const models::Semantics* semantics, std::size_t limit) {
   std::vector<std::vector<std::uint32_t>> seeds;
-  const auto semantics = models::semantics_of(model, ops);
   if (!semantics) return seeds;
   const models::Theory theory = semantics->theory;
   if (theory != models::Theory::fifo_queue && theory != models::Theory::stack &&

@@ -18,7 +18,8 @@
 #pragma once
 
 #include <ariadne/history.hpp>
-#include <ariadne/model.hpp>
+
+#include "models/semantics.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,9 +28,12 @@
 
 namespace ariadne::explain {
 
+// `semantics` describes `ops` in its first entries (RelaxedRelevance::semantics()), or
+// is nullptr for a model without semantics, which gets no seeds.
+
 // Per op of the partition: whether it belongs with every window around `failing_op`
 // (an index into `ops`). All false when the model needs no companions.
-std::vector<bool> seed_companions(std::span<const Operation* const> ops, const Model& model,
+std::vector<bool> seed_companions(std::span<const Operation* const> ops, const models::Semantics* semantics,
                                   std::uint32_t failing_op);
 
 
@@ -44,7 +48,7 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const M
 // queue: both removed in the inserts' order reversed; a stack: the first pushed
 // popped while the second lies above it). With repeated values a pattern may not
 // refute anything, and the caller decides each seed before using it.
-std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops, const Model& model,
-                                                      std::size_t limit);
+std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
+                                                      const models::Semantics* semantics, std::size_t limit);
 
 }  // namespace ariadne::explain

@@ -65,7 +65,7 @@ class Minimiser {
   // Adopts the first pattern seed (core_seeds.hpp) that is refuted, setting `seeded`;
   // returns false if the stop signal fired.
   bool try_patterns(bool& seeded) {
-    for (const std::vector<std::uint32_t>& seed : pattern_seeds(ops_, model_, kMaxPatternSeeds)) {
+    for (const std::vector<std::uint32_t>& seed : pattern_seeds(ops_, checker_.relevance().semantics(), kMaxPatternSeeds)) {
       std::vector<bool> keep(ops_.size(), false);
       for (const std::uint32_t i : seed) keep[i] = true;
       const RelaxedDecision decision = checker_.decide_quickly(keep);
@@ -116,7 +116,7 @@ class Minimiser {
     }
     std::stable_sort(nearest.begin(), nearest.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return ops_[a]->ret > ops_[b]->ret; });
-    const std::vector<bool> companions = seed_companions(ops_, model_, failing_op);
+    const std::vector<bool> companions = seed_companions(ops_, checker_.relevance().semantics(), failing_op);
     for (std::size_t k = kFirstWindow;; k *= 4) {
       const std::size_t size = std::min(k, nearest.size());
       std::vector<bool> window = companions;
@@ -212,7 +212,7 @@ class Minimiser {
       if (whole.hinted && whole.needed.size() < ops_.size()) {
         std::vector<bool> hinted(ops_.size(), false);
         for (const std::uint32_t i : whole.needed) hinted[i] = true;
-        switchable = SwitchableCheck::make(ops_, model_, hinted, stop_, memory_limit_, kEncodingBudget);
+        switchable = SwitchableCheck::make(ops_, model_, checker_.relevance(), hinted, stop_, memory_limit_, kEncodingBudget);
         if (switchable) {
           RelaxedDecision decision = switchable->decide(hinted);
           if (decision.verdict == RelaxedVerdict::undecided) return nullptr;
@@ -227,7 +227,7 @@ class Minimiser {
       }
     }
     if (!switchable) {
-      switchable = SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+      switchable = SwitchableCheck::make(ops_, model_, checker_.relevance(), keep_, stop_, memory_limit_, kEncodingBudget);
     }
     for (int rebuilt = 0; switchable; ++rebuilt) {
       const std::size_t before = count(keep_);
@@ -235,7 +235,7 @@ class Minimiser {
       if (!adopt_switchable(first, "the refuted set")) return nullptr;
       if (rebuilt == kMaxRebuilds || 2 * count(keep_) > before) return switchable;
       std::unique_ptr<SwitchableCheck> smaller =
-          SwitchableCheck::make(ops_, model_, keep_, stop_, memory_limit_, kEncodingBudget);
+          SwitchableCheck::make(ops_, model_, checker_.relevance(), keep_, stop_, memory_limit_, kEncodingBudget);
       if (!smaller) return switchable;
       switchable_decisions_ += switchable->decisions();
       switchable = std::move(smaller);

@@ -82,6 +82,7 @@ class RelaxedChecker {
   // for callers that have a solver of their own to fall back on.
   RelaxedDecision decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget);
   std::uint64_t decisions() const { return decisions_; }
+  const RelaxedRelevance& relevance() const { return relevance_; }
 
  private:
   // The relaxed history of `keep`, less the relaxed ops that cannot matter; counts a

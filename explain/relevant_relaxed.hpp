@@ -43,6 +43,10 @@ class RelaxedRelevance {
   // succeed), since relaxing any of them reopens the read. Other models: unchanged.
   void add_potential_writers(std::vector<bool>& needed) const;
 
+  // The description the rules read: its first ops are the partition's as recorded
+  // (then their relaxed twins, sharing value ids). nullptr without semantics.
+  const models::Semantics* semantics() const { return semantics_ ? &*semantics_ : nullptr; }
+
  private:
   // With `subsets`, what can be left out for every subset of `keep`, each rule
   // widened as its comment says.

@@ -1,7 +1,6 @@
 #include "explain/switchable_check.hpp"
 
 #include "encoder/encode.hpp"
-#include "explain/relevant_relaxed.hpp"
 #include "solvers/solver_engine.hpp"
 
 #include <atomic>
@@ -19,11 +18,11 @@ constexpr std::size_t kCutsPerModel = 4096;
 }  // namespace
 
 std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation* const> ops, const Model& model,
+                                                       const RelaxedRelevance& relevance,
                                                        const std::vector<bool>& candidate,
                                                        const search::StopSignal& stop, std::uint64_t memory_limit,
                                                        std::chrono::steady_clock::duration encoding_budget) {
   std::unique_ptr<SwitchableCheck> check(new SwitchableCheck(stop, memory_limit));
-  const RelaxedRelevance relevance(ops, model);
   check->relaxed_ = relax_both_ways(ops, candidate, relevance.irrelevant_to_every_subset(candidate));
 
   check->selector_of_.assign(ops.size(), std::nullopt);

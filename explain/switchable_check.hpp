@@ -29,6 +29,7 @@
 #include "encoder/formula.hpp"
 #include "explain/relaxed_check.hpp"
 #include "explain/relaxed_history.hpp"
+#include "explain/relevant_relaxed.hpp"
 #include "search/search_engine.hpp"
 #include "solvers/solver.hpp"
 
@@ -44,12 +45,14 @@ namespace ariadne::explain {
 class SwitchableCheck {
  public:
   // `ops`: one partition in ascending call order; `candidate`: the ops that any later
-  // question may keep. Encodes and loads the formula; nullptr when the model has no
+  // question may keep; `relevance`: the rules for `ops` (built once per core). Encodes
+  // and loads the formula; nullptr when the model has no
   // direct encoding, the formula would not fit `memory_limit` or the command's
   // limits, encoding it takes longer than `encoding_budget`, or the stop signal fired.
   // All arguments must outlive the check.
   static std::unique_ptr<SwitchableCheck> make(std::span<const Operation* const> ops, const Model& model,
-                                               const std::vector<bool>& candidate, const search::StopSignal& stop,
+                                               const RelaxedRelevance& relevance, const std::vector<bool>& candidate,
+                                               const search::StopSignal& stop,
                                                std::uint64_t memory_limit,
                                                std::chrono::steady_clock::duration encoding_budget);
 

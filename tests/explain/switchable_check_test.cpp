@@ -62,7 +62,7 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
     const std::vector<bool> all(ops.size(), true);
     const std::vector<bool> candidate = random_subset(all, rng, 80);
     const search::StopSignal no_stop;
-    auto switchable = explain::SwitchableCheck::make(ops, *model, candidate, no_stop, 1ULL << 30,
+    auto switchable = explain::SwitchableCheck::make(ops, *model, relevance, candidate, no_stop, 1ULL << 30,
                                                      std::chrono::seconds(60));
     REQUIRE(switchable != nullptr);
     const std::vector<bool> for_every_subset = relevance.irrelevant_to_every_subset(candidate);
