@@ -26,9 +26,9 @@
 #include "portfolio/parallel.hpp"
 
 #include <ariadne/check.hpp>
-#include <ariadne/limits.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <algorithm>

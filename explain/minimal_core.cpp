@@ -45,7 +45,7 @@ class Minimiser {
     // already, and its first refutation there names a small core at once. A larger
     // one first looks for a small refuted window (start()), and shrinks it alone until
     // it is small enough for the formula.
-    if (ops_.size() > kSwitchableWhole) {
+    if (ops_.size() > kSwitchableOps) {
       if (!start(failing_op)) return false;
       if (count(keep_) > kSwitchableOps) {
         bool handed_over = false;
@@ -57,7 +57,7 @@ class Minimiser {
       std::unique_ptr<SwitchableCheck> switchable = switchable_core();
       if (switchable) return shrink_on(*switchable);
       if (stop_.check() != search::StopSignal::Why::none) return false;
-      if (ops_.size() <= kSwitchableWhole && !start(failing_op)) return false;
+      if (ops_.size() <= kSwitchableOps && !start(failing_op)) return false;
     }
     return deletion_pass(0, nullptr);
   }
@@ -324,11 +324,9 @@ class Minimiser {
   static constexpr std::size_t kMaxPatternSeeds = 32;
   // The most ops a switchable formula is built over: each candidate op is in it twice,
   // and relaxed twins are free of real time, so nothing prunes the encodings'
-  // candidates and the formula grows with the cube of this (switchable_core()).
+  // candidates and the formula grows with the cube of this (switchable_core()). A
+  // partition this small goes to the formula whole; a larger one is shrunk to this.
   static constexpr std::size_t kSwitchableOps = 400;
-  // A partition this small goes to the switchable formula whole, without looking for
-  // a smaller first core: the formula is small, and its first refutation names one.
-  static constexpr std::size_t kSwitchableWhole = 400;
   // Past this, a switchable formula is not worth building (the mutex's, whose
   // alternation is cubic in the ops, on a 2,000-op history): the native search alone
   // shrinks the core instead.

@@ -127,7 +127,6 @@ class CadicalSolver final : public Solver {
     return solver_->val(literal) > 0;
   }
 
-  bool supports_assumptions() const override { return true; }
   void assume_next(std::span<const encoder::Literal> literals) override {
     next_assumptions_.assign(literals.begin(), literals.end());
   }

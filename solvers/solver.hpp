@@ -38,9 +38,8 @@ class Solver {
   virtual std::vector<std::uint32_t> failed_groups() const = 0;
   // Incremental use, one loaded formula asked many questions (minimal cores): literals
   // of the formula assumed on the next solve() only, and after it answered
-  // unsatisfiable, whether the refutation needed the assumption `literal`. Only
-  // back-ends with supports_assumptions() take them; the others throw logic_error.
-  virtual bool supports_assumptions() const { return false; }
+  // unsatisfiable, whether the refutation needed the assumption `literal`. CaDiCaL
+  // takes them; the other back-ends throw logic_error.
   virtual void assume_next(std::span<const encoder::Literal> literals);
   virtual bool failed(encoder::Literal literal) const;
   // Thread-safe: makes a running solve() return `stopped` soon, and every later one

@@ -76,7 +76,8 @@ FormulaDecision decide_formula(Solver& solver, const encoder::Formula& formula, 
 
 // The same loop on a formula `solver` loaded already (by an earlier decide_formula or
 // decide_loaded, whose cycle cuts it keeps), under `assumptions` (literals of the
-// formula, which need Solver::supports_assumptions()): one formula, many questions.
+// formula, which need a back-end that takes them, Solver::assume_next): one formula,
+// many questions.
 // hooks.load_fits is not consulted. `cuts_per_model` caps the cycle cuts taken from
 // one model (0: the engines' own cap, tuned for verdicts); a solver asked many
 // questions on one formula gains from taking more at once, since the cuts stay.
