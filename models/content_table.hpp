@@ -7,19 +7,17 @@
 // an open-addressing table of ids answers "seen before?" without allocating, so a
 // model's step() allocates only when a state is genuinely new.
 //
-// The arena is a list of chunks that never move, not one vector that doubles: a set
-// model's states on a 2,000-op history fill hundreds of megabytes, and doubling a
-// 256 MB vector is a 100 ms copy plus 256 MB more at once, which no memory or time
-// limit could see coming. Chunks grow the resident size by at most kMaxChunkBytes at a
-// time, so the limits watch catches the table within one sample, and spans returned by
-// at() stay valid for the table's lifetime.
+// The arena is a ChunkArena, whose chunks never move, not one vector that doubles: a
+// set model's states on a 2,000-op history fill hundreds of megabytes, which one
+// doubling would copy in a step no limit could see coming (chunk_arena.hpp). Spans
+// returned by at() stay valid for the table's lifetime.
 #pragma once
 
-#include <algorithm>
+#include "models/chunk_arena.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -68,13 +66,12 @@ class ContentTable {
   std::size_t size() const { return entries_.size(); }
 
   std::size_t memory_bytes() const {
-    return arena_bytes_ + chunks_.capacity() * sizeof(Chunk) + entries_.capacity() * sizeof(Entry) +
-           slots_.capacity() * sizeof(std::uint64_t);
+    return arena_.bytes() + entries_.capacity() * sizeof(Entry) + slots_.capacity() * sizeof(std::uint64_t);
   }
 
   // The most one intern() adds to the arena at once, short of a single content larger
   // than this (which gets a chunk of its own size).
-  static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kMaxChunkBytes = ChunkArena<T>::kMaxChunkBytes;
 
  private:
   // A slot holds an id in its low 32 bits and the top 32 bits of its hash above them
@@ -94,32 +91,10 @@ class ContentTable {
     std::size_t size;
   };
 
-  struct Chunk {
-    std::unique_ptr<T[]> elements;
-    std::size_t capacity = 0;
-    std::size_t used = 0;
-  };
-
-  static constexpr std::size_t kFirstChunkElements = 1024;
-
-  // Where `content` now lives in the arena. A content never straddles two chunks, so
-  // a chunk's unused tail is wasted when the next content does not fit it; chunks
-  // double up to kMaxChunkBytes, so that waste is under one content per chunk.
+  // Where `content` now lives in the arena.
   const T* copy_to_arena(std::span<const T> content) {
-    const std::size_t n = content.size();
-    if (n == 0) return nullptr;
-    if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < n) {
-      const std::size_t doubled = chunks_.empty() ? kFirstChunkElements : 2 * chunks_.back().capacity;
-      const std::size_t capacity = std::max(n, std::min(doubled, kMaxChunkBytes / sizeof(T)));
-      // make_unique_for_overwrite: the elements are written before they are read, and
-      // leaving them untouched keeps unused pages out of the resident size.
-      chunks_.push_back({std::make_unique_for_overwrite<T[]>(capacity), capacity, 0});
-      arena_bytes_ += capacity * sizeof(T);
-    }
-    Chunk& chunk = chunks_.back();
-    T* destination = chunk.elements.get() + chunk.used;
-    std::memcpy(destination, content.data(), n * sizeof(T));
-    chunk.used += n;
+    T* destination = arena_.allocate(content.size());
+    if (destination) std::memcpy(destination, content.data(), content.size_bytes());
     return destination;
   }
 
@@ -134,8 +109,7 @@ class ContentTable {
     slots_ = std::move(slots);
   }
 
-  std::vector<Chunk> chunks_;
-  std::size_t arena_bytes_ = 0;
+  ChunkArena<T> arena_;
   std::vector<Entry> entries_;        // per id: where its content is, and its hash
   std::vector<std::uint64_t> slots_;  // open addressing, linear probing; kEmpty or tag | id
 };

@@ -10,15 +10,27 @@
 // magnitude.
 //
 // Layout: an open-addressing table of groups keyed by (completed ops, state), with the
-// completed-op sets in one arena of bit words; each group keeps a linked list of the
+// completed-op sets in an arena of bit words; each group keeps a linked list of the
 // crashed-op sets seen with it, pruned to an antichain (a new set evicts the stored
 // supersets it subsumes). Nothing is allocated per entry. The caller computes the hash
 // of the completed ops incrementally.
+//
+// The table holds hundreds of megabytes on a hard history, so no single insert may do
+// work in proportion to all of it: that step would poll neither --timeout nor
+// --memory-limit (WGL polls between steps). The words live in chunk arenas that never
+// move (models/chunk_arena.hpp), and the slots are split into kShards tables by the
+// hash's top bits, each doubling on its own: the largest rehash is 1/kShards of the
+// table. Measured on a 2,000-op stack history under --memory-limit 512MiB: one
+// table's doubling took 40 ms and the arena's 23 ms, and the next would have taken
+// twice that, past the 100 ms a limit may be overrun by.
 #pragma once
+
+#include "models/chunk_arena.hpp"
 
 #include <ariadne/model.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -28,9 +40,7 @@ namespace ariadne::search {
 class ConfigCache {
  public:
   ConfigCache(std::size_t required_words, std::size_t crashed_words)
-      : required_words_(required_words), crashed_words_(crashed_words) {
-    reset_slots(1024);
-  }
+      : required_words_(required_words), crashed_words_(crashed_words) {}
 
   // The table never grows past this many bytes: when the next growth would cross it,
   // the table is emptied instead (an eviction). Forgetting configurations keeps the
@@ -42,58 +52,74 @@ class ConfigCache {
   // crashed ops bits[required_words, required_words + crashed_words); returns false if
   // it, or one that subsumes it, is present.
   bool insert(std::uint64_t hash, StateId state, const std::uint64_t* bits) {
-    make_room();
     hash |= 1;  // 0 marks an empty slot
+    Shard& shard = shards_[hash >> kShardShift];
+    make_room(shard);
     const std::uint64_t* crashed = bits + required_words_;
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
+    const std::size_t mask = shard.slots.size() - 1;
+    for (std::size_t i = slot_of(hash, mask);; i = (i + 1) & mask) {
+      Slot& s = shard.slots[i];
       if (s.hash == 0) {
-        s.hash = hash;
-        s.state = state;
-        s.required_at = required_.size();
-        required_.insert(required_.end(), bits, bits + required_words_);
-        s.head = kEnd;
-        if (crashed_words_) s.head = push_crashed(kEnd, crashed);
-        ++groups_;
+        std::uint64_t* required = required_.allocate(required_words_);
+        if (required_words_) std::memcpy(required, bits, required_words_ * sizeof(std::uint64_t));
+        s = Slot{hash, state, required, crashed_words_ ? push_crashed(nullptr, crashed) : nullptr};
+        ++shard.groups;
         return true;
       }
       if (s.hash == hash && s.state == state &&
-          std::memcmp(&required_[s.required_at], bits, required_words_ * sizeof(std::uint64_t)) == 0) {
+          (required_words_ == 0 || std::memcmp(s.required, bits, required_words_ * sizeof(std::uint64_t)) == 0)) {
         return crashed_words_ && insert_into_group(s, crashed);
       }
     }
   }
 
   void clear() {
-    std::vector<Slot>().swap(slots_);
-    std::vector<std::uint64_t>().swap(required_);
-    std::vector<std::uint64_t>().swap(crashed_);
-    groups_ = 0;
-    reset_slots(1024);
+    for (Shard& shard : shards_) {
+      std::vector<Slot>().swap(shard.slots);
+      shard.groups = 0;
+    }
+    slot_bytes_ = 0;
+    required_.clear();
+    crashed_.clear();
   }
 
-  std::size_t bytes() const {
-    return slots_.capacity() * sizeof(Slot) +
-           (required_.capacity() + crashed_.capacity()) * sizeof(std::uint64_t);
-  }
+  std::size_t bytes() const { return slot_bytes_ + required_.bytes() + crashed_.bytes(); }
 
  private:
-  static constexpr std::uint64_t kEnd = ~std::uint64_t{0};
+  static constexpr unsigned kShardBits = 8;
+  static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
+  static constexpr unsigned kShardShift = 64 - kShardBits;  // the top bits pick the shard, the low ones the slot
+  static constexpr std::size_t kFirstShardSlots = 16;
+
+  // Bit 0 of a stored hash is always set, so the slot is picked by the bits above it.
+  static std::size_t slot_of(std::uint64_t hash, std::size_t mask) { return (hash >> 1) & mask; }
 
   struct Slot {
     std::uint64_t hash;
     StateId state;
-    std::uint64_t required_at;  // index of the completed-op words in required_
-    std::uint64_t head;         // first crashed-set entry in crashed_, or kEnd
+    const std::uint64_t* required;  // the completed-op words, in required_
+    std::uint64_t* head;            // the first crashed-set entry, in crashed_; nullptr ends the list
   };
 
-  // A crashed-set entry in crashed_ is [next, word...].
-  std::uint64_t push_crashed(std::uint64_t next, const std::uint64_t* words) {
-    std::uint64_t at = crashed_.size();
-    crashed_.push_back(next);
-    crashed_.insert(crashed_.end(), words, words + crashed_words_);
-    return at;
+  struct Shard {
+    std::vector<Slot> slots;  // empty until the first insert into this shard
+    std::size_t groups = 0;
+  };
+
+  // A crashed-set entry in crashed_ is [next, word...], next being the address of the
+  // following entry of the group (0 at the end).
+  static std::uint64_t* next_of(const std::uint64_t* entry) {
+    return reinterpret_cast<std::uint64_t*>(static_cast<std::uintptr_t>(entry[0]));
+  }
+  static void set_next(std::uint64_t* entry, std::uint64_t* next) {
+    entry[0] = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(next));
+  }
+
+  std::uint64_t* push_crashed(std::uint64_t* next, const std::uint64_t* words) {
+    std::uint64_t* entry = crashed_.allocate(crashed_words_ + 1);
+    set_next(entry, next);
+    std::memcpy(entry + 1, words, crashed_words_ * sizeof(std::uint64_t));
+    return entry;
   }
 
   static bool subset(const std::uint64_t* a, const std::uint64_t* b, std::size_t n) {
@@ -105,64 +131,63 @@ class ConfigCache {
 
   bool insert_into_group(Slot& s, const std::uint64_t* words) {
     // Subsumed by a stored set: nothing new here.
-    for (std::uint64_t e = s.head; e != kEnd; e = crashed_[e]) {
-      if (subset(&crashed_[e + 1], words, crashed_words_)) return false;
+    for (const std::uint64_t* e = s.head; e != nullptr; e = next_of(e)) {
+      if (subset(e + 1, words, crashed_words_)) return false;
     }
     // Stored supersets of the new set are now redundant: unlink them (their words stay
     // in the arena until the next clear; the list stays short, which is what matters).
-    std::uint64_t* link = &s.head;
-    while (*link != kEnd) {
-      std::uint64_t e = *link;
-      if (subset(words, &crashed_[e + 1], crashed_words_)) {
-        *link = crashed_[e];
+    std::uint64_t* previous = nullptr;
+    for (std::uint64_t* e = s.head; e != nullptr; e = next_of(e)) {
+      if (!subset(words, e + 1, crashed_words_)) {
+        previous = e;
+      } else if (previous) {
+        set_next(previous, next_of(e));
       } else {
-        link = &crashed_[e];
+        s.head = next_of(e);
       }
     }
     s.head = push_crashed(s.head, words);
     return true;
   }
 
-  void make_room() {
-    const bool slots_grow = (groups_ + 1) * 2 > slots_.size();
-    const bool arenas_grow = required_.size() + required_words_ > required_.capacity() ||
-                             crashed_.size() + crashed_words_ + 1 > crashed_.capacity();
-    if (!slots_grow && !arenas_grow) return;
-    std::size_t growth = (slots_grow ? 2 * slots_.size() * sizeof(Slot) : 0) +
-                         (arenas_grow ? std::max<std::size_t>(required_.capacity() + crashed_.capacity(), 64) *
-                                            sizeof(std::uint64_t)
-                                      : 0);
+  // Makes sure the next insert into `shard` finds a free slot and arena room within
+  // the byte limit, emptying the whole table (an eviction) when it would not.
+  void make_room(Shard& shard) {
+    const std::size_t slots = shard.slots.size();
+    const bool slots_grow = (shard.groups + 1) * 2 > slots;
+    const std::size_t growth = (slots_grow ? std::max(2 * slots, kFirstShardSlots) * sizeof(Slot) : 0) +
+                               required_.growth_bytes(required_words_) +
+                               (crashed_words_ ? crashed_.growth_bytes(crashed_words_ + 1) : 0);
+    if (growth == 0) return;
     if (bytes() + growth > byte_limit_) {
       clear();
       ++evictions_;
-    } else if (slots_grow) {
-      grow();
     }
+    if ((shard.groups + 1) * 2 > shard.slots.size()) grow(shard);
   }
 
-  void reset_slots(std::size_t n) { slots_.assign(n, Slot{0, 0, 0, kEnd}); }
-
-  void grow() {
+  void grow(Shard& shard) {
     std::vector<Slot> old;
-    old.swap(slots_);
-    reset_slots(old.size() * 2);
-    std::size_t mask = slots_.size() - 1;
+    old.swap(shard.slots);
+    shard.slots.assign(std::max(2 * old.size(), kFirstShardSlots), Slot{0, 0, nullptr, nullptr});
+    slot_bytes_ += (shard.slots.capacity() - old.capacity()) * sizeof(Slot);
+    const std::size_t mask = shard.slots.size() - 1;
     for (const Slot& s : old) {
       if (s.hash == 0) continue;
-      std::size_t i = s.hash & mask;
-      while (slots_[i].hash != 0) i = (i + 1) & mask;
-      slots_[i] = s;
+      std::size_t i = slot_of(s.hash, mask);
+      while (shard.slots[i].hash != 0) i = (i + 1) & mask;
+      shard.slots[i] = s;
     }
   }
 
   std::size_t required_words_;
   std::size_t crashed_words_;
-  std::size_t groups_ = 0;
   std::size_t byte_limit_ = SIZE_MAX;
   std::uint64_t evictions_ = 0;
-  std::vector<Slot> slots_;
-  std::vector<std::uint64_t> required_;
-  std::vector<std::uint64_t> crashed_;
+  std::array<Shard, kShards> shards_;
+  std::size_t slot_bytes_ = 0;  // every shard's slots
+  models::ChunkArena<std::uint64_t> required_;
+  models::ChunkArena<std::uint64_t> crashed_;
 };
 
 }  // namespace ariadne::search

@@ -1,0 +1,97 @@
+// WGL's memo table against a plain reference: a configuration is new unless one with
+// the same completed ops and state, and a subset of its crashed ops, went in before.
+// And the property the limits rely on: no single insert grows the table by more than
+// a chunk, however large it has become.
+#include "search/config_cache.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <tuple>
+#include <vector>
+
+using ariadne::search::ConfigCache;
+
+namespace {
+
+struct Reference {
+  // (hash, state, completed words) -> every crashed set accepted with it.
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::vector<std::uint64_t>>, std::vector<std::vector<std::uint64_t>>>
+      groups;
+
+  bool insert(std::uint64_t hash, std::uint64_t state, const std::vector<std::uint64_t>& required,
+              const std::vector<std::uint64_t>& crashed) {
+    auto [group, is_new] = groups.try_emplace({hash | 1, state, required});
+    auto& sets = group->second;
+    if (crashed.empty()) return is_new;  // no crashed ops: exact matches only
+    for (const auto& seen : sets) {
+      bool subset = true;
+      for (std::size_t w = 0; w < crashed.size(); ++w) subset = subset && (seen[w] & ~crashed[w]) == 0;
+      if (subset) return false;
+    }
+    sets.push_back(crashed);
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("config cache: new exactly when no stored configuration subsumes it") {
+  for (const std::size_t crashed_words : {0, 1, 2}) {
+    CAPTURE(crashed_words);
+    constexpr std::size_t kRequiredWords = 2;
+    ConfigCache cache(kRequiredWords, crashed_words);
+    Reference reference;
+    std::mt19937_64 rng(crashed_words + 7);
+    for (int i = 0; i < 20000; ++i) {
+      // Few distinct keys and sparse crashed sets, so that groups and subsumption are
+      // common; the hash is a function of the key, as WGL's is.
+      const std::uint64_t state = rng() % 8;
+      std::vector<std::uint64_t> words(kRequiredWords + crashed_words);
+      words[0] = rng() % 16;
+      words[1] = rng() % 2;
+      for (std::size_t w = 0; w < crashed_words; ++w) words[kRequiredWords + w] = rng() & rng() & rng() & 0xff;
+      const std::uint64_t hash = (words[0] * 0x9e3779b97f4a7c15ULL) ^ (words[1] << 40) ^ (state * 0xbf58476d1ce4e5b9ULL);
+      const std::vector<std::uint64_t> required(words.begin(), words.begin() + kRequiredWords);
+      const std::vector<std::uint64_t> crashed(words.begin() + kRequiredWords, words.end());
+      REQUIRE(cache.insert(hash, state, words.data()) == reference.insert(hash, state, required, crashed));
+    }
+    CHECK(cache.evictions() == 0);
+  }
+}
+
+TEST_CASE("config cache: no insert grows it by more than a chunk, and the byte limit evicts instead") {
+  constexpr std::size_t kRequiredWords = 4;
+  ConfigCache cache(kRequiredWords, 1);
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> words(kRequiredWords + 1);
+  std::size_t largest_step = 0;
+  for (int i = 0; i < 400000; ++i) {
+    for (auto& w : words) w = rng();
+    const std::size_t before = cache.bytes();
+    REQUIRE(cache.insert(rng(), 0, words.data()));
+    largest_step = std::max(largest_step, cache.bytes() - before);
+  }
+  MESSAGE("400,000 configurations: ", cache.bytes() >> 20, " MiB, largest single growth ", largest_step >> 10, " KiB");
+  CHECK(cache.bytes() > (std::size_t{40} << 20));
+  // A doubling vector would have grown by half the table in one step.
+  CHECK(largest_step <= (std::size_t{2} << 20));
+
+  // Under a limit, the growth that would cross it empties the table instead.
+  ConfigCache limited(kRequiredWords, 1);
+  limited.set_byte_limit(std::size_t{8} << 20);
+  for (int i = 0; i < 200000; ++i) {
+    for (auto& w : words) w = rng();
+    limited.insert(rng(), 0, words.data());
+    REQUIRE(limited.bytes() <= (std::size_t{8} << 20));
+  }
+  CHECK(limited.evictions() > 0);
+  // Emptied, it takes back what it had forgotten.
+  limited.clear();
+  CHECK(limited.bytes() == 0);
+  CHECK(limited.insert(1, 0, words.data()));
+  CHECK_FALSE(limited.insert(1, 0, words.data()));
+}
