@@ -155,6 +155,15 @@ class SearchEngine {
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
+// The same search, trying at each configuration the ops that must take effect before
+// the optional (crashed) ones, which it tries only where the required ones are stuck.
+// Every enabled op is still tried, so the answer is the same; what changes is which
+// order is found first. For relaxed histories (explain/relaxed_history.hpp), where
+// most ops are optional and enabled everywhere, the plain order tries placing each of
+// them at every step before the next required op, and misses orders that need only a
+// few of them.
+std::unique_ptr<SearchEngine> make_wgl_required_first(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                      const StopSignal& stop);
 
 // A search over one time segment of a longer history (see segmented_search.cpp): the
 // model is compiled once for the whole history, so a state one segment ends in can

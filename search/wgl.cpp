@@ -66,8 +66,11 @@ std::uint64_t mix64(std::uint64_t x) {
 
 class Wgl final : public SegmentSearch {
  public:
-  Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
-      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt}, memory, stop) {}
+  Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop,
+      bool required_first = false)
+      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt}, memory, stop) {
+    required_first_ = required_first;
+  }
 
   Wgl(const SubHistory& sub, SegmentStart start, MemoryBudget& memory, const StopSignal& stop)
       : sub_(sub),
@@ -133,7 +136,10 @@ class Wgl final : public SegmentSearch {
       const Node& node = nodes_[cursor_];
       const Operation& op = *sub_.ops[node.op];
       if (node.is_call) {
-        if (!is_first_of_class(node.op)) {
+        // Required first: the scan for required ops passes optional ones by, and the
+        // scan for optional ones (after the required ones got stuck) the required.
+        const bool skipped_by_phase = required_first_ && op.must_take_effect() == optional_phase_;
+        if (skipped_by_phase || !is_first_of_class(node.op)) {
           cursor_ = node.next;
           continue;
         }
@@ -147,6 +153,12 @@ class Wgl final : public SegmentSearch {
         continue;
       }
       if (!op.must_take_effect()) return finish(Outcome::linearizable);
+      if (required_first_ && !optional_phase_) {
+        // The required ops are stuck here: now the optional ones, from the start.
+        optional_phase_ = true;
+        cursor_ = nodes_[head_].next;
+        continue;
+      }
       if (stack_.empty()) return finish(Outcome::not_linearizable);
       backtrack();
     }
@@ -258,6 +270,7 @@ class Wgl final : public SegmentSearch {
       if (sub_.ops[op]->must_take_effect()) --required_left_;
       if (class_of_[op] != kNoClass) ++class_linearized_[class_of_[op]];
       cursor_ = nodes_[head_].next;
+      optional_phase_ = false;  // a new configuration: required ops first
       return true;
     }
     toggle(op);
@@ -273,6 +286,8 @@ class Wgl final : public SegmentSearch {
     toggle(op);
     if (sub_.ops[op]->must_take_effect()) ++required_left_;
     if (class_of_[op] != kNoClass) --class_linearized_[class_of_[op]];
+    // Back in the parent configuration, in the phase that had chosen this op.
+    optional_phase_ = required_first_ && !sub_.ops[op]->must_take_effect();
     succ_pool_.resize(f.succ_end);
     if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
       succ_pool_.resize(f.succ_begin);
@@ -353,6 +368,8 @@ class Wgl final : public SegmentSearch {
   std::vector<std::uint32_t> class_linearized_;
   std::uint64_t steps_ = 0;
   bool finished_ = false;
+  bool required_first_ = false;  // see make_wgl_required_first
+  bool optional_phase_ = false;  // required_first_: scanning for optional ops
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };
@@ -362,6 +379,11 @@ class Wgl final : public SegmentSearch {
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop) {
   return std::make_unique<Wgl>(sub, model, memory, stop);
+}
+
+std::unique_ptr<SearchEngine> make_wgl_required_first(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                      const StopSignal& stop) {
+  return std::make_unique<Wgl>(sub, model, memory, stop, true);
 }
 
 std::unique_ptr<SegmentSearch> make_wgl_segment(const SubHistory& sub, SegmentStart start, MemoryBudget& memory,
