@@ -1,6 +1,7 @@
 #include "explain/core_seeds.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace ariadne::explain {
 
@@ -74,6 +75,88 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
                              : before(insert_b, remove_a) && before(remove_a, remove_b);
       if (wrong) add({inserts[a][0], inserts[b][0], removals[a][0], removals[b][0]});
     }
+  }
+  return seeds;
+}
+
+namespace {
+
+using models::RegisterAccess;
+
+bool writes(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
+  return std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
+    return a.kind == RegisterAccess::Kind::write && a.key == key && a.value == value;
+  });
+}
+
+bool reads(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
+  return std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
+    return a.kind == RegisterAccess::Kind::read && a.key == key && a.value == value;
+  });
+}
+
+// A write of something other than `value` to `key`, taking effect for certain.
+bool overwrites(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
+  return meaning.effect == models::Effect::registers && meaning.must_take_effect &&
+         std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
+           return a.kind == RegisterAccess::Kind::write && a.key == key && a.value != value;
+         });
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
+                                                         const models::Semantics* semantics,
+                                                         std::uint32_t failing_op) {
+  std::vector<std::vector<std::uint32_t>> seeds;
+  if (!semantics || semantics->theory != models::Theory::registers || !semantics->text.empty()) return seeds;
+  const std::size_t n = ops.size();
+  const bool has_twins = semantics->ops.size() >= 2 * n;
+  const Operation& read = *ops[failing_op];
+  for (const RegisterAccess& access : semantics->ops[failing_op].accesses) {
+    if (access.kind != RegisterAccess::Kind::read) continue;
+    const std::uint32_t key = access.key, value = access.value;
+    std::vector<std::uint32_t> seed{failing_op};
+    // Writes of the value that completed before the read began, as real-time
+    // intervals [completed, read began): each needs an overwrite inside its interval.
+    std::vector<std::uint64_t> completed;
+    if (key < semantics->initial.size() && semantics->initial[key] == value) completed.push_back(0);
+    for (std::uint32_t j = 0; j < n; ++j) {
+      if (j == failing_op) continue;
+      const models::OpMeaning& recorded = semantics->ops[j];
+      const bool twin_writes = has_twins && writes(semantics->ops[n + j], key, value) &&
+                               !reads(semantics->ops[n + j], key, value);
+      if (!twin_writes && !writes(recorded, key, value)) continue;
+      seed.push_back(j);
+      if (writes(recorded, key, value) && before(*ops[j], read)) completed.push_back(ops[j]->ret + 1);
+    }
+    // The overwrites: one inside every interval if some write fits them all, else the
+    // first found for each.
+    const auto between = [&](std::uint32_t x, std::uint64_t after) {
+      return x != failing_op && overwrites(semantics->ops[x], key, value) && ops[x]->call >= after &&
+             before(*ops[x], read);
+    };
+    if (!completed.empty()) {
+      const std::uint64_t latest = *std::max_element(completed.begin(), completed.end());
+      std::optional<std::uint32_t> one;
+      for (std::uint32_t x = 0; x < n && !one; ++x) {
+        if (between(x, latest)) one = x;
+      }
+      if (one) {
+        seed.push_back(*one);
+      } else {
+        for (const std::uint64_t after : completed) {
+          for (std::uint32_t x = 0; x < n; ++x) {
+            if (!between(x, after)) continue;
+            seed.push_back(x);
+            break;
+          }
+        }
+      }
+    }
+    std::sort(seed.begin(), seed.end());
+    seed.erase(std::unique(seed.begin(), seed.end()), seed.end());
+    seeds.push_back(std::move(seed));
   }
   return seeds;
 }

@@ -14,6 +14,10 @@
 // without a failing op (whose search can be as hard as the verdict on a 2,000-op
 // stack).
 //
+// Reads-from: for registers, the failing op's read of a value, every op that could
+// write that value, and the writes that overwrote each such write the read came after
+// (Gibbons and Korach's "write, overwrite, read" pattern, SIAM J. Comput. 1997).
+//
 // Seeds are only guesses: the caller decides each one before using it.
 #pragma once
 
@@ -50,5 +54,15 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const m
 // refute anything, and the caller decides each seed before using it.
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
                                                       const models::Semantics* semantics, std::size_t limit);
+
+// Registers: for each value the op `failing_op` read (an index into `ops`), the seed
+// made of it, every op whose relaxed twin could write that value to that key (relaxed,
+// any of them could supply it at any moment), and for the writes of it that completed
+// before the read began (the initial value included), writes of other values that
+// came between them and the read in real time: one that follows them all if there is
+// one, else one after each. Empty for other models.
+std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
+                                                         const models::Semantics* semantics,
+                                                         std::uint32_t failing_op);
 
 }  // namespace ariadne::explain

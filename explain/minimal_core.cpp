@@ -34,7 +34,7 @@ class Minimiser {
   // The whole search; returns whether it finished (the core is then 1-minimal).
   bool run(std::optional<std::uint32_t> failing_op) {
     bool seeded = false;
-    if (!try_patterns(seeded)) return false;
+    if (!try_patterns(failing_op, seeded)) return false;
     if (seeded) {
       std::unique_ptr<SwitchableCheck> switchable = switchable_core();
       if (switchable) return shrink_on(*switchable);
@@ -62,10 +62,17 @@ class Minimiser {
     return deletion_pass(0, nullptr);
   }
 
-  // Adopts the first pattern seed (core_seeds.hpp) that is refuted, setting `seeded`;
-  // returns false if the stop signal fired.
-  bool try_patterns(bool& seeded) {
-    for (const std::vector<std::uint32_t>& seed : pattern_seeds(ops_, checker_.relevance().semantics(), kMaxPatternSeeds)) {
+  // Adopts the first pattern or reads-from seed (core_seeds.hpp) that is refuted,
+  // setting `seeded`; returns false if the stop signal fired.
+  bool try_patterns(std::optional<std::uint32_t> failing_op, bool& seeded) {
+    const models::Semantics* semantics = checker_.relevance().semantics();
+    std::vector<std::vector<std::uint32_t>> seeds = pattern_seeds(ops_, semantics, kMaxPatternSeeds);
+    if (failing_op) {
+      for (std::vector<std::uint32_t>& seed : reads_from_seeds(ops_, semantics, *failing_op)) {
+        seeds.push_back(std::move(seed));
+      }
+    }
+    for (const std::vector<std::uint32_t>& seed : seeds) {
       std::vector<bool> keep(ops_.size(), false);
       for (const std::uint32_t i : seed) keep[i] = true;
       const RelaxedDecision decision = checker_.decide_quickly(keep);
