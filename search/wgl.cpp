@@ -23,6 +23,13 @@
 //   of time. Only the earliest-invoked unlinearized member of such a class is tried,
 //   which prunes the k! orders of k identical crashed writes (common in etcd
 //   histories, where the values are 0-4) without losing any linearization.
+//
+// Required first (make_wgl_required_first, for the relaxed histories of core
+// questions): at each configuration, one scan tries the required ops up to the first
+// blocking return, and only then a second scan the optional ones up to the same
+// return. The two scans together try exactly the candidates of the one plain scan,
+// so the search space and the answer are the same; only the order in which a
+// witness is looked for changes.
 #include "search/config_cache.hpp"
 #include "search/search_engine.hpp"
 
