@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 namespace ariadne::explain {
 
@@ -145,7 +146,17 @@ class DeadEndSearch {
         pointers_(ops.relaxed.pointers()),
         compiled_(model.compile(pointers_)),
         deadline_(deadline),
-        limits_(limits) {}
+        limits_(limits) {
+    // The search's ops fit one 32-bit set (the caller keeps them that few), so what
+    // each op waits for, and what must take effect, are masks computed once.
+    predecessors_.assign(pointers_.size(), 0);
+    for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
+      if (pointers_[i]->must_take_effect()) required_ |= 1u << i;
+      for (std::uint32_t j = 0; j < pointers_.size(); ++j) {
+        if (j != i && pointers_[j]->precedes(*pointers_[i])) predecessors_[i] |= 1u << j;
+      }
+    }
+  }
 
   // Returns whether some order linearizes every op that must take effect (then the
   // core is not a core on its own: possible only when relaxed ops left out of the
@@ -165,11 +176,7 @@ class DeadEndSearch {
 
  private:
   bool visit(std::uint32_t done, StateId state) {
-    bool complete = true;  // every op that must take effect has
-    for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
-      if (!(done >> i & 1) && pointers_[i]->must_take_effect()) complete = false;
-    }
-    if (complete) return true;
+    if ((required_ & ~done) == 0) return true;  // every op that must take effect has
     if (cut_short_) return false;
     if (seen_.size() >= kMaxVisitedStates) {
       cut_short_ = true;
@@ -188,17 +195,21 @@ class DeadEndSearch {
     for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
       if (done >> i & 1) continue;
       if (!ready(done, i)) continue;
-      std::vector<StateId> next;
-      compiled_->step(state, i, next);
-      if (next.empty()) {
+      // Successors go on one pool shared by every level, read by index: deeper
+      // levels push theirs after them and pop them before returning.
+      const std::size_t begin = successors_.size();
+      compiled_->step(state, i, successors_);
+      const std::size_t end = successors_.size();
+      if (begin == end) {
         if (pointers_[i]->must_take_effect()) blocked.push_back(i);
         continue;
       }
       core_moved = core_moved || ops_.relaxed.kept[i];
       path_.push_back(i);
-      for (const StateId s : next) {
-        if (visit(done | 1u << i, s)) return true;
+      for (std::size_t k = begin; k < end; ++k) {
+        if (visit(done | 1u << i, successors_[k])) return true;
       }
+      successors_.resize(begin);
       path_.pop_back();
     }
     if (!core_moved) {
@@ -208,12 +219,7 @@ class DeadEndSearch {
   }
 
   // Op i may come next when every op that real time puts before it is done.
-  bool ready(std::uint32_t done, std::uint32_t i) const {
-    for (std::uint32_t j = 0; j < pointers_.size(); ++j) {
-      if (j != i && !(done >> j & 1) && pointers_[j]->precedes(*pointers_[i])) return false;
-    }
-    return true;
-  }
+  bool ready(std::uint32_t done, std::uint32_t i) const { return (predecessors_[i] & ~done) == 0; }
 
   // Keeps at most kMaxKeptDeadEnds, the shortest: the report shows a few, shortest
   // first, and the orders through relaxed ops are too many to keep them all.
@@ -249,8 +255,21 @@ class DeadEndSearch {
   const SearchOps& ops_;
   std::vector<const Operation*> pointers_;
   std::unique_ptr<CompiledModel> compiled_;
-  std::set<std::pair<std::uint32_t, StateId>> seen_;
+  std::vector<std::uint32_t> predecessors_;  // per op: the ops real time puts before it
+  std::uint32_t required_ = 0;               // the ops that must take effect
+  struct Visited {
+    std::uint32_t done;
+    StateId state;
+    bool operator==(const Visited&) const = default;
+  };
+  struct VisitedHash {
+    std::size_t operator()(const Visited& v) const {
+      return std::hash<std::uint64_t>{}((std::uint64_t{v.done} * 0x9e3779b97f4a7c15ULL) ^ v.state);
+    }
+  };
+  std::unordered_set<Visited, VisitedHash> seen_;  // (ops done, state) visited
   std::vector<std::uint32_t> path_;
+  std::vector<StateId> successors_;  // see visit()
   std::map<Key, std::vector<std::uint32_t>> dead_ends_;
   std::size_t dropped_ = 0;
   std::chrono::steady_clock::time_point deadline_;
