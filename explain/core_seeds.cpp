@@ -156,15 +156,7 @@ std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operati
     }
     std::sort(seed.begin(), seed.end());
     seed.erase(std::unique(seed.begin(), seed.end()), seed.end());
-    // The wider seed: the same, and every op invoked before the read completed.
-    std::vector<std::uint32_t> wide = seed;
-    for (std::uint32_t j = 0; j < n; ++j) {
-      if (ops[j]->call < read.ret) wide.push_back(j);
-    }
-    std::sort(wide.begin(), wide.end());
-    wide.erase(std::unique(wide.begin(), wide.end()), wide.end());
     seeds.push_back(std::move(seed));
-    if (wide.size() < n) seeds.push_back(std::move(wide));
   }
   return seeds;
 }
