@@ -42,6 +42,15 @@ Seeded seeds_of(const EventScript& script, const std::string& spec, std::uint32_
   return out;
 }
 
+// The one seed of `failing_op`'s read is `expected`, and the relaxed check refutes it.
+void expect_refuted_seed(const EventScript& script, const std::string& spec, std::uint32_t failing_op,
+                         const std::vector<std::uint32_t>& expected) {
+  const Seeded seeded = seeds_of(script, spec, failing_op);
+  REQUIRE(seeded.seeds.size() == 1);
+  CHECK(seeded.seeds[0] == expected);
+  CHECK(seeded.first_refuted);
+}
+
 }  // namespace
 
 TEST_CASE("reads-from seed: a stale read, the write it read and the one that overwrote it") {
@@ -51,24 +60,18 @@ TEST_CASE("reads-from seed: a stale read, the write it read and the one that ove
   s.invoke(0, "write", I(1)).ok(0, "write", I(1));
   s.invoke(0, "write", I(2)).ok(0, "write", I(2));
   s.invoke(1, "read").invoke(2, "write", I(3)).ok(2, "write", I(3)).ok(1, "read", I(1));
-  const Seeded seeded = seeds_of(s, "register(0)", 2);
-  REQUIRE(seeded.seeds.size() == 1);
-  CHECK(seeded.seeds[0] == std::vector<std::uint32_t>{0, 1, 2});
-  CHECK(seeded.first_refuted);
+  expect_refuted_seed(s, "register(0)", 2, {0, 1, 2});
 }
 
 TEST_CASE("reads-from seed: the initial value counts as a write, and any cas that could write the value joins") {
   // op 0: write 1; op 1: a crashed cas 5->0, which could write 0; op 2: a read of 0
-  // after the write overwrote the initial 0.
+  // after the write overwrote the initial 0. The cas could succeed only from 5, which
+  // nothing wrote: a core.
   EventScript s;
   s.invoke(0, "write", I(1)).ok(0, "write", I(1));
   s.invoke(1, "cas", testing::pair(5, 0)).info(1, "cas", testing::pair(5, 0));
   s.invoke(2, "read").ok(2, "read", I(0));
-  const Seeded seeded = seeds_of(s, "cas-register(0)", 2);
-  REQUIRE(seeded.seeds.size() == 1);
-  CHECK(seeded.seeds[0] == std::vector<std::uint32_t>{0, 1, 2});
-  // The cas could succeed only from 5, which nothing wrote: a core.
-  CHECK(seeded.first_refuted);
+  expect_refuted_seed(s, "cas-register(0)", 2, {0, 1, 2});
 }
 
 TEST_CASE("reads-from seed: none for a write, nor for models other than registers") {
