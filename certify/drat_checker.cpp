@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <new>
 #include <optional>
@@ -111,7 +112,9 @@ class TextTokens {
 // Reads the whole formula before checking starts, so that a malformed CNF is reported
 // as such rather than as a proof failure halfway through. Returns what is wrong, if
 // anything.
-std::optional<std::string> read_formula(std::string_view text, std::vector<Step>& clauses) {
+// `stop_now` is polled once a clause; when it fires, reading ends with `stopped` set.
+std::optional<std::string> read_formula(std::string_view text, std::vector<Step>& clauses,
+                                        const std::function<bool()>& stop_now, bool& stopped) {
   TextTokens tokens(text);
   bool have_header = false;
   std::int64_t variables = 0;
@@ -148,6 +151,10 @@ std::optional<std::string> read_formula(std::string_view text, std::vector<Step>
     if (token.value == 0) {
       clauses.push_back(std::move(clause));
       in_clause = false;
+      if (stop_now()) {
+        stopped = true;
+        return "stopped while reading the formula";
+      }
       continue;
     }
     if (token.value > variables || -token.value > variables)
@@ -645,10 +652,10 @@ std::string counts(const DratVerdict& verdict) {
 
 DratVerdict check_forward(std::string_view cnf, std::string_view proof, const std::function<bool()>& should_stop) {
   std::size_t polled = 0;
-  const auto stop_now = [&] { return should_stop && (++polled & 255) == 0 && should_stop(); };
+  const std::function<bool()> stop_now = [&] { return should_stop && (++polled & 255) == 0 && should_stop(); };
   DratVerdict verdict;
   std::vector<Step> formula;
-  if (auto error = read_formula(cnf, formula)) {
+  if (auto error = read_formula(cnf, formula, stop_now, verdict.stopped)) {
     verdict.message = std::move(*error);
     return verdict;
   }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <unordered_map>
 
@@ -27,13 +28,35 @@ namespace fs = std::filesystem;
 using encoder::Literal;
 using namespace proof_format;
 
-// The clauses of a DIMACS text, comments and header skipped; nullopt if malformed.
-std::optional<std::vector<std::vector<Literal>>> parse_cnf_clauses(const std::string& text) {
-  std::vector<std::vector<Literal>> clauses;
-  std::vector<Literal> clause;
+// The clauses of a DIMACS text, comments and header skipped, as the encoder keeps
+// its own (encoder::Formula::clause_literals): back to back, each ended by a 0. One
+// flat array, not a vector per clause: a whole partition's formula has near a
+// million clauses, whose allocation and freeing alone took a tenth of a second.
+struct CnfClauses {
+  std::vector<Literal> literals;
+  std::vector<std::size_t> starts;  // where each clause begins in `literals`
+
+  std::size_t size() const { return starts.size(); }
+  // Clause i, without its 0.
+  std::span<const Literal> operator[](std::size_t i) const {
+    const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : literals.size();
+    return {literals.data() + starts[i], end - 1 - starts[i]};
+  }
+};
+
+// nullopt when malformed, or when `should_stop` fired (polled every 4,096 lines;
+// `stopped` says which).
+std::optional<CnfClauses> parse_cnf_clauses(const std::string& text, const std::function<bool()>& should_stop,
+                                            bool& stopped) {
+  CnfClauses clauses;
+  bool in_clause = false;
   std::istringstream lines(text);
   std::string line;
-  while (std::getline(lines, line)) {
+  for (std::size_t n = 1; std::getline(lines, line); ++n) {
+    if (should_stop && (n & 4095) == 0 && should_stop()) {
+      stopped = true;
+      return std::nullopt;
+    }
     if (line.empty() || line[0] == 'c' || line[0] == 'p') continue;
     const char* p = line.data();
     const char* end = p + line.size();
@@ -44,15 +67,15 @@ std::optional<std::vector<std::vector<Literal>>> parse_cnf_clauses(const std::st
       const auto [next, error] = std::from_chars(p, end, value);
       if (error != std::errc() || value > INT32_MAX || value < -INT32_MAX) return std::nullopt;
       p = next;
-      if (value == 0) {
-        clauses.push_back(std::move(clause));
-        clause.clear();
-      } else {
-        clause.push_back(static_cast<Literal>(value));
+      if (!in_clause) {
+        clauses.starts.push_back(clauses.literals.size());
+        in_clause = true;
       }
+      clauses.literals.push_back(static_cast<Literal>(value));
+      if (value == 0) in_clause = false;
     }
   }
-  if (!clause.empty()) return std::nullopt;
+  if (in_clause) return std::nullopt;
   return clauses;
 }
 
@@ -76,7 +99,7 @@ struct LemmaIndex {
   std::vector<bool> present;  // the ops that take effect whatever the lemma says
 };
 
-std::optional<std::string> lemma_problem(const std::vector<Literal>& lemma, const LemmaIndex& index,
+std::optional<std::string> lemma_problem(std::span<const Literal> lemma, const LemmaIndex& index,
                                          std::span<const Operation* const> ops) {
   const auto& atoms = index.atoms;
   const auto& presence_of = index.presence_of;
@@ -142,7 +165,7 @@ std::optional<std::string> lemma_problem(const std::vector<Literal>& lemma, cons
   return std::string("its order atoms and the real-time facts form no cycle");
 }
 
-std::string lemma_text(const std::vector<Literal>& lemma) {
+std::string lemma_text(std::span<const Literal> lemma) {
   std::string out;
   for (const Literal l : lemma) out += std::to_string(l) + " ";
   return out + "0";
@@ -182,6 +205,13 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
     if (name->find('/') != std::string::npos || *name == "..") return fail("proof.json names a file outside DIR");
   }
 
+  // Every phase polls `should_stop`, or is short: on a whole 2,000-op partition,
+  // re-encoding and reading the CNF alone take over half a second.
+  const auto stopped = [&](const char* phase) {
+    check.stopped = true;
+    return fail(std::string(phase) + ": the check was stopped");
+  };
+
   // 1. The formula is the encoding of the history.
   std::unique_ptr<Model> model;
   CoreHistory history;
@@ -191,31 +221,37 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
     const auto history_text = read_file(root / *history_name);
     if (!history_text) return fail("no " + (root / *history_name).string());
     history = read_core_history(*history_text, (root / *history_name).string(), *model);
-    formula = encoder::encode(*model, history.ops);
+    encoder::EncodeOptions options;
+    if (should_stop) options.should_stop = should_stop;
+    formula = encoder::encode(*model, history.ops, options);
+  } catch (const encoder::EncodingStopped&) {
+    return stopped("formula");
   } catch (const std::exception& e) {
     return fail(std::string("cannot re-encode the history: ") + e.what());
   }
+  if (should_stop && should_stop()) return stopped("formula");
   const auto cnf_text = read_file(root / *cnf_name);
   if (!cnf_text) return fail("no " + (root / *cnf_name).string());
-  const auto clauses = parse_cnf_clauses(*cnf_text);
+  bool reading_stopped = false;
+  const auto clauses = parse_cnf_clauses(*cnf_text, should_stop, reading_stopped);
+  if (reading_stopped) return stopped("formula");
   if (!clauses) return fail(*cnf_name + ": malformed DIMACS");
-  const auto expected = formula.clauses();
+  const std::vector<Literal>& expected = formula.clause_literals;
   const auto base = static_cast<std::size_t>(base_count->as_integer());
-  if (base != expected.size() || clauses->size() < base ||
-      !std::equal(expected.begin(), expected.end(), clauses->begin())) {
+  const std::size_t base_end = base < clauses->size() ? clauses->starts[base] : clauses->literals.size();
+  if (base != formula.clause_count() || clauses->size() < base || base_end != expected.size() ||
+      !std::equal(expected.begin(), expected.end(), clauses->literals.begin())) {
     return fail(*cnf_name + ": its first " + std::to_string(base) + " clauses are not the encoding of " +
-                *history_name + " under " + *spec + " (" + std::to_string(expected.size()) + " clauses)");
+                *history_name + " under " + *spec + " (" + std::to_string(formula.clause_count()) + " clauses)");
   }
   check.passed.push_back("formula: the " + std::to_string(base) + " base clauses are the encoding of " +
                          *history_name + " (" + std::to_string(history.ops.size()) + " ops) under " + *spec);
 
   // 2. Every lemma forbids a cycle.
+  if (should_stop && should_stop()) return stopped("lemmas");
   const LemmaIndex lemma_index(formula);
   for (std::size_t i = base; i < clauses->size(); ++i) {
-    if (should_stop && (i & 255) == 0 && should_stop()) {
-      check.stopped = true;
-      return fail("lemmas: the check was stopped");
-    }
+    if (should_stop && (i & 255) == 0 && should_stop()) return stopped("lemmas");
     if (auto problem = lemma_problem((*clauses)[i], lemma_index, history.ops)) {
       return fail("lemma " + std::to_string(i - base + 1) + " (" + lemma_text((*clauses)[i]) + "): " + *problem);
     }
@@ -224,6 +260,7 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
                          " forbids a cycle of order atoms and real-time facts");
 
   // 3. The DRAT proof refutes formula and lemmas.
+  if (should_stop && should_stop()) return stopped("DRAT");
   const auto proof_text = read_file(root / *proof_name);
   if (!proof_text) return fail("no " + (root / *proof_name).string());
   const certify::DratVerdict drat = certify::check_drat(*cnf_text, *proof_text, should_stop);

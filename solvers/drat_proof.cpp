@@ -31,7 +31,17 @@ ProofOutcome write_drat_proof(std::span<const encoder::Literal> clauses, std::in
   // CaDiCaL only learns of variables through clauses; reserve them all so the
   // proof's numbering is the CNF's.
   solver.reserve(variable_count);
-  for (const encoder::Literal literal : clauses) solver.add(literal);
+  // A whole partition's formula has near a million clauses, whose loading (each
+  // traced to the proof file) takes over 100 ms: poll as they go.
+  std::size_t added = 0;
+  for (const encoder::Literal literal : clauses) {
+    solver.add(literal);
+    if (literal == 0 && (++added & 4095) == 0 && should_stop && should_stop()) {
+      solver.close_proof_trace();
+      solver.disconnect_terminator();
+      return ProofOutcome::stopped;
+    }
+  }
   const int result = solver.solve();
   solver.flush_proof_trace();
   solver.close_proof_trace();

@@ -143,3 +143,16 @@ TEST_CASE("a core the solver cannot refute in time is proved through its whole p
   CHECK(written.core_ops == partition.size());
   CHECK(explain::verify_proof(dir.path.string()).valid);
 }
+
+TEST_CASE("a proof check that is told to stop stops at its first phase, whatever the proof's size") {
+  // On a whole 2,000-op partition, re-encoding the history and reading the CNF alone
+  // take over a quarter of a second: both phases poll.
+  const auto rows = testing::refuted_rows(kSourceDir + "/corpus/classic");
+  REQUIRE_FALSE(rows.empty());
+  ScratchDir dir;
+  prove(rows.front(), dir.path);
+  const explain::ProofCheck check = explain::verify_proof(dir.path.string(), [] { return true; });
+  CHECK(check.stopped);
+  CHECK_FALSE(check.valid);
+  CHECK_MESSAGE(check.failure.starts_with("formula: the check was stopped"), check.failure);
+}
