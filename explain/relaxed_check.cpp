@@ -4,8 +4,8 @@
 #include "solvers/solver.hpp"
 #include "solvers/solver_engine.hpp"
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <new>
 
@@ -116,9 +116,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
   RelaxedDecision result;
   switch (decision.outcome) {
     case search::Outcome::linearizable:
-      result.verdict = RelaxedVerdict::linearizable;
-      for (const std::uint32_t i : decision.linearization) result.linearization.push_back(relaxed.original_id[i]);
-      return result;
+      return RelaxedDecision::ordered(decision.linearization, relaxed);
     case search::Outcome::not_linearizable: {
       result.verdict = RelaxedVerdict::not_linearizable;
       result.hinted = true;
@@ -151,8 +149,7 @@ RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, 
     search::Outcome outcome = engine->run(step_budget ? step_budget : 1 << 16);
     while (outcome == search::Outcome::undecided && step_budget == 0) outcome = engine->run(1 << 16);
     if (outcome == search::Outcome::linearizable) {
-      result.verdict = RelaxedVerdict::linearizable;
-      for (const std::uint32_t i : engine->linearization()) result.linearization.push_back(relaxed.original_id[i]);
+      result = RelaxedDecision::ordered(engine->linearization(), relaxed);
     } else if (outcome == search::Outcome::not_linearizable) {
       result.verdict = RelaxedVerdict::not_linearizable;
     }

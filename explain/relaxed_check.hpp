@@ -40,6 +40,16 @@ struct RelaxedDecision {
   std::vector<std::uint32_t> needed;
   // Linearizable: the witness, as ids of the ops of the partition, in order.
   std::vector<std::uint32_t> linearization;
+
+  // Linearizable, with the witness `order` (indices into relaxed.ops, as a search or a
+  // solver over relaxed.pointers() returns it) named by the partition's ids.
+  static RelaxedDecision ordered(std::span<const std::uint32_t> order, const RelaxedHistory& relaxed) {
+    RelaxedDecision decision;
+    decision.verdict = RelaxedVerdict::linearizable;
+    decision.linearization.reserve(order.size());
+    for (const std::uint32_t i : order) decision.linearization.push_back(relaxed.original_id[i]);
+    return decision;
+  }
 };
 
 // What a solver deciding relaxed histories answers to, for this checker and the

@@ -81,9 +81,7 @@ RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep) {
   RelaxedDecision result;
   switch (decision.outcome) {
     case search::Outcome::linearizable:
-      result.verdict = RelaxedVerdict::linearizable;
-      for (const std::uint32_t r : decision.linearization) result.linearization.push_back(relaxed_.original_id[r]);
-      return result;
+      return RelaxedDecision::ordered(decision.linearization, relaxed_);
     case search::Outcome::not_linearizable:
       result.verdict = RelaxedVerdict::not_linearizable;
       result.hinted = true;
