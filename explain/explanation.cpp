@@ -154,6 +154,16 @@ class DeadEndSearch {
       if (pointers_[i]->must_take_effect()) required_ |= 1u << i;
       for (std::uint32_t j = 0; j < pointers_.size(); ++j) {
         if (j != i && pointers_[j]->precedes(*pointers_[i])) predecessors_[i] |= 1u << j;
+        // Relaxed ops with the same f, argument and key are interchangeable (all
+        // invoked before everything, none completing): any order using one before an
+        // earlier twin swaps into one that does not, with the same ops of the core
+        // done in the same states. So each waits for its earlier twins, as for a
+        // real-time predecessor, and the search meets each dead end once, instead of
+        // once per subset of twins (k identical relaxed writes: 2^k subsets, k+1 now).
+        if (j < i && !ops.relaxed.kept[i] && !ops.relaxed.kept[j] && pointers_[j]->f == pointers_[i]->f &&
+            pointers_[j]->value == pointers_[i]->value && pointers_[j]->key == pointers_[i]->key) {
+          predecessors_[i] |= 1u << j;
+        }
       }
     }
   }
@@ -207,6 +217,9 @@ class DeadEndSearch {
       core_moved = core_moved || ops_.relaxed.kept[i];
       path_.push_back(i);
       for (std::size_t k = begin; k < end; ++k) {
+        // A relaxed op that leaves the state as it is only gets used up: no order
+        // through it reaches a dead end that the same order without it misses.
+        if (!ops_.relaxed.kept[i] && successors_[k] == state) continue;
         if (visit(done | 1u << i, successors_[k])) return true;
       }
       successors_.resize(begin);
@@ -218,7 +231,7 @@ class DeadEndSearch {
     return false;
   }
 
-  // Op i may come next when every op that real time puts before it is done.
+  // Op i may come next when every op that real time (or twin order) puts before it is done.
   bool ready(std::uint32_t done, std::uint32_t i) const { return (predecessors_[i] & ~done) == 0; }
 
   // Keeps at most kMaxKeptDeadEnds, the shortest: the report shows a few, shortest
@@ -255,7 +268,7 @@ class DeadEndSearch {
   const SearchOps& ops_;
   std::vector<const Operation*> pointers_;
   std::unique_ptr<CompiledModel> compiled_;
-  std::vector<std::uint32_t> predecessors_;  // per op: the ops real time puts before it
+  std::vector<std::uint32_t> predecessors_;  // per op: the ops real time, or twin order, puts before it
   std::uint32_t required_ = 0;               // the ops that must take effect
   struct Visited {
     std::uint32_t done;
