@@ -95,6 +95,9 @@ struct StopSignal {
   const std::atomic<bool>* cancel = nullptr;
   const std::atomic<bool>* decided = nullptr;
   const std::atomic<bool>* settled = nullptr;
+  // Set when a twin racing this work on the same question answered first (the core's
+  // decisions, explain/minimal_core.cpp): stops it as `decided` does.
+  const std::atomic<bool>* superseded = nullptr;
   const Limits* limits = nullptr;
 
   // memory: the command's memory limit was seen exceeded (LimitsWatch, or an engine's
@@ -113,6 +116,8 @@ struct StopSignal {
       }
     }
     if (std::chrono::steady_clock::now() >= deadline) return Why::timeout;
+    // Last: the command's own reasons to stop are the ones to report.
+    if (superseded && superseded->load(std::memory_order_relaxed)) return Why::decided;
     return Why::none;
   }
 };
