@@ -32,11 +32,11 @@
 // witness is looked for changes.
 #include "search/config_cache.hpp"
 #include "search/search_engine.hpp"
+#include "search/twin_classes.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <random>
-#include <unordered_map>
 
 namespace ariadne::search {
 
@@ -61,15 +61,6 @@ struct Frame {
   std::uint32_t succ_end;
   std::uint32_t succ_next;  // the next successor to try on backtracking
 };
-
-std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 class Wgl final : public SegmentSearch {
  public:
@@ -215,36 +206,16 @@ class Wgl final : public SegmentSearch {
   }
 
   void build_symmetry_classes() {
-    const std::size_t n = sub_.ops.size();
-    class_of_.assign(n, kNoClass);
-    std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const Operation& op = *sub_.ops[i];
-      if (op.must_take_effect()) continue;
-      std::size_t h = std::hash<std::string>{}(op.f) ^ (op.value.hash() * 31) ^ (op.key.hash() * 131);
-      auto& candidates = by_hash[h];
-      std::uint32_t cls = kNoClass;
-      for (std::uint32_t c : candidates) {
-        const Operation& rep = *sub_.ops[class_members_[c].front()];
-        if (rep.f == op.f && rep.value == op.value && rep.key == op.key) {
-          cls = c;
-          break;
-        }
-      }
-      if (cls == kNoClass) {
-        cls = static_cast<std::uint32_t>(class_members_.size());
-        class_members_.emplace_back();
-        candidates.push_back(cls);
-      }
-      class_members_[cls].push_back(i);  // ascending call order
-      class_of_[i] = cls;
+    class_of_.assign(sub_.ops.size(), kNoClass);
+    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
+      if (!sub_.ops[i]->must_take_effect()) class_of_[i] = twins_.add(*sub_.ops[i], i);  // ascending call order
     }
-    class_linearized_.assign(class_members_.size(), 0);
+    class_linearized_.assign(twins_.size(), 0);
   }
 
   bool is_first_of_class(std::uint32_t op) const {
     std::uint32_t cls = class_of_[op];
-    return cls == kNoClass || class_members_[cls][class_linearized_[cls]] == op;
+    return cls == kNoClass || twins_.members(cls)[class_linearized_[cls]] == op;
   }
 
   static std::size_t count_required(const SubHistory& sub) {
@@ -259,7 +230,7 @@ class Wgl final : public SegmentSearch {
     bits_hash_ ^= zobrist_[op];
   }
 
-  std::uint64_t config_hash(StateId s) const { return mix64(bits_hash_ ^ mix64(s + 0x9e3779b97f4a7c15ULL)); }
+  std::uint64_t config_hash(StateId s) const { return ConfigCache::hash(bits_hash_, s); }
 
   // Tries the successors [next, end) of the step at call node `call`; on the first whose
   // configuration is new, linearizes the op and returns true.
@@ -371,7 +342,7 @@ class Wgl final : public SegmentSearch {
   StateId state_ = 0;
   std::size_t required_left_ = 0;
   std::vector<std::uint32_t> class_of_;
-  std::vector<std::vector<std::uint32_t>> class_members_;
+  TwinClasses twins_;
   std::vector<std::uint32_t> class_linearized_;
   std::uint64_t steps_ = 0;
   bool finished_ = false;
