@@ -1,6 +1,7 @@
 #include "explain/minimal_core.hpp"
 
 #include "explain/core_seeds.hpp"
+#include "explain/decision_race.hpp"
 #include "explain/relaxed_check.hpp"
 #include "explain/switchable_check.hpp"
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace ariadne::explain {
 
@@ -35,30 +37,25 @@ class Minimiser {
   bool run(std::optional<std::uint32_t> failing_op) {
     bool seeded = false;
     if (!try_patterns(failing_op, seeded)) return false;
-    if (seeded) {
-      std::unique_ptr<SwitchableCheck> switchable = switchable_core();
-      if (switchable) return shrink_on(*switchable);
-      if (stop_.check() != search::StopSignal::Why::none) return false;
-      return deletion_pass(0, nullptr);
+    if (seeded) return shrink_on(nullptr);
+    // A small partition: the first core is a small refuted window around the
+    // failing op, or else what the solver's refutation of the whole partition
+    // mentions; it is shrunk without building a switchable formula until a candidate
+    // needs one. Windows get a short budget each here: some take the search and the
+    // solver alike tens of milliseconds (a relaxed prefix leaves everything free),
+    // where the whole partition's refutation, nothing relaxed, takes one.
+    if (ops_.size() <= kSwitchableOps) return start(failing_op, kWindowBudget) && shrink_on(nullptr);
+    // A larger one: a refuted window first (start()), shrunk alone until it is small
+    // enough for a switchable formula.
+    if (!start(failing_op)) return false;
+    if (count(keep_) > kSwitchableOps) {
+      bool handed_over = false;
+      if (!deletion_pass(kSwitchableOps, &handed_over)) return false;
+      if (!handed_over) return true;  // the pass finished on its own
     }
-    // A small partition goes to the switchable formula whole: the verdict refuted it
-    // already, and its first refutation there names a small core at once. A larger
-    // one first looks for a small refuted window (start()), and shrinks it alone until
-    // it is small enough for the formula.
-    if (ops_.size() > kSwitchableOps) {
-      if (!start(failing_op)) return false;
-      if (count(keep_) > kSwitchableOps) {
-        bool handed_over = false;
-        if (!deletion_pass(kSwitchableOps, &handed_over)) return false;
-        if (!handed_over) return true;  // the pass finished on its own
-      }
-    }
-    if (count(keep_) <= kSwitchableOps) {
-      std::unique_ptr<SwitchableCheck> switchable = switchable_core();
-      if (switchable) return shrink_on(*switchable);
-      if (stop_.check() != search::StopSignal::Why::none) return false;
-      if (ops_.size() <= kSwitchableOps && !start(failing_op)) return false;
-    }
+    std::unique_ptr<SwitchableCheck> switchable = switchable_core();
+    if (switchable) return shrink_on(std::move(switchable));
+    if (stop_.check() != search::StopSignal::Why::none) return false;
     return deletion_pass(0, nullptr);
   }
 
@@ -90,10 +87,12 @@ class Minimiser {
   }
 
   // Finds a first core to shrink; returns false if the stop signal fired.
-  bool start(std::optional<std::uint32_t> failing_op) {
+  // With `window_budget`, a window undecided after that long ends the windows.
+  bool start(std::optional<std::uint32_t> failing_op,
+             std::optional<std::chrono::steady_clock::duration> window_budget = std::nullopt) {
     if (failing_op) {
       bool found = false;
-      if (!grow_from(*failing_op, found)) return false;
+      if (!grow_from(*failing_op, found, window_budget)) return false;
       if (found) return refine();
     }
     RelaxedDecision whole = checker_.decide(keep_);
@@ -114,8 +113,9 @@ class Minimiser {
   // after the failing op are left out of windows, though a core may need them (a
   // relaxed twin is free of real time, and may go anywhere), except for the model's
   // companions (core_seeds.hpp), which join every window. Sets `found` when a window
-  // is refuted (and adopted).
-  bool grow_from(std::uint32_t failing_op, bool& found) {
+  // is refuted (and adopted). With `budget`, a window still undecided after that long
+  // ends the growing (found stays false).
+  bool grow_from(std::uint32_t failing_op, bool& found, std::optional<std::chrono::steady_clock::duration> budget) {
     const std::uint64_t cut = ops_[failing_op]->ret;
     std::vector<std::uint32_t> nearest;
     for (std::uint32_t i = 0; i < ops_.size(); ++i) {
@@ -128,8 +128,10 @@ class Minimiser {
       const std::size_t size = std::min(k, nearest.size());
       std::vector<bool> window = companions;
       for (std::size_t n = 0; n < size; ++n) window[nearest[n]] = true;
-      RelaxedDecision decision = checker_.decide_quickly(window);
-      if (decision.verdict == RelaxedVerdict::undecided) return false;
+      RelaxedDecision decision = checker_.decide_quickly(window, budget);
+      if (decision.verdict == RelaxedVerdict::undecided) {
+        return budget && stop_.check() == search::StopSignal::Why::none;
+      }
       if (decision.verdict == RelaxedVerdict::not_linearizable) {
         keep_ = std::move(window);
         last_ = std::move(decision);
@@ -203,39 +205,9 @@ class Minimiser {
   // is built anew: on a 219-op register history, 28 times fewer clauses, and each
   // later solve that much faster. nullptr when no formula could be built, or the stop
   // signal fired.
-  //
-  // A whole partition is first decided as recorded, by the solver, for the ops its
-  // refutation's groups mention (a formula much smaller than the switchable one,
-  // since nothing is relaxed): when the switchable formula over just those refutes
-  // them, the formula over the whole is never built.
   std::unique_ptr<SwitchableCheck> switchable_core() {
-    std::unique_ptr<SwitchableCheck> switchable;
-    if (count(keep_) == ops_.size()) {
-      RelaxedDecision whole = checker_.decide(keep_);
-      if (whole.verdict == RelaxedVerdict::undecided) return nullptr;
-      if (whole.verdict == RelaxedVerdict::linearizable) {
-        throw std::logic_error("core: the refuted partition is linearizable to the SAT engine");
-      }
-      if (whole.hinted && whole.needed.size() < ops_.size()) {
-        std::vector<bool> hinted(ops_.size(), false);
-        for (const std::uint32_t i : whole.needed) hinted[i] = true;
-        switchable = SwitchableCheck::make(ops_, model_, checker_.relevance(), hinted, stop_, memory_limit_, kEncodingBudget);
-        if (switchable) {
-          RelaxedDecision decision = switchable->decide(hinted);
-          if (decision.verdict == RelaxedVerdict::undecided) return nullptr;
-          if (decision.verdict == RelaxedVerdict::not_linearizable) {
-            keep_ = std::move(hinted);
-          } else {
-            // The hint was wrong: the order needs some op it left out.
-            switchable_decisions_ += switchable->decisions();
-            switchable.reset();
-          }
-        }
-      }
-    }
-    if (!switchable) {
-      switchable = SwitchableCheck::make(ops_, model_, checker_.relevance(), keep_, stop_, memory_limit_, kEncodingBudget);
-    }
+    std::unique_ptr<SwitchableCheck> switchable =
+        SwitchableCheck::make(ops_, model_, checker_.relevance(), keep_, stop_, memory_limit_, kEncodingBudget);
     for (int rebuilt = 0; switchable; ++rebuilt) {
       const std::size_t before = count(keep_);
       const RelaxedDecision first = switchable->decide(keep_);
@@ -250,34 +222,98 @@ class Minimiser {
     return nullptr;
   }
 
-  // Deletion on one switchable formula: relax each op once, latest first; a
-  // refutation shrinks the core to the ops its failed assumptions name, an order
-  // marks the op necessary. Necessity is monotone (a smaller core relaxes more), so
+  // Deletion, latest op first: relax each op once; an order marks it necessary, a
+  // refutation drops it (and, from the switchable formula, every op its failed
+  // assumptions do not name). Necessity is monotone (a smaller core relaxes more), so
   // one pass leaves a core from which no single op can be dropped.
-  bool shrink_on(SwitchableCheck& switchable) {
-    struct Count {
-      SwitchableCheck& check;
-      std::uint64_t& total;
-      ~Count() { total += check.decisions(); }
-    } counted{switchable, switchable_decisions_};
+  //
+  // Most candidates are settled by the native search (the closure look first,
+  // relaxed_closure.hpp) in microseconds, where the solver needs milliseconds to
+  // model and decode the whole formula, and building the formula costs more than
+  // most whole passes: so `switchable` is built only for the first candidate the
+  // search leaves undecided, over the core as it is then. Without a formula (none
+  // could be built), the relaxed checker decides such a candidate alone.
+  bool shrink_on(std::unique_ptr<SwitchableCheck> switchable) {
+    bool cannot_build = false;
+    int quick_misses = 0;
+    const auto count_decisions = [&] {
+      if (switchable) switchable_decisions_ += switchable->decisions();
+    };
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       if (!keep_[i]) continue;
       std::vector<bool> candidate = keep_;
       candidate[i] = false;
-      // Most candidates have an order (the op is necessary), which a short native search
-      // finds in microseconds where the solver needs milliseconds to model and decode
-      // the whole formula; a refutation still comes from the solver, for its failed
-      // assumptions.
-      if (checker_.decide_by_search_only(candidate, kQuickSearchSteps).verdict == RelaxedVerdict::linearizable) {
+      // The closure look settles most candidates of register histories in
+      // microseconds. Where it does not apply, a short native search does the same
+      // for many (mutex histories), until it has missed twice in a row: the race
+      // below runs the same search anyway.
+      RelaxedDecision quick;
+      if (checker_.closure_applies()) {
+        quick = checker_.look(candidate);
+      } else if (quick_misses < kQuickMissesBeforeRacing) {
+        quick = checker_.decide_by_search_only(candidate, kQuickSearchSteps);
+        quick_misses = quick.verdict == RelaxedVerdict::undecided ? quick_misses + 1 : 0;
+      }
+      if (quick.verdict == RelaxedVerdict::linearizable) continue;
+      if (quick.verdict == RelaxedVerdict::not_linearizable) {
+        keep_ = std::move(candidate);
         continue;
       }
-      RelaxedDecision decision = switchable.decide(candidate);
-      if (decision.verdict == RelaxedVerdict::undecided) return false;
-      if (decision.verdict == RelaxedVerdict::not_linearizable && !adopt_switchable(std::move(decision), "")) {
+      if (stop_.check() != search::StopSignal::Why::none) {
+        count_decisions();
+        return false;
+      }
+      RelaxedDecision decision =
+          cannot_build ? checker_.decide_quickly(candidate) : race(switchable, cannot_build, candidate);
+      // No formula could be had (too large to build in time: a mutex's, whose
+      // alternation is cubic in the ops), which stopped the search racing it: the
+      // relaxed checker's own race instead.
+      if (decision.verdict == RelaxedVerdict::undecided && cannot_build) decision = checker_.decide_quickly(candidate);
+      if (decision.verdict == RelaxedVerdict::undecided) {
+        count_decisions();
+        return false;
+      }
+      if (decision.verdict != RelaxedVerdict::not_linearizable) continue;
+      if (!decision.hinted) {
+        keep_ = std::move(candidate);
+      } else if (!adopt_switchable(std::move(decision), "")) {
+        count_decisions();
         return false;
       }
     }
+    count_decisions();
     return true;
+  }
+
+  // The switchable formula and the native search on the same candidate at once
+  // (decision_race.hpp). Without a formula yet, the search gets a head start: most
+  // candidates it answers in a millisecond or two, and a formula costs tens of
+  // milliseconds to build (25 ms on a 42-op etcd core). Only when it has not answered
+  // by then is the formula built, over the core as it is, while the search goes on;
+  // once built, it serves every later candidate.
+  RelaxedDecision race(std::unique_ptr<SwitchableCheck>& switchable, bool& cannot_build,
+                       const std::vector<bool>& candidate) {
+    const RelaxedHistory relaxed = checker_.relaxed_of(candidate);
+    return race_decision(
+        stop_,
+        // Each side may hold up to half the memory limit.
+        [&](const search::StopSignal& stop) { return checker_.search_until_stopped(relaxed, stop, memory_limit_ / 2); },
+        [&](const search::StopSignal& stop) {
+          if (!switchable) {
+            const auto until = std::chrono::steady_clock::now() + kSearchHeadStart;
+            while (std::chrono::steady_clock::now() < until) {
+              if (stop.check() != search::StopSignal::Why::none) return RelaxedDecision{};
+              std::this_thread::sleep_for(std::chrono::microseconds(50));
+            }
+            switchable = SwitchableCheck::make(ops_, model_, checker_.relevance(), keep_, stop_, memory_limit_ / 2,
+                                               kEncodingBudget);
+            if (!switchable) {
+              cannot_build = true;
+              return RelaxedDecision{};
+            }
+          }
+          return switchable->decide(candidate, &stop);
+        });
   }
 
   // Adopts a refutation's failed assumptions as the core. `must_refute` names what was
@@ -338,6 +374,13 @@ class Minimiser {
   // alternation is cubic in the ops, on a 2,000-op history): the native search alone
   // shrinks the core instead.
   static constexpr std::chrono::milliseconds kEncodingBudget{100};
+  // How long a window of a small partition may take (run()).
+  static constexpr std::chrono::milliseconds kWindowBudget{4};
+  // Quick searches in a row that ran out of steps before shrink_on() goes straight to
+  // the race.
+  static constexpr int kQuickMissesBeforeRacing = 2;
+  // The native search's head start before a switchable formula is built (race()).
+  static constexpr std::chrono::milliseconds kSearchHeadStart{3};
   // How often switchable_core() may build a smaller formula.
   static constexpr int kMaxRebuilds = 2;
   // The native search's steps before the switchable formula decides instead (about

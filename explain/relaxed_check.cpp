@@ -1,6 +1,8 @@
 #include "explain/relaxed_check.hpp"
 
 #include "encoder/encode.hpp"
+#include "explain/decision_race.hpp"
+#include "explain/relaxed_closure.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/solver_engine.hpp"
 
@@ -33,17 +35,12 @@ RelaxedChecker::RelaxedChecker(std::span<const Operation* const> ops, const Mode
 
 namespace {
 
-// The quick search starts at a few milliseconds of WGL (RelaxedChecker::search_steps_)
-// and grows up to about a second.
-constexpr std::uint64_t kMaxQuickSearchSteps = 1 << 24;
-// The search often settles every candidate (mutex histories) or none (registers with
-// many relaxed writes, which WGL must place everywhere): after this many misses in a
-// row the solver goes first...
-constexpr int kSearchMissesBeforeSolverFirst = 2;
-// ...until a solver decision takes this long: some relaxed histories are hard for
-// CDCL (a second or more per refutation) yet easy for WGL given more steps, so the
-// search gets another chance, with eight times the steps.
-constexpr std::chrono::milliseconds kSlowSolverDecision(200);
+// The closure look's budget (relaxed_closure.hpp), in model steps: a few milliseconds.
+constexpr std::uint64_t kClosureSteps = 1 << 16;
+// Looks in a row that answered nothing before the partition does without them: on a
+// mutex history the supply of relaxed releases is what every answer turns on, so
+// every look runs into paths that need more of them than there are.
+constexpr int kLookMissesBeforeGivingUp = 16;
 
 }  // namespace
 
@@ -55,37 +52,56 @@ RelaxedHistory RelaxedChecker::relaxed_of(const std::vector<bool>& keep) {
 
 RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
   const RelaxedHistory relaxed = relaxed_of(keep);
-  if (!encodable_) return decide_by_search(relaxed, 0);
-  return decide_by_solver(relaxed);
+  if (encodable_) {
+    RelaxedDecision decision = decide_by_solver(relaxed, stop_, memory_limit_);
+    if (encodable_) return decision;
+  }
+  return decide_by_search(relaxed, 0, stop_, memory_limit_, true);
 }
 
-RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep) {
+RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep,
+                                               std::optional<std::chrono::steady_clock::duration> budget) {
   const RelaxedHistory relaxed = relaxed_of(keep);
-  if (!encodable_) return decide_by_search(relaxed, 0);
-  if (search_misses_ < kSearchMissesBeforeSolverFirst) {
-    RelaxedDecision quick = decide_by_search(relaxed, search_steps_);
-    if (quick.verdict != RelaxedVerdict::undecided || stop_.check() != search::StopSignal::Why::none) {
-      search_misses_ = 0;
-      return quick;
-    }
-    ++search_misses_;
+  if (RelaxedDecision look = look_by_closure(relaxed, stop_, memory_limit_); look.verdict != RelaxedVerdict::undecided) {
+    return look;
   }
-  const auto started = std::chrono::steady_clock::now();
-  RelaxedDecision decision = decide_by_solver(relaxed);
-  if (std::chrono::steady_clock::now() - started > kSlowSolverDecision && search_steps_ < kMaxQuickSearchSteps) {
-    search_misses_ = 0;
-    search_steps_ *= 8;
+  search::StopSignal within = stop_;
+  if (budget) within.deadline = std::min(within.deadline, std::chrono::steady_clock::now() + *budget);
+  if (encodable_) {
+    // Each side may hold up to half the memory limit.
+    RelaxedDecision decision = race_decision(
+        within,
+        [&](const search::StopSignal& stop) { return decide_by_search(relaxed, 0, stop, memory_limit_ / 2, false); },
+        [&](const search::StopSignal& stop) { return decide_by_solver(relaxed, stop, memory_limit_ / 2); });
+    // Unless the solver found that the model has no direct encoding, which stopped the
+    // search racing it.
+    if (encodable_ || decision.verdict != RelaxedVerdict::undecided) return decision;
   }
-  return decision;
+  return decide_by_search(relaxed, 0, within, memory_limit_, false);
 }
 
 RelaxedDecision RelaxedChecker::decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget) {
-  return decide_by_search(relaxed_of(keep), step_budget);
+  return decide_by_search(relaxed_of(keep), step_budget, stop_, memory_limit_, true);
 }
 
-RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) {
+RelaxedDecision RelaxedChecker::search_until_stopped(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                                     std::uint64_t memory_limit) {
+  return decide_by_search(relaxed, 0, stop, memory_limit, false);
+}
+
+RelaxedDecision RelaxedChecker::look_by_closure(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                                std::uint64_t memory_limit) {
+  if (!closure_applies_) return {};
+  const ClosureDecision closure = decide_by_closure(relaxed, model_, stop, kClosureSteps, memory_limit / 4);
+  look_misses_ = closure.decision.verdict == RelaxedVerdict::undecided ? look_misses_ + 1 : 0;
+  if (closure.too_many_states || look_misses_ >= kLookMissesBeforeGivingUp) closure_applies_ = false;
+  return closure.decision;
+}
+
+RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                                 std::uint64_t memory_limit) {
   const std::vector<const Operation*> pointers = relaxed.pointers();
-  const RelaxedSolverLimits limits{stop_, memory_limit_};
+  const RelaxedSolverLimits limits{stop, memory_limit};
   encoder::Formula formula;
   try {
     encoder::EncodeOptions options;
@@ -100,7 +116,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
     // Too many states to unroll, or kv reads with too many decompositions: relaxing
     // more ops rarely changes that, so later decisions go straight to the search.
     encodable_ = false;
-    return decide_by_search(relaxed, 0);
+    return {};
   }
   const std::unique_ptr<solvers::Solver> solver = solvers::make_cadical_solver();
   std::atomic<std::uint64_t> held{0};
@@ -139,13 +155,20 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed) 
   }
 }
 
-RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget) {
+RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget,
+                                                 const search::StopSignal& stop, std::uint64_t memory_limit,
+                                                 bool closure_first) {
+  if (closure_first) {
+    if (RelaxedDecision look = look_by_closure(relaxed, stop, memory_limit); look.verdict != RelaxedVerdict::undecided) {
+      return look;
+    }
+  }
   search::SubHistory sub;
   sub.ops = relaxed.pointers();
-  search::MemoryBudget memory(memory_limit_);
+  search::MemoryBudget memory(memory_limit);
   RelaxedDecision result;
   try {
-    auto engine = search::make_wgl_required_first(sub, model_, memory, stop_);
+    auto engine = search::make_wgl_required_first(sub, model_, memory, stop);
     search::Outcome outcome = engine->run(step_budget ? step_budget : 1 << 16);
     while (outcome == search::Outcome::undecided && step_budget == 0) outcome = engine->run(1 << 16);
     if (outcome == search::Outcome::linearizable) {

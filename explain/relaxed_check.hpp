@@ -24,7 +24,9 @@
 #include "solvers/solver_engine.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -84,23 +86,47 @@ class RelaxedChecker {
 
   // The solver first, for its hint.
   RelaxedDecision decide(const std::vector<bool>& keep);
-  // A short native search first, then the solver if the search ran out of steps:
-  // most candidates differ from the refuted history by one relaxed op, which WGL
-  // settles in microseconds where encoding alone takes milliseconds.
-  RelaxedDecision decide_quickly(const std::vector<bool>& keep);
-  // The native search alone, giving up (undecided) after `step_budget` model steps:
-  // for callers that have a solver of their own to fall back on.
+  // The closure look first (relaxed_closure.hpp), which settles most core questions
+  // of register histories in microseconds; then the native search and the solver
+  // racing each other (decision_race.hpp): some relaxed histories take WGL a second
+  // and CDCL a millisecond, others the other way round.
+  // With `budget`, gives up (undecided) after that long.
+  RelaxedDecision decide_quickly(const std::vector<bool>& keep,
+                                 std::optional<std::chrono::steady_clock::duration> budget = std::nullopt);
+  // The closure look, then the native search alone, giving up (undecided) after
+  // `step_budget` model steps: for callers that have a solver of their own to fall
+  // back on.
   RelaxedDecision decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget);
+  // The closure look alone (relaxed_closure.hpp).
+  RelaxedDecision look(const std::vector<bool>& keep) {
+    return look_by_closure(relaxed_of(keep), stop_, memory_limit_);
+  }
+  // Whether the closure look still applies to this partition.
+  bool closure_applies() const { return closure_applies_; }
   std::uint64_t decisions() const { return decisions_; }
   const RelaxedRelevance& relevance() const { return relevance_; }
 
- private:
   // The relaxed history of `keep`, less the relaxed ops that cannot matter; counts a
   // decision.
   RelaxedHistory relaxed_of(const std::vector<bool>& keep);
-  RelaxedDecision decide_by_solver(const RelaxedHistory& relaxed);
+  // The native search on `relaxed` (relaxed_of()) with no step limit, until `stop`
+  // fires, in `memory_limit` bytes: for racing a solver on another thread, so no
+  // other call may run on this checker meanwhile.
+  RelaxedDecision search_until_stopped(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                       std::uint64_t memory_limit);
+
+ private:
+  // With `stop` and `memory_limit` given, so that a race's two sides can each have
+  // their own. The solver sets encodable_ to false, and answers undecided, when the
+  // model has no direct encoding for the partition.
+  RelaxedDecision decide_by_solver(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                   std::uint64_t memory_limit);
   // Gives up (undecided) after `step_budget` model steps; 0 means no limit.
-  RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget);
+  RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget,
+                                   const search::StopSignal& stop, std::uint64_t memory_limit, bool closure_first);
+  // Undecided once a closure grew too large for the partition's model.
+  RelaxedDecision look_by_closure(const RelaxedHistory& relaxed, const search::StopSignal& stop,
+                                  std::uint64_t memory_limit);
 
   std::span<const Operation* const> ops_;
   const Model& model_;
@@ -108,8 +134,8 @@ class RelaxedChecker {
   const search::StopSignal& stop_;
   std::uint64_t memory_limit_;
   bool encodable_ = true;
-  int search_misses_ = 0;               // quick searches in a row that ran out of steps
-  std::uint64_t search_steps_ = 1 << 18;  // the quick search's budget, raised when the solver is slow
+  bool closure_applies_ = true;  // false once a closure grew too large (relaxed_closure.hpp)...
+  int look_misses_ = 0;          // ...or this many looks in a row answered nothing
   std::uint64_t decisions_ = 0;
 };
 

@@ -63,13 +63,13 @@ std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation
   return check;
 }
 
-RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep) {
+RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep, const search::StopSignal* stop) {
   ++decisions_;
   std::vector<encoder::Literal> assumptions;
   for (std::uint32_t i = 0; i < keep.size(); ++i) {
     if (keep[i]) assumptions.push_back(formula_.selectors.at(selector_of_.at(i).value()));
   }
-  const RelaxedSolverLimits limits{stop_, memory_limit_};
+  const RelaxedSolverLimits limits{stop ? *stop : stop_, memory_limit_};
   std::atomic<std::uint64_t> held{0};
   const solvers::FormulaHooks hooks = limits.hooks(*solver_, formula_, held);
   solvers::FormulaDecision decision;

@@ -59,7 +59,8 @@ class SwitchableCheck {
   // Whether the relaxed history of `keep` (a subset of the candidate) is linearizable.
   // When refuted, `needed` lists the kept ops (partition indices, ascending) whose
   // selectors the refutation used: a subset of `keep` that is refuted too.
-  RelaxedDecision decide(const std::vector<bool>& keep);
+  // `stop` overrides the check's stop signal for this decision (a race's).
+  RelaxedDecision decide(const std::vector<bool>& keep, const search::StopSignal* stop = nullptr);
 
   std::uint64_t decisions() const { return decisions_; }
   std::size_t formula_ops() const { return relaxed_.ops.size(); }
