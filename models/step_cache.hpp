@@ -9,6 +9,8 @@
 // budget. Steps with several successors (a crashed unordered dequeue) are not cached.
 #pragma once
 
+#include "models/splitmix.hpp"
+
 #include <ariadne/model.hpp>
 
 #include <cstdint>
@@ -68,13 +70,8 @@ class StepCache {
   static std::uint64_t key_of(StateId state, std::uint32_t op) { return (state << 32) | op; }
 
   std::size_t slot_of(std::uint64_t key) const {
-    // splitmix64's finaliser: state and op both land in the low bits we index by.
-    key ^= key >> 30;
-    key *= 0xbf58476d1ce4e5b9ULL;
-    key ^= key >> 27;
-    key *= 0x94d049bb133111ebULL;
-    key ^= key >> 31;
-    return key & (entries_.size() - 1);
+    // State and op both land in the low bits we index by.
+    return splitmix64(key) & (entries_.size() - 1);
   }
 
   void grow() {

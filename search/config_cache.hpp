@@ -26,6 +26,7 @@
 #pragma once
 
 #include "models/chunk_arena.hpp"
+#include "models/splitmix.hpp"
 
 #include <ariadne/model.hpp>
 
@@ -43,7 +44,7 @@ class ConfigCache {
   // per-op Zobrist keys, kept by the search) and its state: splitmix64's finaliser on
   // both, so that the shard (top bits) and the slot (low bits) depend on every bit.
   static std::uint64_t hash(std::uint64_t completed, StateId state) {
-    return mix(completed ^ mix(state + 0x9e3779b97f4a7c15ULL));
+    return models::splitmix64(completed ^ models::splitmix64(state + 0x9e3779b97f4a7c15ULL));
   }
 
   ConfigCache(std::size_t required_words, std::size_t crashed_words)
@@ -93,15 +94,6 @@ class ConfigCache {
   std::size_t bytes() const { return slot_bytes_ + required_.bytes() + crashed_.bytes(); }
 
  private:
-  static std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-  }
-
   static constexpr unsigned kShardBits = 8;
   static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
   static constexpr unsigned kShardShift = 64 - kShardBits;  // the top bits pick the shard, the low ones the slot

@@ -1,19 +1,12 @@
 #include "systems/canonical_key.hpp"
 
+#include "models/splitmix.hpp"
+
 namespace ariadne::systems {
 
 namespace {
 
 constexpr std::uint32_t kNilName = 0xFFFFFFFFu;
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 }  // namespace
 
@@ -37,8 +30,8 @@ KeyHash CanonicalKey::hash() const {
   std::uint64_t high = 0x9e3779b97f4a7c15ULL ^ words_.size();
   std::uint64_t low = 0xc2b2ae3d27d4eb4fULL + words_.size();
   for (const std::uint32_t word : words_) {
-    high = mix(high ^ word);
-    low = mix(low + word * 0xff51afd7ed558ccdULL);
+    high = models::splitmix64(high ^ word);
+    low = models::splitmix64(low + word * 0xff51afd7ed558ccdULL);
   }
   return {high, low};
 }
