@@ -57,12 +57,7 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
     shape.operations = 4 + h % 6;
     shape.crash_probability = h % 3 == 0 ? 0.3 : 0.1;
     const History history = build_history(testing::random_history(spec, shape, rng), *model);
-    std::vector<const Operation*> ops;
-    for (const Operation& op : history.ops) {
-      if (!model->is_partitioned() || model->partition_key(op) == model->partition_key(history.ops.front())) {
-        ops.push_back(&op);
-      }
-    }
+    const std::vector<const Operation*> ops = testing::first_partition(history, *model);
     if (ops.empty()) continue;
     std::vector<bool> keep(ops.size());
     const int percent = 30 + static_cast<int>(rng() % 60);

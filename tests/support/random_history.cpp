@@ -156,4 +156,14 @@ EventLog random_history(const std::string& model, const RandomHistoryShape& shap
   return log;
 }
 
+std::vector<const Operation*> first_partition(const History& history, const Model& model) {
+  std::vector<const Operation*> ops;
+  for (const Operation& op : history.ops) {
+    if (!model.is_partitioned() || model.partition_key(op) == model.partition_key(history.ops.front())) {
+      ops.push_back(&op);
+    }
+  }
+  return ops;
+}
+
 }  // namespace ariadne::testing

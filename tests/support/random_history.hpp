@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
 
 #include <cstdint>
 #include <random>
@@ -24,5 +25,9 @@ struct RandomHistoryShape {
 std::vector<std::string> random_history_models();
 
 EventLog random_history(const std::string& model_spec, const RandomHistoryShape& shape, std::mt19937_64& rng);
+
+// The ops of `history`'s first partition under `model` (all of them for a model
+// that is not partitioned), in call order: one partition, as core questions see it.
+std::vector<const Operation*> first_partition(const History& history, const Model& model);
 
 }  // namespace ariadne::testing
