@@ -161,8 +161,8 @@ std::vector<Engine> parse_engine_list(const std::string& list) {
   while (std::getline(words, word, ',')) {
     const auto engine = parse_engine(word);
     if (!engine) {
-      throw UsageError("--engines: unknown engine '" + word + "'; expected a comma-separated list of auto, wgl, jit, "
-                       "sat, smt, brute");
+      throw UsageError("--engines: unknown engine '" + word + "'; expected a comma-separated list of " +
+                       engine_names_listed());
     }
     if (std::find(engines.begin(), engines.end(), *engine) == engines.end()) engines.push_back(*engine);
   }

@@ -43,7 +43,7 @@ Format choose_format(std::string_view name) {
 Engine choose_engine(std::string_view name) {
   if (name == "auto") return Engine::automatic;
   if (const auto engine = parse_engine(name)) return *engine;
-  throw UsageError("--engine: unknown engine '" + std::string(name) + "' (expected auto, wgl, jit, sat, smt or brute)");
+  throw UsageError("--engine: unknown engine '" + std::string(name) + "' (expected " + engine_names_listed() + ")");
 }
 
 CheckOptions make_check_options(const SearchLimits& limits, unsigned jobs) {

@@ -16,6 +16,7 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
+#include "portfolio/engines.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
 #include "portfolio/refutation.hpp"
@@ -40,28 +41,6 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::unknown: return "unknown";
   }
   return "unknown";
-}
-
-std::optional<Engine> parse_engine(std::string_view name) {
-  if (name == "auto") return Engine::automatic;
-  if (name == "wgl") return Engine::wgl;
-  if (name == "jit") return Engine::jit;
-  if (name == "sat") return Engine::sat;
-  if (name == "smt") return Engine::smt;
-  if (name == "brute") return Engine::brute;
-  return std::nullopt;
-}
-
-std::string_view engine_name(Engine e) {
-  switch (e) {
-    case Engine::automatic: return "auto";
-    case Engine::wgl: return "wgl";
-    case Engine::jit: return "jit";
-    case Engine::sat: return "sat";
-    case Engine::smt: return "smt";
-    case Engine::brute: return "brute";
-  }
-  return "auto";
 }
 
 namespace {
@@ -124,16 +103,9 @@ std::vector<Partition> split(const History& history, const Model& model) {
   return parts;
 }
 
-// An engine's name as the progress line counts it; nullopt for "auto".
-std::optional<RunningEngine> running_kind(std::string_view name) {
-  switch (parse_engine(name).value_or(Engine::automatic)) {
-    case Engine::wgl: return RunningEngine::wgl;
-    case Engine::jit: return RunningEngine::jit;
-    case Engine::sat: return RunningEngine::sat;
-    case Engine::smt: return RunningEngine::smt;
-    case Engine::brute: return RunningEngine::brute;
-    case Engine::automatic: return std::nullopt;
-  }
+// An engine's name as the progress line counts it; nullopt for a name with no row.
+std::optional<Engine> running_kind(std::string_view name) {
+  if (const portfolio::EngineRow* row = portfolio::engine_row(name)) return row->engine;
   return std::nullopt;
 }
 
@@ -151,7 +123,7 @@ class RunningScope {
 
  private:
   const Limits& limits_;
-  std::optional<RunningEngine> kind_;
+  std::optional<Engine> kind_;
 };
 
 // Engines keep their memory account in a MemoryBudget, which wants a number.
@@ -306,14 +278,9 @@ class Scheduler {
     p.linearization = {};
   }
 
+  // The race starts from WGL.
   std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub, const StopSignal& stop) {
-    switch (engine_) {
-      case Engine::brute: return search::make_brute_force(sub, model_, stop);
-      case Engine::jit: return search::make_jit(sub, model_, memory_, stop);
-      case Engine::sat: return solvers::make_sat_engine(sub, model_, memory_, stop);
-      case Engine::smt: return solvers::make_smt_engine(sub, model_, memory_, stop);
-      default: return search::make_segmented_wgl(sub, model_, memory_, stop);
-    }
+    return portfolio::engine_row(engine_ == Engine::automatic ? Engine::wgl : engine_).make(sub, model_, memory_, stop);
   }
 
   // Races the engines on partition i and referees until one answers or all stop. The

@@ -116,21 +116,20 @@ void Limits::note_resident_bytes(std::uint64_t bytes) const {
   }
 }
 
-void Limits::engine_started(RunningEngine engine) const {
+void Limits::engine_started(Engine engine) const {
   running_[static_cast<std::size_t>(engine)].fetch_add(1, std::memory_order_relaxed);
 }
 
-void Limits::engine_stopped(RunningEngine engine) const {
+void Limits::engine_stopped(Engine engine) const {
   running_[static_cast<std::size_t>(engine)].fetch_sub(1, std::memory_order_relaxed);
 }
 
 std::string Limits::running_engines() const {
-  static constexpr std::array<std::string_view, kRunningEngineKinds> kNames = {"wgl", "jit", "sat", "smt", "brute"};
   std::string out;
-  for (std::size_t i = 0; i < kRunningEngineKinds; ++i) {
+  for (std::size_t i = 0; i < kEngineCount; ++i) {
     if (running_[i].load(std::memory_order_relaxed) == 0) continue;
     if (!out.empty()) out += ", ";
-    out += kNames[i];
+    out += engine_name(static_cast<Engine>(i));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include "explain/explanation.hpp"
 #include "explain/minimal_core.hpp"
 #include "explain/real_time_facts.hpp"
+#include "portfolio/engines.hpp"
 #include "portfolio/first_failure.hpp"
 
 #include <algorithm>
@@ -34,7 +35,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
       std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.verdict_time / 4);
   // A solver's refutation says nothing about how long a native search would need,
   // so the search for the failing op then gets only the minimum budget.
-  const bool native = refutation.winner == "wgl" || refutation.winner == "jit" || refutation.winner == "brute";
+  const EngineRow* winner = engine_row(refutation.winner);
+  const bool native = winner != nullptr && winner->native;
   const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * refutation.steps) : 200000;
   std::optional<FirstFailure> first;
   try {

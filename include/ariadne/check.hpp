@@ -10,6 +10,7 @@
 // the tour; what here is stable API is said there too.
 #pragma once
 
+#include <ariadne/engine.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
@@ -33,16 +34,6 @@ std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable"
 // The brute-force engine (Engine::brute) tries every order, so it takes partitions of
 // at most this many operations.
 inline constexpr std::size_t kBruteForceMaxOps = 14;
-
-// automatic: the race (WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT
-// side by side; the first answer wins). The others run alone: wgl (Wing and Gong's
-// search with Lowe's memo table), jit (Lowe's just-in-time linearization), sat
-// (CaDiCaL), smt (Z3), and brute (every order; partitions of at most 14 operations,
-// the test oracle).
-enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute };
-// "auto", "wgl", "jit", "sat", "smt", "brute"; nullopt for any other name.
-std::optional<Engine> parse_engine(std::string_view name);
-std::string_view engine_name(Engine e);
 
 // Aggregate, so designated initializers name what they change:
 // CheckOptions{.timeout_seconds = 10, .jobs = 1}.

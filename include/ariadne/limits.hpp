@@ -14,6 +14,8 @@
 //   if (r.verdict == ariadne::Verdict::unknown) ... r.limit, r.phase, r.reason ...
 #pragma once
 
+#include <ariadne/engine.hpp>
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -47,10 +49,6 @@ enum class Phase : std::uint8_t {
 std::string_view phase_id(Phase phase);
 // For sentences: "reading", "the verdict", "the minimal core", ...
 std::string_view phase_name(Phase phase);
-
-// The engines a progress line can name as running (Engine, check.hpp, less "auto").
-enum class RunningEngine : std::uint8_t { wgl, jit, sat, smt, brute };
-inline constexpr std::size_t kRunningEngineKinds = 5;
 
 class Limits {
  public:
@@ -123,8 +121,8 @@ class Limits {
   void enter(Phase phase) const { phase_.store(static_cast<std::uint8_t>(phase), std::memory_order_relaxed); }
   Phase phase() const { return static_cast<Phase>(phase_.load(std::memory_order_relaxed)); }
   // Engines say when they start and stop running, so a progress line can name them.
-  void engine_started(RunningEngine engine) const;
-  void engine_stopped(RunningEngine engine) const;
+  void engine_started(Engine engine) const;
+  void engine_stopped(Engine engine) const;
   // "wgl, sat", in that order of kinds; empty when none is running.
   std::string running_engines() const;
 
@@ -149,7 +147,7 @@ class Limits {
   mutable std::atomic<std::int64_t> outside_bytes_{0};
   mutable std::atomic<std::uint64_t> peak_resident_{0};
   mutable std::atomic<std::uint64_t> taken_{0};
-  mutable std::array<std::atomic<std::uint32_t>, kRunningEngineKinds> running_{};
+  mutable std::array<std::atomic<std::uint32_t>, kEngineCount> running_{};
 };
 
 // Thrown by a phase that has no answer to give when a limit stops it (reading a

@@ -1,0 +1,28 @@
+// The engines a check can run. Each has one row in portfolio/engines.cpp, the table
+// that names it, says what kind of engine it is and makes one: adding an engine is a
+// value here and a row there.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ariadne {
+
+// automatic: the race (WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT
+// side by side; the first answer wins). The others run alone: wgl (Wing and Gong's
+// search with Lowe's memo table), jit (Lowe's just-in-time linearization), sat
+// (CaDiCaL), smt (Z3), and brute (every order; partitions of at most 14 operations,
+// the test oracle).
+enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute };
+inline constexpr std::size_t kEngineCount = 6;  // automatic included
+
+// "auto", "wgl", "jit", "sat", "smt", "brute"; nullopt for any other name.
+std::optional<Engine> parse_engine(std::string_view name);
+std::string_view engine_name(Engine e);
+// Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt or brute".
+std::string engine_names_listed();
+
+}  // namespace ariadne
