@@ -29,14 +29,19 @@ std::string models_section() {
 
 std::string engines_section() {
   return "Engines (--engine):\n"
-         "  auto   the default: WGL alone for each partition's first 100 ms, which decides\n"
-         "         nearly every real history; then a race of WGL and SAT, joined a second\n"
-         "         later by JIT and SMT; the first certified answer wins, the rest are stopped\n"
+         "  auto   the default: the unique-value test first, which answers at once on the\n"
+         "         histories it covers and declines the others; then WGL alone for each\n"
+         "         partition's first 100 ms, which decides nearly every real history; then a\n"
+         "         race of WGL and SAT, joined a second later by JIT and SMT; the first\n"
+         "         certified answer wins, the rest are stopped\n"
          "  wgl    Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)\n"
          "  jit    Lowe's just-in-time linearization, carrying configurations forward\n"
          "  sat    CaDiCaL on the history encoded as ordering constraints\n"
          "  smt    Z3 on the same constraints, as integer difference logic\n"
-         "  brute  every order, for histories of at most 14 operations (the test oracle)\n";
+         "  brute  every order, for histories of at most 14 operations (the test oracle)\n"
+         "  unique Gibbons and Korach's O(n log n) test for registers whose written values are\n"
+         "         unique (register, cas-register without cas, kv gets and puts); declines\n"
+         "         any other history (a value written twice, a cas, an append), saying why\n";
 }
 
 std::string check_exit_statuses() {

@@ -11,6 +11,7 @@
 #include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
 #include "cli/proof_commands.hpp"
+#include "portfolio/engines.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -53,8 +54,11 @@ CLI::Validator whole_number() {
 // --engine, --timeout and --memory-limit, which `check` and `corpus` share.
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
-  command.add_option("--engine", limits.engine, "Which engine decides (default auto: WGL, then a race; see Engines below)")
-      ->type_name("auto|wgl|jit|sat|smt|brute");
+  std::string engines = "auto";
+  for (const portfolio::EngineRow& row : portfolio::engine_rows()) engines += "|" + std::string(row.name);
+  command.add_option("--engine", limits.engine,
+                     "Which engine decides (default auto: the unique-value test, WGL, then a race; see Engines below)")
+      ->type_name(engines);
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));

@@ -1,5 +1,7 @@
 #include "explain/core_seeds.hpp"
 
+#include "search/unique_register.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -26,10 +28,20 @@ bool before(const Operation& a, const Operation& b) { return a.ret != kNever && 
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
-                                                      const models::Semantics* semantics, std::size_t limit) {
+                                                      const models::Semantics* semantics, std::size_t limit,
+                                                      const std::function<bool()>& should_stop) {
   std::vector<std::vector<std::uint32_t>> seeds;
   if (!semantics) return seeds;
   const models::Theory theory = semantics->theory;
+  if (theory == models::Theory::registers) {
+    // Unique written values: the ops of the zone condition Gibbons and Korach's test
+    // finds violated (search/unique_register.hpp).
+    search::UniqueRegisterAnalysis zones = search::analyse_unique_register(ops, *semantics, should_stop);
+    if (zones.answer == search::UniqueRegisterAnalysis::Answer::not_linearizable && limit > 0) {
+      seeds.push_back(std::move(zones.violation));
+    }
+    return seeds;
+  }
   if (theory != models::Theory::fifo_queue && theory != models::Theory::stack &&
       theory != models::Theory::unordered_queue) {
     return seeds;

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -41,7 +42,7 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const m
                                   std::uint32_t failing_op);
 
 
-// Queues and stacks: small sets of ops (indices into `ops`, ascending) that match a
+// Queues, stacks and registers: small sets of ops (indices into `ops`, ascending) that match a
 // violation pattern of collections, smallest first, at most `limit` of them. The
 // patterns are those that characterise violations of unique-value collections
 // (Henzinger, Sezgin and Vafeiadis, "Aspect-Oriented Linearizability Proofs",
@@ -51,9 +52,13 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const m
 // insert began; two values inserted in one order and removed in the wrong one (a
 // queue: both removed in the inserts' order reversed; a stack: the first pushed
 // popped while the second lies above it). With repeated values a pattern may not
-// refute anything, and the caller decides each seed before using it.
+// refute anything, and the caller decides each seed before using it. Registers whose
+// written values are unique: the few ops of the violated zone condition of Gibbons
+// and Korach's test (search/unique_register.hpp).
+// `should_stop` is polled on long partitions (the register test's analysis).
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
-                                                      const models::Semantics* semantics, std::size_t limit);
+                                                      const models::Semantics* semantics, std::size_t limit,
+                                                      const std::function<bool()>& should_stop = {});
 
 // Registers: for each value the op `failing_op` read (an index into `ops`), the seed
 // made of it, every op whose relaxed twin could write that value to that key (relaxed,

@@ -388,7 +388,15 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
           " cannot be linearized together, whatever the others did (each other op may have taken effect anywhere, "
           "or never):\n";
   }
-  for (const Operation* op : core) out += "  - " + name_op(model, *op) + ", " + event_span(*op) + "\n";
+  // A core not shrunk may be a whole partition of millions of ops: the words list the
+  // first few, and the JSON's `core` all of them.
+  constexpr std::size_t kMaxListedOps = 4 * kMaxExplainedOps;
+  for (std::size_t k = 0; k < core.size() && k < kMaxListedOps; ++k) {
+    out += "  - " + name_op(model, *core[k]) + ", " + event_span(*core[k]) + "\n";
+  }
+  if (core.size() > kMaxListedOps) {
+    out += "  - and " + std::to_string(core.size() - kMaxListedOps) + " more (the JSON's core lists every one)\n";
+  }
   if (!summary.facts.empty()) {
     out += "Real-time facts:\n";
     std::map<std::uint32_t, const Operation*> by_id;
@@ -401,7 +409,11 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
   if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops, summary.deadline, summary.limits);
-  if (const std::string starved = explain_starved_reads(model, core, summary.partition_ops); !starved.empty()) {
+  // Reads-from reasons are read against every other op of the core: for a partition
+  // left whole (--no-core, or a core not shrunk), quadratic in its size, and no help.
+  const std::string starved =
+      core.size() <= 4 * kMaxExplainedOps ? explain_starved_reads(model, core, summary.partition_ops) : std::string();
+  if (!starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }
   return out;

@@ -35,6 +35,9 @@ class Minimiser {
 
   // The whole search; returns whether it finished (the core is then 1-minimal).
   bool run(std::optional<std::uint32_t> failing_op) {
+    // A phase that starts past its limits does nothing: the whole partition is the
+    // core, not shrunk.
+    if (stop_.check() != search::StopSignal::Why::none) return false;
     bool seeded = false;
     if (!try_patterns(failing_op, seeded)) return false;
     if (seeded) return shrink_on(nullptr);
@@ -63,7 +66,8 @@ class Minimiser {
   // setting `seeded`; returns false if the stop signal fired.
   bool try_patterns(std::optional<std::uint32_t> failing_op, bool& seeded) {
     const models::Semantics* semantics = checker_.relevance().semantics();
-    std::vector<std::vector<std::uint32_t>> seeds = pattern_seeds(ops_, semantics, kMaxPatternSeeds);
+    std::vector<std::vector<std::uint32_t>> seeds = pattern_seeds(
+        ops_, semantics, kMaxPatternSeeds, [this] { return stop_.check() != search::StopSignal::Why::none; });
     if (failing_op) {
       for (std::vector<std::uint32_t>& seed : reads_from_seeds(ops_, semantics, *failing_op)) {
         seeds.push_back(std::move(seed));

@@ -75,6 +75,7 @@ struct Partition {
   double losers_stopped_ms = 0;
   std::string slowest_loser;
   std::vector<std::string> withdrawals;
+  bool tried_first = false;  // the race's first engines (EngineRow::first_in_race) ran
   // Engines of this partition stop when another partition refutes the history (the
   // scheduler's signal) or when this partition's race has its answer (settled). Held
   // by pointer because engines keep a reference and partitions move.
@@ -198,6 +199,10 @@ class Scheduler {
         if (engine_ == Engine::sat || engine_ == Engine::smt) {
           o = race(i, /*with_native=*/false);
         } else {
+          if (!p.engine && engine_ == Engine::automatic && !p.tried_first) {
+            p.tried_first = true;
+            p.engine = first_answer(p);
+          }
           if (!p.engine) {
             p.engine = make_engine(p.sub, *p.stop);
             p.slice = 1000;
@@ -210,7 +215,11 @@ class Scheduler {
           p.searched += std::chrono::steady_clock::now() - started;
           p.slice *= 2;
           p.steps = p.engine->steps();
-          if (o != Outcome::undecided) {
+          if (o == Outcome::stopped && !p.engine->withdrawal_reason().empty()) {
+            // An engine run alone that gave up on its own (unique: not its kind of history).
+            p.withdrawal = p.engine->name() + ": " + p.engine->withdrawal_reason();
+            p.withdrawals.push_back(p.withdrawal);
+          } else if (o != Outcome::undecided) {
             p.winner = p.engine->name();
           } else if (engine_ == Engine::automatic && p.searched >= kRaceAfter) {
             o = race(i, /*with_native=*/true);
@@ -276,6 +285,20 @@ class Scheduler {
     }
     p.chain = portfolio::make_chain(p.linearization);
     p.linearization = {};
+  }
+
+  // The engines the table runs first in the race, in order: the first that answers
+  // (it is run once more by the caller, which returns its answer at once), or nullptr
+  // when each declined. Declining is how such a test says "not mine", not a
+  // withdrawal from the race, so it is not reported.
+  std::unique_ptr<search::SearchEngine> first_answer(Partition& p) {
+    for (const portfolio::EngineRow& row : portfolio::engine_rows()) {
+      if (!row.first_in_race) continue;
+      std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.stop);
+      const Outcome o = engine->run(UINT64_MAX);
+      if (o == Outcome::linearizable || o == Outcome::not_linearizable) return engine;
+    }
+    return nullptr;
   }
 
   // The race starts from WGL.

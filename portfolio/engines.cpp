@@ -11,16 +11,20 @@ namespace ariadne::portfolio {
 namespace {
 
 const std::array<EngineRow, kEngineCount - 1> kRows = {{
-    {Engine::wgl, "wgl", true,
+    {Engine::wgl, "wgl", true, false,
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop) {
        return search::make_segmented_wgl(sub, model, memory, stop);
      }},
-    {Engine::jit, "jit", true, search::make_jit},
-    {Engine::sat, "sat", false, solvers::make_sat_engine},
-    {Engine::smt, "smt", false, solvers::make_smt_engine},
-    {Engine::brute, "brute", true,
+    {Engine::jit, "jit", true, false, search::make_jit},
+    {Engine::sat, "sat", false, false, solvers::make_sat_engine},
+    {Engine::smt, "smt", false, false, solvers::make_smt_engine},
+    {Engine::brute, "brute", true, false,
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_brute_force(sub, model, stop);
+     }},
+    {Engine::unique, "unique", true, true,
+     [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
+       return search::make_unique_register(sub, model, stop);
      }},
 }};
 

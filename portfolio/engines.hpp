@@ -24,6 +24,9 @@ struct EngineRow {
   // hard a history is (the failing-op search takes its budget from it); false for the
   // solver-backed engines.
   bool native;
+  // Tried by the race before anything else, once per partition: a test that answers
+  // at once or declines at once (withdraws, with its reason).
+  bool first_in_race;
   std::unique_ptr<search::SearchEngine> (*make)(const search::SubHistory& sub, const Model& model,
                                                 search::MemoryBudget& memory, const search::StopSignal& stop);
 };

@@ -11,18 +11,21 @@
 
 namespace ariadne {
 
-// automatic: the race (WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT
-// side by side; the first answer wins). The others run alone: wgl (Wing and Gong's
-// search with Lowe's memo table), jit (Lowe's just-in-time linearization), sat
-// (CaDiCaL), smt (Z3), and brute (every order; partitions of at most 14 operations,
-// the test oracle).
-enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute };
-inline constexpr std::size_t kEngineCount = 6;  // automatic included
+// automatic: the race (the unique-value test first, which answers at once or
+// declines; then WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT side
+// by side; the first answer wins). The others run alone: wgl (Wing and Gong's search
+// with Lowe's memo table), jit (Lowe's just-in-time linearization), sat (CaDiCaL),
+// smt (Z3), brute (every order; partitions of at most 14 operations, the test
+// oracle), and unique (Gibbons and Korach's test for registers whose written values
+// are unique, which declines every other history).
+enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique };
+inline constexpr std::size_t kEngineCount = 7;  // automatic included
 
-// "auto", "wgl", "jit", "sat", "smt", "brute"; nullopt for any other name.
+// "auto", "wgl", "jit", "sat", "smt", "brute", "unique"; nullopt for any other name.
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
-// Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt or brute".
+// Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt, brute or
+// unique".
 std::string engine_names_listed();
 
 }  // namespace ariadne

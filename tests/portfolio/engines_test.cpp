@@ -34,7 +34,7 @@ TEST_CASE("every engine of the table reports the row's name, and names parse bac
   CHECK(engine_name(Engine::automatic) == "auto");
   CHECK_FALSE(parse_engine("fast").has_value());
   CHECK(portfolio::engine_row("fast") == nullptr);
-  CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt or brute");
+  CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt, brute or unique");
 }
 
 }  // TEST_SUITE
