@@ -26,7 +26,7 @@ import time
 
 MODELS = ["register", "cas-register", "etcd", "multi-register", "kv", "fifo-queue", "stack", "unordered-queue",
           "set", "mutex"]
-ENGINES = ["wgl", "jit", "sat", "smt", "brute", "auto"]
+ENGINES = ["wgl", "jit", "sat", "smt", "brute", "unique", "auto"]
 SLACK_S = 0.1
 
 
