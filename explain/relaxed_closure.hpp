@@ -22,8 +22,9 @@
 // fits).
 //
 // Answers `undecided` too when the model's closure of some state grows past a bound
-// (a queue's relaxed enqueues reach ever longer queues), when the step budget runs
-// out, or when the stop signal fires.
+// (a queue's relaxed enqueues reach ever longer queues), when more than 4,096 ops are
+// kept (the search recurses once per kept op), when the step budget runs out, or
+// when the stop signal fires.
 #pragma once
 
 #include <ariadne/model.hpp>
