@@ -247,15 +247,16 @@ class Minimiser {
       if (!keep_[i]) continue;
       std::vector<bool> candidate = keep_;
       candidate[i] = false;
+      const RelaxedHistory relaxed = checker_.relaxed_of(candidate);
       // The closure look settles most candidates of register histories in
       // microseconds. Where it does not apply, a short native search does the same
       // for many (mutex histories), until it has missed twice in a row: the race
       // below runs the same search anyway.
       RelaxedDecision quick;
       if (checker_.closure_applies()) {
-        quick = checker_.look(candidate);
+        quick = checker_.look(relaxed);
       } else if (quick_misses < kQuickMissesBeforeRacing) {
-        quick = checker_.decide_by_search_only(candidate, kQuickSearchSteps);
+        quick = checker_.decide_by_search_only(relaxed, kQuickSearchSteps);
         quick_misses = quick.verdict == RelaxedVerdict::undecided ? quick_misses + 1 : 0;
       }
       if (quick.verdict == RelaxedVerdict::linearizable) continue;
@@ -268,11 +269,11 @@ class Minimiser {
         return false;
       }
       RelaxedDecision decision =
-          cannot_build ? checker_.decide_quickly(candidate) : race(switchable, cannot_build, candidate);
+          cannot_build ? checker_.decide_quickly(relaxed) : race(switchable, cannot_build, candidate, relaxed);
       // No formula could be had (too large to build in time: a mutex's, whose
       // alternation is cubic in the ops), which stopped the search racing it: the
       // relaxed checker's own race instead.
-      if (decision.verdict == RelaxedVerdict::undecided && cannot_build) decision = checker_.decide_quickly(candidate);
+      if (decision.verdict == RelaxedVerdict::undecided && cannot_build) decision = checker_.decide_quickly(relaxed);
       if (decision.verdict == RelaxedVerdict::undecided) {
         count_decisions();
         return false;
@@ -295,9 +296,9 @@ class Minimiser {
   // milliseconds to build (25 ms on a 42-op etcd core). Only when it has not answered
   // by then is the formula built, over the core as it is, while the search goes on;
   // once built, it serves every later candidate.
+  // `relaxed`: the relaxed history of `candidate`, for the search.
   RelaxedDecision race(std::unique_ptr<SwitchableCheck>& switchable, bool& cannot_build,
-                       const std::vector<bool>& candidate) {
-    const RelaxedHistory relaxed = checker_.relaxed_of(candidate);
+                       const std::vector<bool>& candidate, const RelaxedHistory& relaxed) {
     return race_decision(
         stop_,
         // Each side may hold up to half the memory limit.

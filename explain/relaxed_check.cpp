@@ -59,9 +59,8 @@ RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
   return decide_by_search(relaxed, 0, stop_, memory_limit_, true);
 }
 
-RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep,
+RelaxedDecision RelaxedChecker::decide_quickly(const RelaxedHistory& relaxed,
                                                std::optional<std::chrono::steady_clock::duration> budget) {
-  const RelaxedHistory relaxed = relaxed_of(keep);
   if (RelaxedDecision look = look_by_closure(relaxed, stop_, memory_limit_); look.verdict != RelaxedVerdict::undecided) {
     return look;
   }
@@ -78,10 +77,6 @@ RelaxedDecision RelaxedChecker::decide_quickly(const std::vector<bool>& keep,
     if (encodable_ || decision.verdict != RelaxedVerdict::undecided) return decision;
   }
   return decide_by_search(relaxed, 0, within, memory_limit_, false);
-}
-
-RelaxedDecision RelaxedChecker::decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget) {
-  return decide_by_search(relaxed_of(keep), step_budget, stop_, memory_limit_, true);
 }
 
 RelaxedDecision RelaxedChecker::search_until_stopped(const RelaxedHistory& relaxed, const search::StopSignal& stop,

@@ -92,15 +92,22 @@ class RelaxedChecker {
   // and CDCL a millisecond, others the other way round.
   // With `budget`, gives up (undecided) after that long.
   RelaxedDecision decide_quickly(const std::vector<bool>& keep,
+                                 std::optional<std::chrono::steady_clock::duration> budget = std::nullopt) {
+    return decide_quickly(relaxed_of(keep), budget);
+  }
+  // The same for a relaxed history already made (relaxed_of()): a caller asking
+  // several of these about one candidate makes it once (on a partition of a million
+  // ops, each takes a pass over all of them).
+  RelaxedDecision decide_quickly(const RelaxedHistory& relaxed,
                                  std::optional<std::chrono::steady_clock::duration> budget = std::nullopt);
   // The closure look, then the native search alone, giving up (undecided) after
   // `step_budget` model steps: for callers that have a solver of their own to fall
   // back on.
-  RelaxedDecision decide_by_search_only(const std::vector<bool>& keep, std::uint64_t step_budget);
-  // The closure look alone (relaxed_closure.hpp).
-  RelaxedDecision look(const std::vector<bool>& keep) {
-    return look_by_closure(relaxed_of(keep), stop_, memory_limit_);
+  RelaxedDecision decide_by_search_only(const RelaxedHistory& relaxed, std::uint64_t step_budget) {
+    return decide_by_search(relaxed, step_budget, stop_, memory_limit_, true);
   }
+  // The closure look alone (relaxed_closure.hpp).
+  RelaxedDecision look(const RelaxedHistory& relaxed) { return look_by_closure(relaxed, stop_, memory_limit_); }
   // Whether the closure look still applies to this partition.
   bool closure_applies() const { return closure_applies_; }
   std::uint64_t decisions() const { return decisions_; }
