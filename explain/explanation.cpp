@@ -3,6 +3,7 @@
 #include "explain/reads_from.hpp"
 #include "explain/relaxed_history.hpp"
 #include "models/semantics.hpp"
+#include "search/twin_classes.hpp"
 
 #include <algorithm>
 #include <map>
@@ -154,17 +155,22 @@ class DeadEndSearch {
       if (pointers_[i]->must_take_effect()) required_ |= 1u << i;
       for (std::uint32_t j = 0; j < pointers_.size(); ++j) {
         if (j != i && pointers_[j]->precedes(*pointers_[i])) predecessors_[i] |= 1u << j;
-        // Relaxed ops with the same f, argument and key are interchangeable (all
-        // invoked before everything, none completing): any order using one before an
-        // earlier twin swaps into one that does not, with the same ops of the core
-        // done in the same states. So each waits for its earlier twins, as for a
-        // real-time predecessor, and the search meets each dead end once, instead of
-        // once per subset of twins (k identical relaxed writes: 2^k subsets, k+1 now).
-        if (j < i && !ops.relaxed.kept[i] && !ops.relaxed.kept[j] && pointers_[j]->f == pointers_[i]->f &&
-            pointers_[j]->value == pointers_[i]->value && pointers_[j]->key == pointers_[i]->key) {
-          predecessors_[i] |= 1u << j;
-        }
       }
+    }
+    // Relaxed twins (search/twin_classes.hpp) are interchangeable, all invoked before
+    // everything and none completing: any order using one before an earlier twin
+    // swaps into one that does not, with the same ops of the core done in the same
+    // states. So each waits for its earlier twins, as for a real-time predecessor,
+    // and the search meets each dead end once, instead of once per subset of twins
+    // (k identical relaxed writes: 2^k subsets, k+1 now).
+    search::TwinClasses twins;
+    std::vector<std::uint32_t> earlier_twins;  // per class: the members added so far
+    for (std::uint32_t i = 0; i < pointers_.size(); ++i) {
+      if (ops.relaxed.kept[i]) continue;
+      const std::uint32_t c = twins.add(*pointers_[i], i);
+      if (c == earlier_twins.size()) earlier_twins.push_back(0);
+      predecessors_[i] |= earlier_twins[c];
+      earlier_twins[c] |= 1u << i;
     }
   }
 
@@ -390,7 +396,6 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   }
   // A core not shrunk may be a whole partition of millions of ops: the words list the
   // first few, and the JSON's `core` all of them.
-  constexpr std::size_t kMaxListedOps = 4 * kMaxExplainedOps;
   for (std::size_t k = 0; k < core.size() && k < kMaxListedOps; ++k) {
     out += "  - " + name_op(model, *core[k]) + ", " + event_span(*core[k]) + "\n";
   }
@@ -412,7 +417,7 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   // Reads-from reasons are read against every other op of the core: for a partition
   // left whole (--no-core, or a core not shrunk), quadratic in its size, and no help.
   const std::string starved =
-      core.size() <= 4 * kMaxExplainedOps ? explain_starved_reads(model, core, summary.partition_ops) : std::string();
+      core.size() <= kMaxListedOps ? explain_starved_reads(model, core, summary.partition_ops) : std::string();
   if (!starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }

@@ -78,14 +78,14 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   for (const Operation* op : core_ops) result.core.push_back(op->id);
   std::sort(result.core.begin(), result.core.end());
 
-  if (core_ops.size() <= 4 * explain::kMaxExplainedOps) result.core_real_time = explain::real_time_facts(core_ops);
+  if (core_ops.size() <= explain::kMaxListedOps) result.core_real_time = explain::real_time_facts(core_ops);
   explain::CoreSummary summary;
   summary.core = core_ops;
   summary.partition_ops = sub.ops;
   summary.partition = refutation.partition;
   summary.minimal = result.core_minimal;
   summary.shrinking_skipped = !options.minimal_core;
-  summary.facts_known = core_ops.size() <= 4 * explain::kMaxExplainedOps;
+  summary.facts_known = core_ops.size() <= explain::kMaxListedOps;
   summary.facts = result.core_real_time;
   summary.deadline = refutation.limits.deadline;
   summary.limits = &limits;
