@@ -34,12 +34,12 @@ class Minimiser {
         keep_(ops.size(), true) {}
 
   // The whole search; returns whether it finished (the core is then 1-minimal).
-  bool run(std::optional<std::uint32_t> failing_op) {
+  bool run(std::optional<std::uint32_t> failing_op, std::span<const std::uint32_t> refuting_ops) {
     // A phase that starts past its limits does nothing: the whole partition is the
     // core, not shrunk.
     if (stop_.check() != search::StopSignal::Why::none) return false;
     bool seeded = false;
-    if (!try_patterns(failing_op, seeded)) return false;
+    if (!try_patterns(failing_op, refuting_ops, seeded)) return false;
     if (seeded) return shrink_on(nullptr);
     // A small partition: the first core is a small refuted window around the
     // failing op, or else what the solver's refutation of the whole partition
@@ -62,9 +62,15 @@ class Minimiser {
     return deletion_pass(0, nullptr);
   }
 
-  // Adopts the first pattern or reads-from seed (core_seeds.hpp) that is refuted,
-  // setting `seeded`; returns false if the stop signal fired.
-  bool try_patterns(std::optional<std::uint32_t> failing_op, bool& seeded) {
+  // Adopts the first seed that is refuted, setting `seeded`: the refuting engine's
+  // own ops, if it named any, else the model's patterns and reads-from seeds
+  // (core_seeds.hpp). Returns false if the stop signal fired.
+  bool try_patterns(std::optional<std::uint32_t> failing_op, std::span<const std::uint32_t> refuting_ops,
+                    bool& seeded) {
+    if (!refuting_ops.empty()) {
+      if (!adopt_seed(refuting_ops, seeded)) return false;
+      if (seeded) return true;
+    }
     const models::Semantics* semantics = checker_.relevance().semantics();
     std::vector<std::vector<std::uint32_t>> seeds = pattern_seeds(
         ops_, semantics, kMaxPatternSeeds, [this] { return stop_.check() != search::StopSignal::Why::none; });
@@ -74,18 +80,22 @@ class Minimiser {
       }
     }
     for (const std::vector<std::uint32_t>& seed : seeds) {
-      std::vector<bool> keep(ops_.size(), false);
-      for (const std::uint32_t i : seed) keep[i] = true;
-      const RelaxedDecision decision = checker_.decide_quickly(keep);
-      if (decision.verdict == RelaxedVerdict::undecided) {
-        if (stop_.check() != search::StopSignal::Why::none) return false;
-        continue;
-      }
-      if (decision.verdict == RelaxedVerdict::not_linearizable) {
-        keep_ = std::move(keep);
-        seeded = true;
-        return true;
-      }
+      if (!adopt_seed(seed, seeded)) return false;
+      if (seeded) return true;
+    }
+    return true;
+  }
+
+  // Decides `seed` alone and adopts it if refuted (setting `seeded`); returns false if
+  // the stop signal fired.
+  bool adopt_seed(std::span<const std::uint32_t> seed, bool& seeded) {
+    std::vector<bool> keep(ops_.size(), false);
+    for (const std::uint32_t i : seed) keep[i] = true;
+    const RelaxedDecision decision = checker_.decide_quickly(keep);
+    if (decision.verdict == RelaxedVerdict::undecided) return stop_.check() == search::StopSignal::Why::none;
+    if (decision.verdict == RelaxedVerdict::not_linearizable) {
+      keep_ = std::move(keep);
+      seeded = true;
     }
     return true;
   }
@@ -407,10 +417,10 @@ class Minimiser {
 
 CoreSearch find_minimal_core(std::span<const Operation* const> ops, const Model& model,
                              std::optional<std::uint32_t> failing_op, const search::StopSignal& stop,
-                             std::uint64_t memory_limit) {
+                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops) {
   Minimiser minimiser(ops, model, stop, memory_limit);
   CoreSearch result;
-  result.minimal = minimiser.run(failing_op);
+  result.minimal = minimiser.run(failing_op, refuting_ops);
   result.core = minimiser.core();
   result.decisions = minimiser.decisions();
   return result;

@@ -45,10 +45,12 @@ struct CoreSearch {
 };
 
 // `ops`: a partition known not to be linearizable, in ascending call order.
-// `failing_op`: the index of its first failing op, if known. Throws
-// std::logic_error if the partition turns out linearizable (engines disagree).
+// `failing_op`: the index of its first failing op, if known. `refuting_ops`: the few
+// ops the refuting engine named (SearchEngine::refuting_ops), tried before any other
+// seed and, when refuted, instead of them. Throws std::logic_error if the partition
+// turns out linearizable (engines disagree).
 CoreSearch find_minimal_core(std::span<const Operation* const> ops, const Model& model,
                              std::optional<std::uint32_t> failing_op, const search::StopSignal& stop,
-                             std::uint64_t memory_limit);
+                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops = {});
 
 }  // namespace ariadne::explain

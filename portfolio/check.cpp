@@ -76,6 +76,7 @@ struct Partition {
   std::string slowest_loser;
   std::vector<std::string> withdrawals;
   bool tried_first = false;  // the race's first engines (EngineRow::first_in_race) ran
+  std::vector<std::uint32_t> refuting_ops;  // the refuting engine's, see SearchEngine::refuting_ops
   // Engines of this partition stop when another partition refutes the history (the
   // scheduler's signal) or when this partition's race has its answer (settled). Held
   // by pointer because engines keep a reference and partitions move.
@@ -250,6 +251,7 @@ class Scheduler {
           [[fallthrough]];
         case Outcome::not_linearizable:
           decided_.store(true);
+          if (p.engine) p.refuting_ops = p.engine->refuting_ops();
           p.engine.reset();
           break;
         case Outcome::stopped: {
@@ -481,6 +483,7 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     refutation.partition = describe_partition(model, p);
     refutation.winner = p.winner;
     refutation.steps = p.steps;
+    refutation.refuting_ops = p.refuting_ops;
     refutation.verdict_time = verdict_time;
     refutation.limits = scheduler.limits();
     portfolio::describe_refutation(refutation, model, options, limits, result);

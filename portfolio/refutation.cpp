@@ -68,7 +68,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
                                                     : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
     const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     const explain::CoreSearch core = explain::find_minimal_core(sub.ops, model, failing_index,
-                                                                within(refutation.limits, core_budget), memory.limit());
+                                                                within(refutation.limits, core_budget), memory.limit(),
+                                                                refutation.refuting_ops);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 namespace ariadne::portfolio {
 
@@ -18,6 +19,7 @@ struct Refutation {
   std::string partition;                    // " on key 3", or empty
   std::string winner;                       // the engine that refuted it
   std::uint64_t steps = 0;                  // model steps the refutation took
+  std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};
   search::StopSignal limits;                // the check's own deadline and cancel flag
 };

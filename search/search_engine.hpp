@@ -156,6 +156,11 @@ class SearchEngine {
   // After `stopped` with no stop reason: why the engine gave up on its own, e.g.
   // "no direct encoding and too many states to unroll". Empty otherwise.
   virtual std::string withdrawal_reason() const { return {}; }
+  // After `not_linearizable`: a few ops (indices into the SubHistory, ascending) that
+  // the engine's own argument shows cannot be linearized together, for the core to
+  // start from; empty when the engine has none (a search's refutation is exhaustive,
+  // not a pattern).
+  virtual std::vector<std::uint32_t> refuting_ops() const { return {}; }
 };
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,

@@ -255,6 +255,7 @@ class UniqueRegisterEngine final : public SearchEngine {
 
   std::string name() const override { return "unique"; }
   std::vector<std::uint32_t> linearization() const override { return analysis_.order; }
+  std::vector<std::uint32_t> refuting_ops() const override { return analysis_.violation; }
   std::uint64_t steps() const override { return sub_.ops.size(); }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
   std::string withdrawal_reason() const override {
