@@ -250,9 +250,14 @@ class Minimiser {
   bool shrink_on(std::unique_ptr<SwitchableCheck> switchable) {
     bool cannot_build = false;
     int quick_misses = 0;
-    const auto count_decisions = [&] {
-      if (switchable) switchable_decisions_ += switchable->decisions();
-    };
+    // The formula's decisions are counted whichever way the pass ends.
+    struct Count {
+      const std::unique_ptr<SwitchableCheck>& check;
+      std::uint64_t& total;
+      ~Count() {
+        if (check) total += check->decisions();
+      }
+    } counted{switchable, switchable_decisions_};
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       if (!keep_[i]) continue;
       std::vector<bool> candidate = keep_;
@@ -274,29 +279,21 @@ class Minimiser {
         keep_ = std::move(candidate);
         continue;
       }
-      if (stop_.check() != search::StopSignal::Why::none) {
-        count_decisions();
-        return false;
-      }
+      if (stop_.check() != search::StopSignal::Why::none) return false;
       RelaxedDecision decision =
           cannot_build ? checker_.decide_quickly(relaxed) : race(switchable, cannot_build, candidate, relaxed);
       // No formula could be had (too large to build in time: a mutex's, whose
       // alternation is cubic in the ops), which stopped the search racing it: the
       // relaxed checker's own race instead.
       if (decision.verdict == RelaxedVerdict::undecided && cannot_build) decision = checker_.decide_quickly(relaxed);
-      if (decision.verdict == RelaxedVerdict::undecided) {
-        count_decisions();
-        return false;
-      }
+      if (decision.verdict == RelaxedVerdict::undecided) return false;
       if (decision.verdict != RelaxedVerdict::not_linearizable) continue;
       if (!decision.hinted) {
         keep_ = std::move(candidate);
       } else if (!adopt_switchable(std::move(decision), "")) {
-        count_decisions();
         return false;
       }
     }
-    count_decisions();
     return true;
   }
 
