@@ -10,7 +10,7 @@ FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_SECONDS ?= 3600
 
 .PHONY: all deps configure build run test test-quick fuzz-configure fuzz-build fuzz-smoke fuzz \
-        bench bench-engines bench-cores clean
+        bench bench-engines bench-cores bench-unique clean
 
 all: build
 
@@ -87,6 +87,12 @@ bench-engines: build
 bench-cores: build
 	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(PROOFS),--proofs) \
 	  $(if $(DRAT_TRIM),--proofs --drat-trim $(DRAT_TRIM))
+
+# The unique-value engines: 10 seeds per model at the sizes of issue 18 (2,000-op
+# collections, 20,000-op queues, 50,000-op registers), then 10^3 to 10^6 ops per model
+# (docs/unique-values.md). Takes about 10 minutes, most of it generating the files.
+bench-unique: build
+	@scripts/bench_unique.py --ariadne $(ARIADNE)
 
 clean:
 	@rm -rf $(BUILD) $(FUZZ_BUILD)

@@ -1,6 +1,6 @@
 #include "explain/core_seeds.hpp"
 
-#include "search/unique_register.hpp"
+#include "search/unique_values.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -35,9 +35,9 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
   const models::Theory theory = semantics->theory;
   if (theory == models::Theory::registers) {
     // Unique written values: the ops of the zone condition Gibbons and Korach's test
-    // finds violated (search/unique_register.hpp).
-    search::UniqueRegisterAnalysis zones = search::analyse_unique_register(ops, *semantics, should_stop);
-    if (zones.answer == search::UniqueRegisterAnalysis::Answer::not_linearizable && limit > 0) {
+    // finds violated (search/unique_values.hpp).
+    search::UniqueValueAnalysis zones = search::analyse_unique_register(ops, *semantics, should_stop);
+    if (zones.answer == search::UniqueValueAnalysis::Answer::not_linearizable && limit > 0) {
       seeds.push_back(std::move(zones.violation));
     }
     return seeds;

@@ -54,7 +54,7 @@ std::vector<bool> seed_companions(std::span<const Operation* const> ops, const m
 // popped while the second lies above it). With repeated values a pattern may not
 // refute anything, and the caller decides each seed before using it. Registers whose
 // written values are unique: the few ops of the violated zone condition of Gibbons
-// and Korach's test (search/unique_register.hpp).
+// and Korach's test (search/unique_register.cpp).
 // `should_stop` is polled on long partitions (the register test's analysis).
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
                                                       const models::Semantics* semantics, std::size_t limit,

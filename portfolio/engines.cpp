@@ -24,7 +24,7 @@ const std::array<EngineRow, kEngineCount - 1> kRows = {{
      }},
     {Engine::unique, "unique", true, true,
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
-       return search::make_unique_register(sub, model, stop);
+       return search::make_unique_values(sub, model, stop);
      }},
 }};
 

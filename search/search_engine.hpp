@@ -201,10 +201,9 @@ std::unique_ptr<SearchEngine> make_segmented_wgl(const SubHistory& sub, const Mo
 // Lowe's just-in-time linearization: configurations carried forward through time.
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
-// Gibbons and Korach's test for registers whose written values are unique
-// (unique_register.hpp): decides at once, or declines (stopped, with a withdrawal
-// reason) at once.
-std::unique_ptr<SearchEngine> make_unique_register(const SubHistory& sub, const Model& model, const StopSignal& stop);
+// The tests for histories whose values are unique (unique_values.hpp): each decides
+// at once, or declines (stopped, with a withdrawal reason) at once.
+std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Model& model, const StopSignal& stop);
 // Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
 // <ariadne/check.hpp>): the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,

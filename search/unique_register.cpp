@@ -1,6 +1,36 @@
-#include "search/unique_register.hpp"
+// Gibbons and Korach's test for a read/write register whose written values are
+// unique [GibbonsKorach97: P. B. Gibbons and E. Korach, "Testing Shared Memories",
+// SIAM J. Comput. 26(4), 1997], in O(n log n), with an explicit linearization or the
+// few ops that refute it.
+//
+// Each value v has a cluster: its one write and the reads that return it (the initial
+// value: its reads, written "before time"). Let f be the earliest completion and s
+// the latest invocation among the cluster's ops. If f < s the cluster has a *forward
+// zone* [f, s]: the write takes effect before f (the op completing at f is the write
+// or a read needing it) and a read takes effect after s, and no other value can be
+// written in between, so v is current throughout [f, s]. If s < f, a *backward zone*
+// [s, f]: every op of the cluster is pending throughout it, and v must be current at
+// some moment of it (the op invoked at s takes effect after s, the one completing at
+// f before f, and v is current from its write to its last read). Hence the history is
+// linearizable iff (1) no read completes before its value's write is invoked (or
+// reads a value nobody writes), (2) no two forward zones intersect, and (3) no
+// backward zone lies inside a forward zone. When they hold, an order is built by
+// giving every op a point strictly inside its interval: a forward cluster's write
+// just before f and each read inside [f, s] and its own interval; a backward cluster
+// all at one point of its zone outside every forward zone (one exists by (3), the
+// forward zones being disjoint by (2), and event positions distinct). Sorted by
+// point, the clusters come out one block each, write first; real time holds because
+// every point lies inside its op's interval.
+//
+// Crashed ops: a crashed read may never take effect, so it is dropped. A crashed
+// write nobody reads is dropped too: taking effect would only put in the register a
+// value no read returns, which can never let a read see what it saw. A crashed write
+// that some read returns took effect (before that read): it stays, with no
+// completion. Anything else (a value written twice or also the initial value, a cas,
+// an etcd failed cas, an append, several keys) is declined with a reason, at once:
+// the test never guesses.
+#include "search/unique_values.hpp"
 
-#include "search/search_engine.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -12,7 +42,7 @@ namespace {
 
 using models::Effect;
 using models::RegisterAccess;
-constexpr std::uint32_t kNoOp = 0xffffffffu;
+constexpr std::uint32_t kNoOp = kNoUniqueOp;
 
 // A point of time strictly between event positions: pos + eighths / 8.
 struct TimePoint {
@@ -35,42 +65,22 @@ struct Cluster {
 class Analysis {
  public:
   Analysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
-           const std::function<bool()>& should_stop)
-      : ops_(ops), semantics_(semantics), should_stop_(should_stop) {}
+           const UniqueStopPoll& should_stop)
+      : ops_(ops), semantics_(semantics), answer_(should_stop) {}
 
-  UniqueRegisterAnalysis run() {
-    if (!classify()) return std::move(result_);
-    if (!build_clusters()) return std::move(result_);
-    if (!place_forward()) return std::move(result_);
-    if (!place_backward()) return std::move(result_);
+  UniqueValueAnalysis run() {
+    if (!classify()) return answer_.take();
+    if (!build_clusters()) return answer_.take();
+    if (!place_forward()) return answer_.take();
+    if (!place_backward()) return answer_.take();
     order();
-    return std::move(result_);
+    return answer_.take();
   }
 
  private:
-  // Polled every 4,096 ops: a million-op history takes the analysis about 0.4 s.
-  bool stopping(std::uint32_t i) {
-    if ((i & 4095) != 0 || !should_stop_ || !should_stop_()) return false;
-    result_.answer = UniqueRegisterAnalysis::Answer::stopped;
-    result_.why = "stopped";
-    return true;
-  }
-
-  bool decline(std::string why) {
-    result_.answer = UniqueRegisterAnalysis::Answer::declined;
-    result_.why = std::move(why);
-    return false;
-  }
-
-  bool refute(std::vector<std::uint32_t> ops, std::string why) {
-    std::sort(ops.begin(), ops.end());
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    ops.erase(std::remove(ops.begin(), ops.end(), kNoOp), ops.end());
-    result_.answer = UniqueRegisterAnalysis::Answer::not_linearizable;
-    result_.violation = std::move(ops);
-    result_.why = std::move(why);
-    return false;
-  }
+  bool stopping(std::uint32_t i) { return answer_.stopping(i); }
+  bool decline(std::string why) { return answer_.decline(std::move(why)); }
+  bool refute(std::vector<std::uint32_t> ops, std::string why) { return answer_.refute(std::move(ops), std::move(why)); }
 
   std::string value_name(std::uint32_t v) const {
     return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
@@ -230,79 +240,29 @@ class Analysis {
     }
     for (const std::uint32_t i : anywhere_) points.emplace_back(TimePoint{ops_[i]->call, 1}, kNoOp, 0, i);
     std::sort(points.begin(), points.end());
-    result_.answer = UniqueRegisterAnalysis::Answer::linearizable;
-    result_.order.reserve(points.size());
-    for (const auto& point : points) result_.order.push_back(std::get<3>(point));
+    std::vector<std::uint32_t> order;
+    order.reserve(points.size());
+    for (const auto& point : points) order.push_back(std::get<3>(point));
+    answer_.linearizable(std::move(order));
   }
 
   std::span<const Operation* const> ops_;
   const models::Semantics& semantics_;
-  const std::function<bool()>& should_stop_;
   std::vector<std::uint32_t> writer_;                // per value id
   std::vector<std::vector<std::uint32_t>> reads_of_;  // per value id: its completed reads
   std::uint32_t initial_ = kNoOp;
   std::vector<Cluster> clusters_;
   std::vector<std::uint32_t> forward_;  // forward clusters, by start
   std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
-  UniqueRegisterAnalysis result_;
-};
-
-// The engine: the analysis, once; declining is a withdrawal with its reason.
-class UniqueRegisterEngine final : public SearchEngine {
- public:
-  UniqueRegisterEngine(const SubHistory& sub, const Model& model, const StopSignal& stop)
-      : sub_(sub), model_(model), stop_(stop) {}
-
-  std::string name() const override { return "unique"; }
-  std::vector<std::uint32_t> linearization() const override { return analysis_.order; }
-  std::vector<std::uint32_t> refuting_ops() const override { return analysis_.violation; }
-  std::uint64_t steps() const override { return sub_.ops.size(); }
-  StopSignal::Why stop_reason() const override { return stop_reason_; }
-  std::string withdrawal_reason() const override {
-    return analysis_.answer == UniqueRegisterAnalysis::Answer::declined ? analysis_.why : std::string();
-  }
-
-  Outcome run(std::uint64_t) override {
-    if (!ran_) {
-      ran_ = true;
-      const auto semantics = models::semantics_of(model_, sub_.ops);
-      if (semantics) {
-        analysis_ = analyse_unique_register(sub_.ops, *semantics, [this] {
-          stop_reason_ = stop_.check();
-          return stop_reason_ != StopSignal::Why::none;
-        });
-      } else {
-        analysis_.why = "the model describes no semantics";
-      }
-    }
-    switch (analysis_.answer) {
-      case UniqueRegisterAnalysis::Answer::linearizable: return Outcome::linearizable;
-      case UniqueRegisterAnalysis::Answer::not_linearizable: return Outcome::not_linearizable;
-      case UniqueRegisterAnalysis::Answer::declined:
-      case UniqueRegisterAnalysis::Answer::stopped: return Outcome::stopped;
-    }
-    return Outcome::stopped;
-  }
-
- private:
-  const SubHistory& sub_;
-  const Model& model_;
-  const StopSignal& stop_;
-  StopSignal::Why stop_reason_ = StopSignal::Why::none;
-  bool ran_ = false;
-  UniqueRegisterAnalysis analysis_;
+  UniqueAnswer answer_;
 };
 
 }  // namespace
 
-UniqueRegisterAnalysis analyse_unique_register(std::span<const Operation* const> ops,
+UniqueValueAnalysis analyse_unique_register(std::span<const Operation* const> ops,
                                                const models::Semantics& semantics,
-                                               const std::function<bool()>& should_stop) {
+                                               const UniqueStopPoll& should_stop) {
   return Analysis(ops, semantics, should_stop).run();
-}
-
-std::unique_ptr<SearchEngine> make_unique_register(const SubHistory& sub, const Model& model, const StopSignal& stop) {
-  return std::make_unique<UniqueRegisterEngine>(sub, model, stop);
 }
 
 }  // namespace ariadne::search

@@ -1,4 +1,4 @@
-// Gibbons and Korach's test (search/unique_register.hpp) against brute force on
+// Gibbons and Korach's test (search/unique_register.cpp) against brute force on
 // thousands of random small register histories whose written values are unique,
 // crashed reads and writes mixed in: wherever it answers, brute force answers the
 // same; every order it gives is replayed by the certificate checker inside check();
@@ -9,7 +9,7 @@
 #include <ariadne/model.hpp>
 
 #include "models/semantics.hpp"
-#include "search/unique_register.hpp"
+#include "search/unique_values.hpp"
 #include "support/history_builder.hpp"
 
 #include <doctest/doctest.h>
@@ -107,8 +107,8 @@ Tally compare(const std::string& spec, int histories, std::uint64_t seed) {
     for (const Operation& op : history.ops) ops.push_back(&op);
     const auto semantics = models::semantics_of(*model, ops);
     REQUIRE(semantics);
-    const search::UniqueRegisterAnalysis analysis = search::analyse_unique_register(ops, *semantics);
-    REQUIRE(analysis.answer == search::UniqueRegisterAnalysis::Answer::not_linearizable);
+    const search::UniqueValueAnalysis analysis = search::analyse_unique_register(ops, *semantics);
+    REQUIRE(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
     REQUIRE_FALSE(analysis.violation.empty());
     History alone;
     for (const std::uint32_t i : analysis.violation) alone.ops.push_back(history.ops[i]);

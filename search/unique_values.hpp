@@ -1,0 +1,93 @@
+// The unique-value engine family: for histories in which every value is written,
+// enqueued, pushed or added once, the literature decides linearizability in
+// polynomial, mostly near-linear time, where a general search is exponential. One
+// file per object kind, each citing its paper and arguing for its crashed ops:
+//
+//   unique_register.cpp  read/write registers    Gibbons and Korach 1997
+//   unique_queue.cpp     fifo-queue              Henzinger et al. 2013; LiMo 2025
+//   unique_stack.cpp     stack                   LiMo 2025
+//   unique_set.cpp       set (grow-only)         LiMo 2025
+//   unique_bag.cpp       unordered-queue
+//
+// Each decides, with an explicit order (replayed by the certificate checker, as every
+// engine's) or the few ops of the violated condition (which seed the minimal core:
+// explain/minimal_core.cpp), or declines at once with a reason; it never guesses.
+#pragma once
+
+#include <ariadne/history.hpp>
+
+#include "models/semantics.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ariadne::search {
+
+struct UniqueValueAnalysis {
+  enum class Answer : std::uint8_t { linearizable, not_linearizable, declined, stopped };
+  Answer answer = Answer::declined;
+  // linearizable: indices into the ops analysed, in order (dropped crashed ops left
+  // out).
+  std::vector<std::uint32_t> order;
+  // not_linearizable: the ops of the violated condition (indices, ascending), a
+  // small set that is not linearizable by itself; `why` says which condition.
+  std::vector<std::uint32_t> violation;
+  std::string why;  // also the reason for declining
+};
+
+// Each test takes `ops` in ascending call order (one partition) and `semantics`, their
+// meaning; with `should_stop`, polled every few thousand ops, it answers `stopped`
+// once that says so.
+using UniqueStopPoll = std::function<bool()>;
+UniqueValueAnalysis analyse_unique_register(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                            const UniqueStopPoll& should_stop = {});
+UniqueValueAnalysis analyse_unique_queue(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                         const UniqueStopPoll& should_stop = {});
+UniqueValueAnalysis analyse_unique_stack(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                         const UniqueStopPoll& should_stop = {});
+UniqueValueAnalysis analyse_unique_set(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                       const UniqueStopPoll& should_stop = {});
+UniqueValueAnalysis analyse_unique_bag(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                       const UniqueStopPoll& should_stop = {});
+
+// The test for the semantics' object kind, or a decline naming the kind none covers.
+UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                          const UniqueStopPoll& should_stop = {});
+
+// What every test does with its answer: the plumbing shared by the files above.
+class UniqueAnswer {
+ public:
+  explicit UniqueAnswer(const UniqueStopPoll& should_stop) : should_stop_(should_stop) {}
+
+  // Polled with a running count: asks should_stop every 4,096 (a million-op history
+  // takes a test well under a second, so this answers a limit within a millisecond).
+  bool stopping(std::uint64_t i) {
+    if ((i & 4095) != 0 || !should_stop_ || !should_stop_()) return false;
+    result_.answer = UniqueValueAnalysis::Answer::stopped;
+    result_.why = "stopped";
+    return true;
+  }
+  // Both return false, so a step can `return decline(...)`.
+  bool decline(std::string why) {
+    result_.answer = UniqueValueAnalysis::Answer::declined;
+    result_.why = std::move(why);
+    return false;
+  }
+  bool refute(std::vector<std::uint32_t> ops, std::string why);
+  void linearizable(std::vector<std::uint32_t> order) {
+    result_.answer = UniqueValueAnalysis::Answer::linearizable;
+    result_.order = std::move(order);
+  }
+  UniqueValueAnalysis take() { return std::move(result_); }
+
+ private:
+  const UniqueStopPoll& should_stop_;
+  UniqueValueAnalysis result_;
+};
+
+inline constexpr std::uint32_t kNoUniqueOp = 0xffffffffu;
+
+}  // namespace ariadne::search

@@ -1,0 +1,288 @@
+// The unique-value tests for fifo-queue, set and unordered-queue (search/unique_queue.cpp,
+// unique_set.cpp, unique_bag.cpp) against brute force, on thousands of random small
+// histories with unique values and crashed ops: wherever a test answers, brute force
+// answers the same; every order it gives is replayed by the certificate checker inside
+// check(); every violation is refuted by brute force on its own; and how often each
+// declines is printed and bounded.
+//
+// The histories come from a simulated object: each op takes effect at a random moment
+// of its interval (a crashed one maybe never), and some results are then corrupted, so
+// both verdicts are common and the refuted ones are near misses, not noise.
+#include <ariadne/check.hpp>
+#include <ariadne/model.hpp>
+
+#include "models/semantics.hpp"
+#include "search/unique_values.hpp"
+#include "support/history_builder.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <deque>
+#include <random>
+#include <set>
+
+using namespace ariadne;
+using testing::EventScript;
+using testing::I;
+
+namespace {
+
+enum class Kind { fifo_queue, set, bag };
+
+// One simulated object: a queue (front first), a set, or a bag, of integers.
+struct SimulatedContainer {
+  Kind kind;
+  std::deque<std::int64_t> items;
+
+  // The removal's result, or nullopt when empty (the op then fails).
+  std::optional<std::int64_t> remove(std::mt19937_64& rng) {
+    if (items.empty()) return std::nullopt;
+    std::size_t at = kind == Kind::bag ? rng() % items.size() : 0;
+    const std::int64_t v = items[at];
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(at));
+    return v;
+  }
+  Value read() const {
+    std::vector<Value> elements;
+    std::vector<std::int64_t> sorted(items.begin(), items.end());
+    std::sort(sorted.begin(), sorted.end());
+    for (const std::int64_t v : sorted) elements.push_back(I(v));
+    return Value::set(std::move(elements));
+  }
+};
+
+struct Open {
+  std::int64_t process = 0;
+  enum class Stage { idle, invoked, effected } stage = Stage::idle;
+  bool insert = false;  // enqueue or add; else dequeue or read
+  std::int64_t value = 0;
+  Value result;
+  bool failed = false;
+};
+
+EventLog random_history(std::mt19937_64& rng, Kind kind, int operations, const std::vector<std::int64_t>& initial) {
+  EventScript s;
+  SimulatedContainer object{kind, {initial.begin(), initial.end()}};
+  std::vector<Open> procs(3);
+  for (std::size_t p = 0; p < procs.size(); ++p) procs[p].process = static_cast<std::int64_t>(p);
+  std::int64_t next_process = static_cast<std::int64_t>(procs.size());
+  std::uniform_int_distribution<int> percent(0, 99);
+  const std::string insert = kind == Kind::set ? "add" : "enqueue";
+  const std::string remove = kind == Kind::set ? "read" : "dequeue";
+  int invoked = 0;
+  std::int64_t next_value = 100;
+  std::vector<std::int64_t> seen = initial;  // every value enqueued so far
+  while (invoked < operations || std::any_of(procs.begin(), procs.end(), [](const Open& o) { return o.stage != Open::Stage::idle; })) {
+    Open& o = procs[rng() % procs.size()];
+    switch (o.stage) {
+      case Open::Stage::idle:
+        if (invoked == operations) continue;
+        ++invoked;
+        o.stage = Open::Stage::invoked;
+        o.insert = percent(rng) < 55;
+        o.failed = false;
+        if (o.insert) {
+          o.value = next_value++;
+          s.invoke(o.process, insert, I(o.value));
+        } else {
+          s.invoke(o.process, remove);
+        }
+        break;
+      case Open::Stage::invoked: {
+        const int roll = percent(rng);
+        if (roll < 6) {  // crashed before taking effect
+          s.info(o.process, o.insert ? insert : remove, o.insert ? I(o.value) : Value());
+          o.process = next_process++;
+          o.stage = Open::Stage::idle;
+          break;
+        }
+        o.stage = Open::Stage::effected;  // takes effect now
+        if (o.insert) {
+          if (kind == Kind::set) {
+            object.items.push_back(o.value);
+          } else {
+            object.items.push_back(o.value);
+          }
+          seen.push_back(o.value);
+          o.result = I(o.value);
+        } else if (kind == Kind::set) {
+          o.result = object.read();
+        } else if (const auto v = object.remove(rng)) {
+          o.result = I(*v);
+        } else {
+          o.failed = true;
+        }
+        break;
+      }
+      case Open::Stage::effected: {
+        o.stage = Open::Stage::idle;
+        const int roll = percent(rng);
+        if (roll < 6) {  // crashed after taking effect
+          s.info(o.process, o.insert ? insert : remove, o.insert ? I(o.value) : Value());
+          o.process = next_process++;
+          break;
+        }
+        if (o.insert) {
+          s.ok(o.process, insert, I(o.value));
+          break;
+        }
+        if (o.failed) {
+          s.fail(o.process, remove);
+          break;
+        }
+        Value result = o.result;
+        if (percent(rng) < 20) {  // corrupt the result
+          if (kind == Kind::set) {
+            std::vector<Value> elements = result.elements();
+            if (!elements.empty() && percent(rng) < 50) {
+              elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(rng() % elements.size()));
+            } else {
+              elements.push_back(I(percent(rng) < 70 && !seen.empty() ? seen[rng() % seen.size()] : next_value + 7));
+            }
+            std::sort(elements.begin(), elements.end());
+            elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+            result = Value::set(std::move(elements));
+          } else {
+            result = I(percent(rng) < 80 && !seen.empty() ? seen[rng() % seen.size()] : next_value + 7);
+          }
+        }
+        s.ok(o.process, remove, result);
+        break;
+      }
+    }
+  }
+  return s.log();
+}
+
+struct Tally {
+  int linearizable = 0;
+  int refuted = 0;
+  int declined = 0;
+};
+
+Tally compare(Kind kind, const std::string& spec, const std::vector<std::int64_t>& initial, int histories,
+              std::uint64_t seed) {
+  auto model = make_model_from_spec(spec);
+  std::mt19937_64 rng(seed);
+  Tally tally;
+  const CheckOptions unique{.engine = Engine::unique, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+  for (int h = 0; h < histories; ++h) {
+    const History history = build_history(random_history(rng, kind, 3 + h % 9, initial), *model);
+    INFO(spec, ", seed ", seed, ", history #", h);
+    const CheckResult fast = check(history, *model, unique);
+    const CheckResult oracle = check(history, *model, brute);
+    REQUIRE(oracle.verdict != Verdict::unknown);
+    if (fast.verdict == Verdict::unknown) {
+      INFO(fast.reason);
+      REQUIRE(fast.reason.find("internal") == std::string::npos);
+      ++tally.declined;
+      continue;
+    }
+    REQUIRE(verdict_name(fast.verdict) == verdict_name(oracle.verdict));
+    if (fast.verdict == Verdict::linearizable) {
+      ++tally.linearizable;
+      continue;
+    }
+    ++tally.refuted;
+    std::vector<const Operation*> ops;
+    for (const Operation& op : history.ops) ops.push_back(&op);
+    const auto semantics = models::semantics_of(*model, ops);
+    REQUIRE(semantics);
+    const search::UniqueValueAnalysis analysis = search::analyse_unique_values(ops, *semantics);
+    REQUIRE(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
+    REQUIRE_FALSE(analysis.violation.empty());
+    History alone;
+    for (const std::uint32_t i : analysis.violation) alone.ops.push_back(history.ops[i]);
+    INFO(analysis.why);
+    CHECK(check(alone, *model, brute).verdict == Verdict::not_linearizable);
+  }
+  MESSAGE(spec, ": ", tally.linearizable, " linearizable, ", tally.refuted, " refuted, ", tally.declined, " declined");
+  return tally;
+}
+
+Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
+  auto model = make_model_from_spec(spec);
+  const CheckResult r = check(script.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
+  reason = r.reason;
+  return r.verdict;
+}
+
+}  // namespace
+
+TEST_SUITE("search") {
+
+TEST_CASE("the unique-value queue test agrees with brute force, crashed enqueues and dequeues included") {
+  for (const auto& [spec, initial, seed] :
+       {std::tuple{std::string("fifo-queue"), std::vector<std::int64_t>{}, 61},
+        std::tuple{std::string("fifo-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 62}}) {
+    const Tally tally = compare(Kind::fifo_queue, spec, initial, 3000, seed);
+    CHECK(tally.declined == 0);
+    CHECK(tally.linearizable > 300);
+    CHECK(tally.refuted > 300);
+  }
+}
+
+TEST_CASE("the unique-value set test agrees with brute force, crashed adds and reads included") {
+  for (const auto& [spec, initial, seed] : {std::tuple{std::string("set"), std::vector<std::int64_t>{}, 71},
+                                            std::tuple{std::string("set(#{1 2})"), std::vector<std::int64_t>{1, 2}, 72}}) {
+    const Tally tally = compare(Kind::set, spec, initial, 3000, seed);
+    CHECK(tally.declined == 0);
+    CHECK(tally.linearizable > 300);
+    CHECK(tally.refuted > 300);
+  }
+}
+
+TEST_CASE("the unique-value unordered-queue test agrees with brute force, crashed ops included") {
+  for (const auto& [spec, initial, seed] :
+       {std::tuple{std::string("unordered-queue"), std::vector<std::int64_t>{}, 81},
+        std::tuple{std::string("unordered-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 82}}) {
+    const Tally tally = compare(Kind::bag, spec, initial, 3000, seed);
+    CHECK(tally.declined == 0);
+    CHECK(tally.linearizable > 300);
+    CHECK(tally.refuted > 300);
+  }
+}
+
+TEST_CASE("the unique-value container tests decline a repeated value, saying why") {
+  std::string reason;
+  EventScript twice;
+  twice.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+  twice.invoke(1, "enqueue", I(1)).ok(1, "enqueue", I(1));
+  CHECK(unique_verdict(twice, "fifo-queue", reason) == Verdict::unknown);
+  CHECK(reason.find("enqueued twice") != std::string::npos);
+  CHECK(unique_verdict(twice, "unordered-queue", reason) == Verdict::unknown);
+  CHECK(reason.find("enqueued twice") != std::string::npos);
+
+  EventScript added;
+  added.invoke(0, "add", I(1)).ok(0, "add", I(1));
+  CHECK(unique_verdict(added, "set(#{1})", reason) == Verdict::unknown);
+  CHECK(reason.find("added twice") != std::string::npos);
+}
+
+TEST_CASE("a crashed dequeue that took out a value left ahead of a dequeued one is found") {
+  // 1 and 2 enqueued in that order; only 2 is dequeued: a crashed dequeue must have
+  // taken 1, which it can only do if it was invoked before 2's dequeue completed.
+  auto model = make_model_from_spec("fifo-queue");
+  EventScript taken;
+  taken.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+  taken.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
+  taken.invoke(1, "dequeue");
+  taken.invoke(2, "dequeue").ok(2, "dequeue", I(2));
+  const CheckResult r = check(taken.build(*model), *model, CheckOptions{.jobs = 1});
+  CHECK(r.verdict == Verdict::linearizable);
+  CHECK(r.engine == "unique");
+
+  EventScript late;  // the crashed dequeue comes too late to take 1 out first
+  late.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+  late.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
+  late.invoke(2, "dequeue").ok(2, "dequeue", I(2));
+  late.invoke(1, "dequeue");
+  const CheckResult l = check(late.build(*model), *model, CheckOptions{.jobs = 1});
+  CHECK(l.verdict == Verdict::not_linearizable);
+  CHECK(l.engine == "unique");
+  CHECK(l.core_minimal);
+}
+
+}  // TEST_SUITE
