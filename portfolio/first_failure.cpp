@@ -7,7 +7,12 @@
 // its observed result, and only pending ops otherwise, which P(t) allows. So the
 // prefixes switch from linearizable to not exactly once, at an :ok completion (a new
 // invocation alone only adds an optional op), and log2(n) searches find where.
+//
+// Each prefix is asked of the race's first engines (engines.cpp: the unique-value
+// tests, which answer in near-linear time or decline at once), then of WGL.
 #include "portfolio/first_failure.hpp"
+
+#include "portfolio/engines.hpp"
 
 #include <algorithm>
 
@@ -33,9 +38,21 @@ PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, con
   }
   search::SubHistory prefix;
   for (const Operation& op : prefix_ops) prefix.ops.push_back(&op);
-  auto engine = search::make_wgl(prefix, model, memory, stop);
-  const search::Outcome outcome = engine->run(budget > spent ? budget - spent : 0);
-  spent += engine->steps();
+  std::unique_ptr<search::SearchEngine> engine;
+  search::Outcome outcome = search::Outcome::stopped;
+  for (const EngineRow& row : engine_rows()) {
+    if (!row.first_in_race) continue;
+    engine = row.make(prefix, model, memory, stop);
+    outcome = engine->run(budget > spent ? budget - spent : 0);
+    spent += engine->steps();
+    if (outcome == search::Outcome::linearizable || outcome == search::Outcome::not_linearizable) break;
+    engine.reset();
+  }
+  if (!engine && stop.check() == search::StopSignal::Why::none) {
+    engine = search::make_wgl(prefix, model, memory, stop);
+    outcome = engine->run(budget > spent ? budget - spent : 0);
+    spent += engine->steps();
+  }
   switch (outcome) {
     case search::Outcome::linearizable:
       if (order) {
