@@ -39,9 +39,11 @@ std::string engines_section() {
          "  sat    CaDiCaL on the history encoded as ordering constraints\n"
          "  smt    Z3 on the same constraints, as integer difference logic\n"
          "  brute  every order, for histories of at most 14 operations (the test oracle)\n"
-         "  unique Gibbons and Korach's O(n log n) test for registers whose written values are\n"
-         "         unique (register, cas-register without cas, kv gets and puts); declines\n"
-         "         any other history (a value written twice, a cas, an append), saying why\n";
+         "  unique near-linear tests for histories whose values are written, enqueued,\n"
+         "         pushed or added once: register, cas-register, etcd without failed cas,\n"
+         "         each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"
+         "         declines any other history (a value written twice, an append, a crashed\n"
+         "         removal it cannot place), saying why (docs/unique-values.md)\n";
 }
 
 std::string check_exit_statuses() {

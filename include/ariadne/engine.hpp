@@ -16,8 +16,9 @@ namespace ariadne {
 // by side; the first answer wins). The others run alone: wgl (Wing and Gong's search
 // with Lowe's memo table), jit (Lowe's just-in-time linearization), sat (CaDiCaL),
 // smt (Z3), brute (every order; partitions of at most 14 operations, the test
-// oracle), and unique (Gibbons and Korach's test for registers whose written values
-// are unique, which declines every other history).
+// oracle), and unique (near-linear tests for registers, queues, stacks and sets whose
+// values are written or inserted once, search/unique_values.hpp, which decline every
+// other history).
 enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique };
 inline constexpr std::size_t kEngineCount = 7;  // automatic included
 
