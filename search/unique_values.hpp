@@ -3,9 +3,10 @@
 // polynomial, mostly near-linear time, where a general search is exponential. One
 // file per object kind, each citing its paper and arguing for its crashed ops:
 //
-//   unique_register.cpp  read/write registers    Gibbons and Korach 1997
+//   unique_register.cpp  register, cas-register, Gibbons and Korach 1997, extended
+//                        etcd, each key of kv    to compare-and-set chains
 //   unique_queue.cpp     fifo-queue              Henzinger et al. 2013; LiMo 2025
-//   unique_stack.cpp     stack                   LiMo 2025
+//   unique_stack.cpp     stack                   Lee and Mathur 2025; LiMo 2025
 //   unique_set.cpp       set (grow-only)         LiMo 2025
 //   unique_bag.cpp       unordered-queue
 //
