@@ -60,8 +60,11 @@ class RelaxedRelevance {
   // The partition's ops as recorded, then each op's relaxed twin, in one description
   // so that both share value ids; nullopt without semantics.
   std::optional<models::Semantics> semantics_;
-  std::vector<models::OpMeaning> recorded_;
-  std::vector<models::OpMeaning> relaxed_;
+  // Op i's meaning as recorded, and its relaxed twin's (an op with none means nothing).
+  const models::OpMeaning& recorded(std::uint32_t i) const { return semantics_->ops[i]; }
+  const models::OpMeaning& relaxed(std::uint32_t i) const;
+  static constexpr std::uint32_t kNoTwin = 0xffffffffu;
+  std::vector<std::uint32_t> relaxed_at_;  // per op: its twin's index in semantics_->ops
   std::set<std::uint32_t> keys_with_appends_;  // registers: keys some op appends to
 };
 

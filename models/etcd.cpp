@@ -102,6 +102,7 @@ class EtcdModel final : public BuiltinModel {
     ValueTable values;
     values.intern(Value());
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::registers;
     s.initial = {values.intern(init_)};
     for (const Operation* op : ops) {

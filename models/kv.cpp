@@ -171,6 +171,7 @@ class KvModel final : public BuiltinModel {
     ValueTable keys;
     ValueTable strings;
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::registers;
     auto string_id = [&](const std::string& text) { return strings.intern(Value::string(text)); };
     for (const Operation* op : ops) {

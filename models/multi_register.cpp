@@ -175,6 +175,7 @@ class MultiRegisterModel final : public BuiltinModel {
     ValueTable keys;
     ValueTable values;
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::registers;
     const std::uint32_t nil = values.intern(Value());
     for (const auto& [key, value] : init_.entries()) keys.intern(key);

@@ -75,6 +75,7 @@ class MutexModel final : public BuiltinModel {
   // The same reading as compile(), in the encoder's terms.
   std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::mutex;
     for (const Operation* op : ops) {
       OpMeaning& m = s.ops.emplace_back();

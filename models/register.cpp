@@ -88,6 +88,7 @@ class RegisterModel final : public BuiltinModel {
     using Kind = RegisterAccess::Kind;
     ValueTable values;
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::registers;
     s.initial = {values.intern(init_)};
     for (const Operation* op : ops) {

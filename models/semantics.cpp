@@ -17,6 +17,7 @@ Semantics describe_container(Theory theory, const Value& initial, std::string_vi
                              std::span<const Operation* const> ops) {
   ValueTable values;
   Semantics s;
+  s.ops.reserve(ops.size());  // one meaning per op: never moved again
   s.theory = theory;
   for (const Value& element : initial.elements()) s.initial.push_back(values.intern(element));
   for (const Operation* op : ops) {

@@ -139,6 +139,7 @@ class SetModel final : public BuiltinModel {
   std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
     ValueTable values;
     Semantics s;
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
     s.theory = Theory::set;
     s.initial = element_ids(init_, values);
     for (const Operation* op : ops) {
