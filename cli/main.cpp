@@ -2,7 +2,6 @@
 // every outcome to the exit statuses of exit_status.hpp. No exception leaves main():
 // users' scripts must always get one of the documented statuses, and an uncaught
 // exception would abort with a signal instead.
-#include "cli/allocator.hpp"
 #include "cli/check_command.hpp"
 #include "cli/convert_command.hpp"
 #include "cli/corpus_command.hpp"
@@ -402,7 +401,6 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace ariadne::cli;
-  keep_freed_memory_for_reuse();
   try {
     return run(argc, argv);
   } catch (const ariadne::InputError& error) {
