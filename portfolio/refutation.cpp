@@ -29,10 +29,14 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   const search::SubHistory& sub = *refutation.sub;
   // Where it goes wrong, within a budget proportional to the refutation's own cost.
   // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
+  // With the refuting engine's own ops to start from, the search takes a few prefix
+  // checks, each costing up to what the verdict did, so it gets twice the verdict's
+  // time.
   search::MemoryBudget memory(limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit, &limits);
   limits.enter(Phase::failing_op);
-  const auto courtesy =
-      std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.verdict_time / 4);
+  const auto courtesy = std::max<Clock::duration>(
+      std::chrono::milliseconds(250),
+      refutation.refuting_ops.empty() ? refutation.verdict_time / 4 : 2 * refutation.verdict_time);
   // A solver's refutation says nothing about how long a native search would need,
   // so the search for the failing op then gets only the minimum budget.
   const EngineRow* winner = engine_row(refutation.winner);
@@ -40,7 +44,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * refutation.steps) : 200000;
   std::optional<FirstFailure> first;
   try {
-    first = find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget);
+    first = find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget,
+                               refutation.refuting_ops);
     if (first && options.prefix) {
       if (auto order = linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
         result.prefix_linearization = std::move(*order);
