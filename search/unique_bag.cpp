@@ -69,10 +69,8 @@ class BagAnalysis {
           break;
         case Effect::remove_any: break;  // dropped: see the header
         case Effect::none:
-          if (m.must_take_effect) anywhere_.push_back(i);
-          break;
         case Effect::impossible:
-          if (m.must_take_effect) return answer_.refute({i}, "an op that cannot take effect with its result");
+          if (!answer_.inert(i, m, anywhere_)) return false;
           break;
         default: return answer_.decline("not a queue op");
       }
@@ -107,11 +105,7 @@ class BagAnalysis {
       points.emplace_back(std::max(ops_[d]->call, ops_[e]->call), 1, d);
     }
     for (const std::uint32_t i : anywhere_) points.emplace_back(ops_[i]->call, 0, i);
-    std::sort(points.begin(), points.end());
-    std::vector<std::uint32_t> order;
-    order.reserve(points.size());
-    for (const auto& point : points) order.push_back(std::get<2>(point));
-    answer_.linearizable(std::move(order));
+    answer_.linearizable_by_points(std::move(points));
   }
 
   std::span<const Operation* const> ops_;

@@ -138,10 +138,8 @@ class QueueAnalysis {
         }
         case Effect::remove_any: crashed_dequeues_.push_back(i); break;  // ascending call
         case Effect::none:
-          if (m.must_take_effect) anywhere_.push_back(i);
-          break;
         case Effect::impossible:
-          if (m.must_take_effect) return answer_.refute({i}, "an op that cannot take effect with its result");
+          if (!answer_.inert(i, m, anywhere_)) return false;
           break;
         default: return answer_.decline("not a queue op");
       }
@@ -299,11 +297,7 @@ class QueueAnalysis {
       points.emplace_back(dequeue_base, 1, k, x.dequeue);
     }
     for (const std::uint32_t i : anywhere_) points.emplace_back(call_time(*ops_[i]), 2, 0, i);
-    std::sort(points.begin(), points.end());
-    std::vector<std::uint32_t> order;
-    order.reserve(points.size());
-    for (const auto& point : points) order.push_back(std::get<3>(point));
-    answer_.linearizable(std::move(order));
+    answer_.linearizable_by_points(std::move(points));
   }
 
   std::span<const Operation* const> ops_;

@@ -151,17 +151,9 @@ class Analysis {
     for (std::uint32_t i = 0; i < ops_.size(); ++i) {
       if (stopping(i)) return false;
       const models::OpMeaning& m = semantics_.ops[i];
-      if (m.effect == Effect::none) {
-        // It observes and changes nothing (a read of nil, say), so it may go anywhere
-        // in its interval, but a completed op must be in the order.
-        if (m.must_take_effect) {
-          roles_[i].role = Role::anywhere;
-          anywhere_.push_back(i);
-        }
-        continue;
-      }
-      if (m.effect == Effect::impossible) {
-        if (m.must_take_effect) return refute({i}, "an op that cannot take effect with its result");
+      if (m.effect == Effect::none || m.effect == Effect::impossible) {
+        if (!answer_.inert(i, m, anywhere_)) return false;
+        if (m.effect == Effect::none && m.must_take_effect) roles_[i].role = Role::anywhere;
         continue;
       }
       if (m.effect != Effect::registers) return decline("not a register op");
@@ -417,11 +409,7 @@ class Analysis {
       }
     }
     for (const std::uint32_t i : anywhere_) points.emplace_back(TimePoint{call(i), 1}, kNoOp, 0, i);
-    std::sort(points.begin(), points.end());
-    std::vector<std::uint32_t> order;
-    order.reserve(points.size());
-    for (const auto& point : points) order.push_back(std::get<3>(point));
-    answer_.linearizable(std::move(order));
+    answer_.linearizable_by_points(std::move(points));
   }
 
   std::span<const Operation* const> ops_;

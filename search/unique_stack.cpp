@@ -362,12 +362,8 @@ class StackAnalysis {
       const models::OpMeaning& m = semantics_.ops[i];
       switch (m.effect) {
         case Effect::none:
-          // It changes and observes nothing (a :fail), so it may go anywhere in its
-          // interval, but a completed op must be in the order.
-          if (m.must_take_effect) anywhere_.push_back(i);
-          break;
         case Effect::impossible:
-          if (m.must_take_effect) return refute({i}, "an op that cannot take effect with its result");
+          if (!answer_.inert(i, m, anywhere_)) return false;
           break;
         case Effect::insert:
           if (pusher_[m.element] != kNoOp) return decline("value " + value_name(m.element) + " is pushed twice");

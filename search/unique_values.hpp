@@ -19,10 +19,12 @@
 
 #include "models/semantics.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ariadne::search {
@@ -78,9 +80,31 @@ class UniqueAnswer {
     return false;
   }
   bool refute(std::vector<std::uint32_t> ops, std::string why);
+  // An op that changes and observes nothing (Effect::none, a :fail) may go anywhere
+  // in its interval, but a completed one must be in the order: it joins `anywhere`.
+  // One that cannot take effect with its result (Effect::impossible) refutes the
+  // history if it completed. Returns false once refuted.
+  bool inert(std::uint32_t op, const models::OpMeaning& meaning, std::vector<std::uint32_t>& anywhere) {
+    if (!meaning.must_take_effect) return true;
+    if (meaning.effect == models::Effect::impossible) {
+      return refute({op}, "an op that cannot take effect with its result");
+    }
+    anywhere.push_back(op);
+    return true;
+  }
   void linearizable(std::vector<std::uint32_t> order) {
     result_.answer = UniqueValueAnalysis::Answer::linearizable;
     result_.order = std::move(order);
+  }
+  // The order of `points`, tuples whose last element is the op, sorted: each test
+  // gives every op a point inside its interval, ties broken by the fields before.
+  template <class Point>
+  void linearizable_by_points(std::vector<Point> points) {
+    std::sort(points.begin(), points.end());
+    std::vector<std::uint32_t> order;
+    order.reserve(points.size());
+    for (const Point& point : points) order.push_back(std::get<std::tuple_size_v<Point> - 1>(point));
+    linearizable(std::move(order));
   }
   UniqueValueAnalysis take() { return std::move(result_); }
 

@@ -14,6 +14,7 @@
 #include "models/semantics.hpp"
 #include "search/unique_values.hpp"
 #include "support/history_builder.hpp"
+#include "support/unique_differential.hpp"
 
 #include <doctest/doctest.h>
 
@@ -155,58 +156,17 @@ EventLog random_history(std::mt19937_64& rng, Kind kind, int operations, const s
   return s.log();
 }
 
-struct Tally {
-  int linearizable = 0;
-  int refuted = 0;
-  int declined = 0;
-};
-
-Tally compare(Kind kind, const std::string& spec, const std::vector<std::int64_t>& initial, int histories,
-              std::uint64_t seed) {
-  auto model = make_model_from_spec(spec);
-  std::mt19937_64 rng(seed);
-  Tally tally;
-  const CheckOptions unique{.engine = Engine::unique, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-  const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-  for (int h = 0; h < histories; ++h) {
-    const History history = build_history(random_history(rng, kind, 3 + h % 9, initial), *model);
-    INFO(spec, ", seed ", seed, ", history #", h);
-    const CheckResult fast = check(history, *model, unique);
-    const CheckResult oracle = check(history, *model, brute);
-    REQUIRE(oracle.verdict != Verdict::unknown);
-    if (fast.verdict == Verdict::unknown) {
-      INFO(fast.reason);
-      REQUIRE(fast.reason.find("internal") == std::string::npos);
-      ++tally.declined;
-      continue;
-    }
-    REQUIRE(verdict_name(fast.verdict) == verdict_name(oracle.verdict));
-    if (fast.verdict == Verdict::linearizable) {
-      ++tally.linearizable;
-      continue;
-    }
-    ++tally.refuted;
-    std::vector<const Operation*> ops;
-    for (const Operation& op : history.ops) ops.push_back(&op);
-    const auto semantics = models::semantics_of(*model, ops);
-    REQUIRE(semantics);
-    const search::UniqueValueAnalysis analysis = search::analyse_unique_values(ops, *semantics);
-    REQUIRE(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
-    REQUIRE_FALSE(analysis.violation.empty());
-    History alone;
-    for (const std::uint32_t i : analysis.violation) alone.ops.push_back(history.ops[i]);
-    INFO(analysis.why);
-    CHECK(check(alone, *model, brute).verdict == Verdict::not_linearizable);
-  }
-  MESSAGE(spec, ": ", tally.linearizable, " linearizable, ", tally.refuted, " refuted, ", tally.declined, " declined");
-  return tally;
+testing::UniqueTally compare(Kind kind, const std::string& spec, const std::vector<std::int64_t>& initial,
+                             int histories, std::uint64_t seed) {
+  return testing::compare_unique_with_brute_force(
+      {.spec = spec,
+       .histories = histories,
+       .seed = seed,
+       .generate = [&](std::mt19937_64& rng, int h) { return random_history(rng, kind, 3 + h % 9, initial); }});
 }
 
 Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
-  auto model = make_model_from_spec(spec);
-  const CheckResult r = check(script.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
-  reason = r.reason;
-  return r.verdict;
+  return testing::unique_engine_verdict(script, spec, reason);
 }
 
 }  // namespace
@@ -217,7 +177,7 @@ TEST_CASE("the unique-value queue test agrees with brute force, crashed enqueues
   for (const auto& [spec, initial, seed] :
        {std::tuple{std::string("fifo-queue"), std::vector<std::int64_t>{}, 61},
         std::tuple{std::string("fifo-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 62}}) {
-    const Tally tally = compare(Kind::fifo_queue, spec, initial, 3000, seed);
+    const auto tally = compare(Kind::fifo_queue, spec, initial, 3000, seed);
     CHECK(tally.declined == 0);
     CHECK(tally.linearizable > 300);
     CHECK(tally.refuted > 300);
@@ -227,7 +187,7 @@ TEST_CASE("the unique-value queue test agrees with brute force, crashed enqueues
 TEST_CASE("the unique-value set test agrees with brute force, crashed adds and reads included") {
   for (const auto& [spec, initial, seed] : {std::tuple{std::string("set"), std::vector<std::int64_t>{}, 71},
                                             std::tuple{std::string("set(#{1 2})"), std::vector<std::int64_t>{1, 2}, 72}}) {
-    const Tally tally = compare(Kind::set, spec, initial, 3000, seed);
+    const auto tally = compare(Kind::set, spec, initial, 3000, seed);
     CHECK(tally.declined == 0);
     CHECK(tally.linearizable > 300);
     CHECK(tally.refuted > 300);
@@ -238,7 +198,7 @@ TEST_CASE("the unique-value unordered-queue test agrees with brute force, crashe
   for (const auto& [spec, initial, seed] :
        {std::tuple{std::string("unordered-queue"), std::vector<std::int64_t>{}, 81},
         std::tuple{std::string("unordered-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 82}}) {
-    const Tally tally = compare(Kind::bag, spec, initial, 3000, seed);
+    const auto tally = compare(Kind::bag, spec, initial, 3000, seed);
     CHECK(tally.declined == 0);
     CHECK(tally.linearizable > 300);
     CHECK(tally.refuted > 300);

@@ -14,6 +14,7 @@
 #include "search/unique_values.hpp"
 #include "support/core_oracle.hpp"
 #include "support/history_builder.hpp"
+#include "support/unique_differential.hpp"
 
 #include <doctest/doctest.h>
 
@@ -180,64 +181,33 @@ EventLog random_cas_history(std::mt19937_64& rng, int operations) {
 
 using Generator = EventLog (*)(std::mt19937_64&, int);
 
-struct Tally {
-  int linearizable = 0;
-  int refuted = 0;
-  int declined = 0;
-};
-
-Tally compare(const std::string& spec, Generator generate, int histories, std::uint64_t seed) {
+testing::UniqueTally compare(const std::string& spec, Generator generate, int histories, std::uint64_t seed) {
   auto model = make_model_from_spec(spec);
-  std::mt19937_64 rng(seed);
-  Tally tally;
-  const CheckOptions unique{.engine = Engine::unique, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-  const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-  for (int h = 0; h < histories; ++h) {
-    const History history = build_history(generate(rng, 3 + h % 9), *model);
-    INFO(spec, ", seed ", seed, ", history #", h);
-    const CheckResult fast = check(history, *model, unique);
-    const CheckResult oracle = check(history, *model, brute);
-    REQUIRE(oracle.verdict != Verdict::unknown);
-    if (fast.verdict == Verdict::unknown) {
-      ++tally.declined;
-      if (tally.declined <= 3) MESSAGE(spec, " history #", h, " declined: ", fast.reason);
-      continue;
-    }
-    REQUIRE(verdict_name(fast.verdict) == verdict_name(oracle.verdict));
-    if (fast.verdict == Verdict::linearizable) {
-      ++tally.linearizable;
-      continue;
-    }
-    ++tally.refuted;
-    // The violation alone is refuted too.
-    std::vector<const Operation*> ops;
-    for (const Operation& op : history.ops) ops.push_back(&op);
-    const auto semantics = models::semantics_of(*model, ops);
-    REQUIRE(semantics);
-    const search::UniqueValueAnalysis analysis = search::analyse_unique_register(ops, *semantics);
-    REQUIRE(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
-    REQUIRE_FALSE(analysis.violation.empty());
-    History alone;
-    for (const std::uint32_t i : analysis.violation) alone.ops.push_back(history.ops[i]);
-    INFO(analysis.why);
-    CHECK(check(alone, *model, brute).verdict == Verdict::not_linearizable);
-    // It seeds the minimal core, which relaxes every other op rather than removing it.
-    std::vector<bool> keep(ops.size(), false);
-    for (const std::uint32_t i : analysis.violation) keep[i] = true;
-    // Lowe's JIT search decides it (brute force, facing every other op as a crashed
-    // wildcard, takes minutes over the thousands of histories).
-    const CheckOptions jit{.engine = Engine::jit, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-    CHECK(testing::decide_relaxed(ops, keep, *model, jit) == Verdict::not_linearizable);
-    CHECK(analysis.violation.size() <= 8);
-  }
-  return tally;
+  int declines_shown = 0;
+  return testing::compare_unique_with_brute_force(
+      {.spec = spec,
+       .histories = histories,
+       .seed = seed,
+       .generate = [&](std::mt19937_64& rng, int h) { return generate(rng, 3 + h % 9); },
+       .on_decline =
+           [&](const std::string& reason, const EventLog&, Verdict) {
+             if (++declines_shown <= 3) MESSAGE(spec, " declined: ", reason);
+           },
+       .on_refuted =
+           [&](std::span<const Operation* const> ops, const search::UniqueValueAnalysis& analysis) {
+             // It seeds the minimal core, which relaxes every other op rather than
+             // removing it. Lowe's JIT search decides that (brute force, facing every
+             // other op as a crashed wildcard, takes minutes over the thousands of
+             // histories).
+             std::vector<bool> keep(ops.size(), false);
+             for (const std::uint32_t i : analysis.violation) keep[i] = true;
+             const CheckOptions jit{.engine = Engine::jit, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
+             CHECK(testing::decide_relaxed(ops, keep, *model, jit) == Verdict::not_linearizable);
+           }});
 }
 
 Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
-  auto model = make_model_from_spec(spec);
-  const CheckResult r = check(script.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
-  reason = r.reason;
-  return r.verdict;
+  return testing::unique_engine_verdict(script, spec, reason);
 }
 
 // The analysis's own words for what refutes the history (check() keeps them only for
@@ -256,9 +226,7 @@ TEST_SUITE("search") {
 
 TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value registers, declining none") {
   for (const auto& [spec, seed] : {std::pair{"register(0)", 51}, {"cas-register(0)", 52}}) {
-    const Tally tally = compare(spec, random_unique_history, 3000, seed);
-    MESSAGE(std::string(spec), ": ", tally.linearizable, " linearizable, ", tally.refuted, " refuted, ", tally.declined,
-            " declined");
+    const auto tally = compare(spec, random_unique_history, 3000, seed);
     CHECK(tally.declined == 0);
     CHECK(tally.linearizable > 300);
     CHECK(tally.refuted > 300);
@@ -269,16 +237,12 @@ TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value cas
   // Every value is fresh, so nothing here is outside the test: it declines none. The
   // etcd model reads the same histories with its failed cas as evidence, which the
   // test declines; where there is none, it decides.
-  const Tally cas = compare("cas-register(0)", random_cas_history, 4000, 53);
-  MESSAGE("cas-register(0) with cas: ", cas.linearizable, " linearizable, ", cas.refuted, " refuted, ", cas.declined,
-          " declined");
+  const auto cas = compare("cas-register(0)", random_cas_history, 4000, 53);
   CHECK(cas.declined == 0);
   // Measured: 3442 linearizable, 558 refuted; the bounds ask that both be common.
   CHECK(cas.linearizable > 1000);
   CHECK(cas.refuted > 400);
-  const Tally etcd = compare("etcd(0)", random_cas_history, 1000, 54);
-  MESSAGE("etcd(0) with cas: ", etcd.linearizable, " linearizable, ", etcd.refuted, " refuted, ", etcd.declined,
-          " declined (a failed cas)");
+  const auto etcd = compare("etcd(0)", random_cas_history, 1000, 54);
   // Measured: 307 linearizable, 25 refuted, 668 declined.
   CHECK(etcd.linearizable > 100);
   CHECK(etcd.refuted > 10);
