@@ -2,11 +2,13 @@
 
 #include "explain/reads_from.hpp"
 #include "explain/relaxed_history.hpp"
+#include "explain/relevant_relaxed.hpp"
 #include "models/semantics.hpp"
 #include "search/twin_classes.hpp"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_set>
@@ -58,8 +60,12 @@ bool cannot_change_state(const models::OpMeaning& meaning) {
 // (a read of a string needs its whole history), matters. Every other relaxed write can
 // only move the state to a value nobody needs, so leaving it out of the search hides
 // no order that escapes the dead ends listed.
-std::vector<bool> register_writes_that_matter(const models::Semantics& semantics, const RelaxedHistory& relaxed) {
+std::vector<bool> register_writes_that_matter(const RelaxedRelevance& relevance, const std::vector<bool>& keep) {
   using Kind = models::RegisterAccess::Kind;
+  // Per op of the partition: as recorded if kept, else its relaxed twin.
+  const auto meaning_of = [&](std::size_t i) -> const models::OpMeaning& {
+    return keep[i] ? relevance.recorded(static_cast<std::uint32_t>(i)) : relevance.relaxed(static_cast<std::uint32_t>(i));
+  };
   std::set<std::pair<std::uint32_t, std::uint32_t>> needed;  // (key, value) some op that matters reads
   std::set<std::uint32_t> open_keys;                         // keys where any write matters
   const auto note_reads = [&](const models::OpMeaning& meaning) {
@@ -68,19 +74,19 @@ std::vector<bool> register_writes_that_matter(const models::Semantics& semantics
       if (access.kind == Kind::read_other_than) open_keys.insert(access.key);
     }
   };
-  for (std::size_t k = 0; k < relaxed.ops.size(); ++k) {
-    const models::OpMeaning& meaning = semantics.ops[k];
-    if (relaxed.kept[k]) note_reads(meaning);
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    const models::OpMeaning& meaning = meaning_of(i);
+    if (keep[i]) note_reads(meaning);
     for (const models::RegisterAccess& access : meaning.accesses) {
       if (access.kind == Kind::append) open_keys.insert(access.key);
     }
   }
-  std::vector<bool> matters(relaxed.ops.size(), false);
+  std::vector<bool> matters(keep.size(), false);
   for (bool grew = true; grew;) {
     grew = false;
-    for (std::size_t k = 0; k < relaxed.ops.size(); ++k) {
-      if (relaxed.kept[k] || matters[k]) continue;
-      const models::OpMeaning& meaning = semantics.ops[k];
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+      if (keep[k] || matters[k]) continue;
+      const models::OpMeaning& meaning = meaning_of(k);
       const bool writes_needed =
           std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const models::RegisterAccess& a) {
             return (a.kind == Kind::write || a.kind == Kind::append) &&
@@ -95,30 +101,29 @@ std::vector<bool> register_writes_that_matter(const models::Semantics& semantics
   return matters;
 }
 
-SearchOps search_ops(const Model& model, std::span<const Operation* const> core,
-                     std::span<const Operation* const> partition) {
+SearchOps search_ops(std::span<const Operation* const> core, std::span<const Operation* const> partition,
+                     const RelaxedRelevance& relevance) {
+  std::vector<const Operation*> sorted_core(core.begin(), core.end());
+  std::sort(sorted_core.begin(), sorted_core.end());
   std::vector<bool> keep(partition.size());
   for (std::size_t i = 0; i < partition.size(); ++i) {
-    keep[i] = std::find(core.begin(), core.end(), partition[i]) != core.end();
+    keep[i] = std::binary_search(sorted_core.begin(), sorted_core.end(), partition[i]);
   }
-  // Relax everything once to learn what each relaxed op could do.
-  const RelaxedHistory all = relax(partition, keep);
-  const std::vector<const Operation*> pointers = all.pointers();
-  const auto semantics = models::semantics_of(model, pointers);
-  std::vector<bool> matters(all.ops.size(), true);
+  // What each relaxed op could do, from the partition's description.
+  const models::Semantics* semantics = relevance.semantics();
+  std::vector<bool> matters(partition.size(), true);
   if (semantics && semantics->theory == models::Theory::registers) {
-    matters = register_writes_that_matter(*semantics, all);
+    matters = register_writes_that_matter(relevance, keep);
   }
   std::vector<bool> leave_out(partition.size(), false);
   std::size_t room = kMaxSearchedOps > core.size() ? kMaxSearchedOps - core.size() : 0;
   SearchOps ops;
-  for (std::size_t k = 0; k < all.ops.size(); ++k) {
-    if (all.kept[k]) continue;
-    const std::uint32_t source = all.source_index[k];
-    if (!matters[k] || (semantics && cannot_change_state(semantics->ops[k]))) {
-      leave_out[source] = true;
+  for (std::uint32_t i = 0; i < partition.size(); ++i) {
+    if (keep[i]) continue;
+    if (!matters[i] || (semantics && cannot_change_state(relevance.relaxed(i)))) {
+      leave_out[i] = true;
     } else if (room == 0) {
-      leave_out[source] = true;
+      leave_out[i] = true;
       ++ops.others_left_out;
     } else {
       --room;
@@ -298,9 +303,9 @@ class DeadEndSearch {
 };
 
 std::string why_no_order(const Model& model, std::span<const Operation* const> core,
-                         std::span<const Operation* const> partition, std::chrono::steady_clock::time_point deadline,
-                         const Limits* limits) {
-  const SearchOps ops = search_ops(model, core, partition);
+                         std::span<const Operation* const> partition, const RelaxedRelevance& relevance,
+                         std::chrono::steady_clock::time_point deadline, const Limits* limits) {
+  const SearchOps ops = search_ops(core, partition, relevance);
   DeadEndSearch search(model, ops, deadline, limits);
   const bool ordered = search.run();
   if (search.out_of_time() && search.dead_ends().empty()) {
@@ -413,11 +418,22 @@ std::string explain_core(const Model& model, const CoreSummary& summary) {
   } else if (core.size() > 1 && summary.facts_known) {
     out += "Real-time facts: none; these ops all overlap in time.\n";
   }
-  if (core.size() <= kMaxExplainedOps) out += why_no_order(model, core, summary.partition_ops, summary.deadline, summary.limits);
+  // Both analyses below read what each relaxed op could do from one description of
+  // the partition: the core search's, or one made here.
+  std::optional<RelaxedRelevance> own;
+  const auto relevance = [&]() -> const RelaxedRelevance& {
+    if (summary.relevance) return *summary.relevance;
+    if (!own) own.emplace(summary.partition_ops, model);
+    return *own;
+  };
+  if (core.size() <= kMaxExplainedOps) {
+    out += why_no_order(model, core, summary.partition_ops, relevance(), summary.deadline, summary.limits);
+  }
   // Reads-from reasons are read against every other op of the core: for a partition
   // left whole (--no-core, or a core not shrunk), quadratic in its size, and no help.
-  const std::string starved =
-      core.size() <= kMaxListedOps ? explain_starved_reads(model, core, summary.partition_ops) : std::string();
+  const std::string starved = core.size() <= kMaxListedOps
+                                  ? explain_starved_reads(model, core, summary.partition_ops, relevance())
+                                  : std::string();
   if (!starved.empty()) {
     out += "In reads-from terms:\n" + starved;
   }

@@ -23,6 +23,8 @@
 
 namespace ariadne::explain {
 
+class RelaxedRelevance;  // relevant_relaxed.hpp
+
 struct CoreSummary {
   std::span<const Operation* const> core;  // in ascending call order
   std::span<const Operation* const> partition_ops;  // all ops of the core's partition
@@ -38,6 +40,10 @@ struct CoreSummary {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   // The command's limits, polled with the deadline (Ctrl-C, the memory limit).
   const Limits* limits = nullptr;
+  // The partition relaxed and described, if the core search built it: the dead-end
+  // search and the reads-from words read what each relaxed op could do from it
+  // instead of relaxing and describing the partition again (nullptr: they do).
+  const RelaxedRelevance* relevance = nullptr;
 };
 
 // "read 1 (op 12, process 3)": what an op did, and whose it is.

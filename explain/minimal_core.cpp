@@ -25,12 +25,12 @@ std::size_t count(const std::vector<bool>& keep) {
 class Minimiser {
  public:
   Minimiser(std::span<const Operation* const> ops, const Model& model, const search::StopSignal& stop,
-            std::uint64_t memory_limit)
+            std::uint64_t memory_limit, std::shared_ptr<const RelaxedRelevance> relevance)
       : ops_(ops),
         model_(model),
         stop_(stop),
         memory_limit_(memory_limit),
-        checker_(ops, model, stop, memory_limit),
+        checker_(ops, model, stop, memory_limit, std::move(relevance)),
         keep_(ops.size(), true) {}
 
   // The whole search; returns whether it finished (the core is then 1-minimal).
@@ -414,8 +414,9 @@ class Minimiser {
 
 CoreSearch find_minimal_core(std::span<const Operation* const> ops, const Model& model,
                              std::optional<std::uint32_t> failing_op, const search::StopSignal& stop,
-                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops) {
-  Minimiser minimiser(ops, model, stop, memory_limit);
+                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops,
+                             std::shared_ptr<const RelaxedRelevance> relevance) {
+  Minimiser minimiser(ops, model, stop, memory_limit, std::move(relevance));
   CoreSearch result;
   result.minimal = minimiser.run(failing_op, refuting_ops);
   result.core = minimiser.core();

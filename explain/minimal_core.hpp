@@ -26,9 +26,11 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include "explain/relevant_relaxed.hpp"
 #include "search/search_engine.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -47,10 +49,12 @@ struct CoreSearch {
 // `ops`: a partition known not to be linearizable, in ascending call order.
 // `failing_op`: the index of its first failing op, if known. `refuting_ops`: the few
 // ops the refuting engine named (SearchEngine::refuting_ops), tried before any other
-// seed and, when refuted, instead of them. Throws std::logic_error if the partition
+// seed and, when refuted, instead of them. `relevance`: the partition's, if the
+// caller has it (else it is built here). Throws std::logic_error if the partition
 // turns out linearizable (engines disagree).
 CoreSearch find_minimal_core(std::span<const Operation* const> ops, const Model& model,
                              std::optional<std::uint32_t> failing_op, const search::StopSignal& stop,
-                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops = {});
+                             std::uint64_t memory_limit, std::span<const std::uint32_t> refuting_ops = {},
+                             std::shared_ptr<const RelaxedRelevance> relevance = nullptr);
 
 }  // namespace ariadne::explain

@@ -1,7 +1,7 @@
 #include "explain/reads_from.hpp"
 
 #include "explain/explanation.hpp"
-#include "explain/relaxed_history.hpp"
+#include "explain/relevant_relaxed.hpp"
 #include "models/semantics.hpp"
 
 #include <algorithm>
@@ -26,23 +26,27 @@ std::optional<RegisterAccess> access_of(const models::OpMeaning& meaning, Regist
 }  // namespace
 
 std::string explain_starved_reads(const Model& model, std::span<const Operation* const> core,
-                                  std::span<const Operation* const> partition) {
-  // The core's ops as recorded, then the relaxed twins of the core's ops and of the
-  // partition's others, described together so that value ids agree.
-  std::vector<const Operation*> others;
-  for (const Operation* op : partition) {
-    if (std::find(core.begin(), core.end(), op) == core.end()) others.push_back(op);
-  }
-  const RelaxedHistory twins = relax(core, std::vector<bool>(core.size(), false));
-  const RelaxedHistory other_twins = relax(others, std::vector<bool>(others.size(), false));
-  std::vector<const Operation*> all(core.begin(), core.end());
-  for (const Operation& op : twins.ops) all.push_back(&op);
-  for (const Operation& op : other_twins.ops) all.push_back(&op);
-  const auto semantics = models::semantics_of(model, all);
+                                  std::span<const Operation* const> partition, const RelaxedRelevance& relevance) {
+  // The core's ops as recorded and the relaxed twins of every op, from the
+  // partition's one description, so that value ids agree.
+  const models::Semantics* semantics = relevance.semantics();
   if (!semantics || semantics->theory != models::Theory::registers) return {};
   const std::size_t n = core.size();
+  std::vector<std::pair<const Operation*, std::uint32_t>> core_at;  // (op, index in core)
+  for (std::uint32_t r = 0; r < n; ++r) core_at.emplace_back(core[r], r);
+  std::sort(core_at.begin(), core_at.end());
+  std::vector<const models::OpMeaning*> recorded(n);
   std::vector<const models::OpMeaning*> relaxed(n);
-  for (std::size_t r = 0; r < twins.ops.size(); ++r) relaxed[twins.source_index[r]] = &semantics->ops[n + r];
+  std::vector<std::uint32_t> others;  // partition indices of the ops outside the core
+  for (std::uint32_t i = 0; i < partition.size(); ++i) {
+    const auto at = std::lower_bound(core_at.begin(), core_at.end(), std::pair{partition[i], std::uint32_t{0}});
+    if (at == core_at.end() || at->first != partition[i]) {
+      others.push_back(i);
+      continue;
+    }
+    recorded[at->second] = &relevance.recorded(i);
+    relaxed[at->second] = &relevance.relaxed(i);
+  }
   // The ops outside the core that could write what `read` saw once relaxed: those
   // that could do so unconditionally (a plain write) void the argument; the others
   // (a cas) need some value first, which is left to the solver's refutation.
@@ -52,13 +56,13 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
   };
   const auto outside_writers = [&](const RegisterAccess& read) {
     Outside found;
-    for (std::size_t o = 0; o < other_twins.ops.size(); ++o) {
-      const models::OpMeaning& meaning = semantics->ops[2 * n + o];
+    for (const std::uint32_t o : others) {
+      const models::OpMeaning& meaning = relevance.relaxed(o);
       const auto write = access_of(meaning, RegisterAccess::Kind::write, read.key);
       if (!write || write->value != read.value) continue;
       const auto needs = access_of(meaning, RegisterAccess::Kind::read, read.key);
       if (needs) {
-        found.conditional.emplace_back(others[other_twins.source_index[o]], needs->value);
+        found.conditional.emplace_back(partition[o], needs->value);
       } else {
         found.unconditional = true;
       }
@@ -70,7 +74,7 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
   for (std::size_t r = 0; r < n; ++r) {
     const Operation& reader = *core[r];
     if (!reader.must_take_effect()) continue;
-    for (const RegisterAccess& read : semantics->ops[r].accesses) {
+    for (const RegisterAccess& read : recorded[r]->accesses) {
       if (read.kind != RegisterAccess::Kind::read) continue;
       const Outside outside = outside_writers(read);
       if (outside.unconditional) continue;
@@ -79,7 +83,7 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
       const auto overwriter = [&](std::optional<std::size_t> source) -> std::optional<std::size_t> {
         for (std::size_t x = 0; x < n; ++x) {
           if (x == r || (source && x == *source) || core[x]->status != OpStatus::ok) continue;
-          const auto write = access_of(semantics->ops[x], RegisterAccess::Kind::write, read.key);
+          const auto write = access_of(*recorded[x], RegisterAccess::Kind::write, read.key);
           if (!write || write->value == read.value || !core[x]->precedes(reader)) continue;
           if (!source || core[*source]->precedes(*core[x])) return x;
         }

@@ -13,6 +13,8 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include "explain/relevant_relaxed.hpp"
+
 #include <span>
 #include <string>
 
@@ -20,8 +22,9 @@ namespace ariadne::explain {
 
 // Lines starting with "  - ", or empty when the model is not a register model or no
 // read of the core is ruled out completely by such facts.
-// `partition`: every op of the core's partition, the core's included.
+// `partition`: every op of the core's partition, the core's included; `relevance`:
+// the partition relaxed and described (RelaxedRelevance over `partition`).
 std::string explain_starved_reads(const Model& model, std::span<const Operation* const> core,
-                                  std::span<const Operation* const> partition);
+                                  std::span<const Operation* const> partition, const RelaxedRelevance& relevance);
 
 }  // namespace ariadne::explain

@@ -30,8 +30,13 @@ solvers::FormulaHooks RelaxedSolverLimits::hooks(const solvers::Solver& solver, 
 }
 
 RelaxedChecker::RelaxedChecker(std::span<const Operation* const> ops, const Model& model,
-                               const search::StopSignal& stop, std::uint64_t memory_limit)
-    : ops_(ops), model_(model), relevance_(ops, model), stop_(stop), memory_limit_(memory_limit) {}
+                               const search::StopSignal& stop, std::uint64_t memory_limit,
+                               std::shared_ptr<const RelaxedRelevance> relevance)
+    : ops_(ops),
+      model_(model),
+      relevance_(relevance ? std::move(relevance) : std::make_shared<const RelaxedRelevance>(ops, model)),
+      stop_(stop),
+      memory_limit_(memory_limit) {}
 
 namespace {
 
@@ -46,7 +51,7 @@ constexpr int kLookMissesBeforeGivingUp = 16;
 
 RelaxedHistory RelaxedChecker::relaxed_of(const std::vector<bool>& keep) {
   ++decisions_;
-  const std::vector<bool> leave_out = relevance_.irrelevant(keep);
+  const std::vector<bool> leave_out = relevance_->irrelevant(keep);
   return relax(ops_, keep, &leave_out);
 }
 
@@ -137,7 +142,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, 
           if (relaxed.kept[op]) mentioned[relaxed.source_index[op]] = true;
         }
       }
-      relevance_.add_potential_writers(mentioned);
+      relevance_->add_potential_writers(mentioned);
       std::vector<bool> kept(ops_.size(), false);
       for (std::uint32_t r = 0; r < relaxed.ops.size(); ++r) kept[relaxed.source_index[r]] = relaxed.kept[r];
       for (std::uint32_t i = 0; i < ops_.size(); ++i) {

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -81,8 +82,10 @@ class RelaxedChecker {
  public:
   // `ops`: one partition in ascending call order. All arguments must outlive the
   // checker.
+  // `relevance`: the partition's, when the caller has it already (it costs a pass
+  // over the partition, relaxed and described, which the explanation needs too).
   RelaxedChecker(std::span<const Operation* const> ops, const Model& model, const search::StopSignal& stop,
-                 std::uint64_t memory_limit);
+                 std::uint64_t memory_limit, std::shared_ptr<const RelaxedRelevance> relevance = nullptr);
 
   // The solver first, for its hint.
   RelaxedDecision decide(const std::vector<bool>& keep);
@@ -111,7 +114,7 @@ class RelaxedChecker {
   // Whether the closure look still applies to this partition.
   bool closure_applies() const { return closure_applies_; }
   std::uint64_t decisions() const { return decisions_; }
-  const RelaxedRelevance& relevance() const { return relevance_; }
+  const RelaxedRelevance& relevance() const { return *relevance_; }
 
   // The relaxed history of `keep`, less the relaxed ops that cannot matter; counts a
   // decision.
@@ -137,7 +140,7 @@ class RelaxedChecker {
 
   std::span<const Operation* const> ops_;
   const Model& model_;
-  RelaxedRelevance relevance_;  // which relaxed ops each decision leaves out
+  std::shared_ptr<const RelaxedRelevance> relevance_;  // which relaxed ops each decision leaves out
   const search::StopSignal& stop_;
   std::uint64_t memory_limit_;
   bool encodable_ = true;

@@ -46,6 +46,10 @@ class RelaxedRelevance {
   // The description the rules read: its first ops are the partition's as recorded
   // (then their relaxed twins, sharing value ids). nullptr without semantics.
   const models::Semantics* semantics() const { return semantics_ ? &*semantics_ : nullptr; }
+  // With semantics: op i's meaning as recorded, and its relaxed twin's (an op with
+  // none means nothing).
+  const models::OpMeaning& recorded(std::uint32_t i) const { return semantics_->ops[i]; }
+  const models::OpMeaning& relaxed(std::uint32_t i) const;
 
  private:
   // With `subsets`, what can be left out for every subset of `keep`, each rule
@@ -60,9 +64,6 @@ class RelaxedRelevance {
   // The partition's ops as recorded, then each op's relaxed twin, in one description
   // so that both share value ids; nullopt without semantics.
   std::optional<models::Semantics> semantics_;
-  // Op i's meaning as recorded, and its relaxed twin's (an op with none means nothing).
-  const models::OpMeaning& recorded(std::uint32_t i) const { return semantics_->ops[i]; }
-  const models::OpMeaning& relaxed(std::uint32_t i) const;
   static constexpr std::uint32_t kNoTwin = 0xffffffffu;
   std::vector<std::uint32_t> relaxed_at_;  // per op: its twin's index in semantics_->ops
   std::set<std::uint32_t> keys_with_appends_;  // registers: keys some op appends to

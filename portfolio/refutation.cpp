@@ -3,10 +3,12 @@
 #include "explain/explanation.hpp"
 #include "explain/minimal_core.hpp"
 #include "explain/real_time_facts.hpp"
+#include "explain/relevant_relaxed.hpp"
 #include "portfolio/engines.hpp"
 #include "portfolio/first_failure.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <optional>
 
@@ -64,7 +66,11 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   limits.enter(Phase::core);
   const auto core_started = Clock::now();
   std::vector<const Operation*> core_ops;
+  // The partition relaxed and described once, for the core search and then the
+  // explanation (each pass costs about a verdict on a 10^6-op partition).
+  std::shared_ptr<const explain::RelaxedRelevance> relevance;
   if (options.minimal_core) {
+    relevance = std::make_shared<const explain::RelaxedRelevance>(sub.ops, model);
     // Minimising takes one decision per core op at least. A user who asked for a
     // budget (--core-budget) gets it; otherwise the core may take a multiple of what
     // the verdict took, plus a floor, so what the user waits for stays proportional.
@@ -74,7 +80,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
     const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     const explain::CoreSearch core = explain::find_minimal_core(sub.ops, model, failing_index,
                                                                 within(refutation.limits, core_budget), memory.limit(),
-                                                                refutation.refuting_ops);
+                                                                refutation.refuting_ops, relevance);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {
@@ -95,6 +101,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   summary.facts = result.core_real_time;
   summary.deadline = refutation.limits.deadline;
   summary.limits = &limits;
+  summary.relevance = relevance.get();
   limits.enter(Phase::explanation);
   result.explanation = explain::explain_core(model, summary);
   if (first) {
