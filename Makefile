@@ -88,7 +88,7 @@ bench-cores: build
 	@scripts/bench_cores.py --ariadne $(ARIADNE) $(if $(PROOFS),--proofs) \
 	  $(if $(DRAT_TRIM),--proofs --drat-trim $(DRAT_TRIM))
 
-# The unique-value engines: 10 seeds per model at the sizes of issue 18 (2,000-op
+# The unique-value engines: 10 seeds per model at the sizes they were built for (2,000-op
 # collections, 20,000-op queues, 50,000-op registers), then 10^3 to 10^6 ops per model
 # (docs/unique-values.md). Takes about 10 minutes, most of it generating the files.
 bench-unique: build
