@@ -1,7 +1,9 @@
 // A grow-only set, as Knossos' knossos.model/set: :add x adds x; :read s is legal
 // only when s equals the whole current set. Knossos compares the read with a Clojure
 // set; we also accept a vector or list as the set of its elements, because JSON has
-// no set literal. A completed :read must carry a collection.
+// no set literal. A completed :read must carry a collection. A read listing an
+// element twice matches no set (Knossos and Porcupine reject it too): it can never
+// take effect.
 //
 // A state is the sorted list of its elements' interned value ids (sorted by id, which
 // is canonical since equal values share an id), interned by content in a ContentTable.
@@ -70,18 +72,25 @@ class CompiledSet final : public CompiledModel {
     if (op.f == "add") return {SetStep::add, values_.intern(op.value)};
     if (op.f == "read") {
       if (op.status == OpStatus::crashed) return {SetStep::any};
-      if (is_collection(op.value)) return {SetStep::read, intern_set(op.value)};
+      if (is_collection(op.value)) {
+        bool repeated = false;
+        const std::uint32_t read = intern_set(op.value, &repeated);
+        return repeated ? SetOp{SetStep::never} : SetOp{SetStep::read, read};
+      }
     }
     return {SetStep::never};  // rejected by check_operation beforehand
   }
 
-  std::uint32_t intern_set(const Value& collection) {
+  // With `repeated`, whether the collection lists some element twice.
+  std::uint32_t intern_set(const Value& collection, bool* repeated = nullptr) {
     scratch_.clear();
     if (!collection.is_nil()) {
       for (const Value& element : collection.elements()) scratch_.push_back(values_.intern(element));
     }
     std::ranges::sort(scratch_);
+    const auto listed = scratch_.size();
     scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+    if (repeated) *repeated = scratch_.size() != listed;
     return states_.intern(scratch_);
   }
 
@@ -103,12 +112,15 @@ class CompiledSet final : public CompiledModel {
   std::uint32_t initial_ = 0;
 };
 
-// The ids of a collection's elements, sorted, without repeats.
-std::vector<std::uint32_t> element_ids(const Value& collection, ValueTable& values) {
+// The ids of a collection's elements, sorted, without repeats; with `repeated`,
+// whether it listed some element twice.
+std::vector<std::uint32_t> element_ids(const Value& collection, ValueTable& values, bool* repeated = nullptr) {
   std::vector<std::uint32_t> ids;
   for (const Value& element : collection.elements()) ids.push_back(values.intern(element));
   std::ranges::sort(ids);
+  const auto listed = ids.size();
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (repeated) *repeated = ids.size() != listed;
   return ids;
 }
 
@@ -153,8 +165,9 @@ class SetModel final : public BuiltinModel {
       } else if (op->f == "read" && op->status == OpStatus::crashed) {
         m.effect = Effect::none;  // a crashed read reveals nothing
       } else if (op->f == "read" && is_collection(op->value)) {
-        m.effect = Effect::read_set;
-        m.elements = element_ids(op->value, values);
+        bool repeated = false;
+        m.elements = element_ids(op->value, values, &repeated);
+        m.effect = repeated ? Effect::impossible : Effect::read_set;  // no set lists an element twice
       } else {
         m.effect = Effect::impossible;
       }
