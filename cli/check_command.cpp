@@ -18,6 +18,7 @@
 #include "cli/proof_commands.hpp"
 #include "cli/report_numbers.hpp"
 #include "cli/terminal.hpp"
+#include "history/store_folder.hpp"
 #include "report/html_report.hpp"
 
 #include <ariadne/check.hpp>
@@ -37,12 +38,13 @@ namespace ariadne::cli {
 namespace {
 
 // A missing or unreadable file is bad input naming that file, whatever the reader
-// would have said about it.
+// would have said about it. A directory must be a Jepsen store folder, whose history
+// file the reader then takes (history/store_folder.hpp).
 void require_readable_file(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (error || !std::filesystem::exists(status)) throw InputError(path, {}, "no such file");
-  if (std::filesystem::is_directory(status)) throw InputError(path, {}, "is a directory, expected a history file");
+  if (std::filesystem::is_directory(status)) history_file_in(path);
 }
 
 void write_html_file(const std::string& path, const History& history, const Model& model,

@@ -71,7 +71,10 @@ void add_limit_options(CLI::App& command, SearchLimits& limits, const std::strin
 void add_check_command(CLI::App& app, CheckCommandOptions& options) {
   CLI::App* check = app.add_subcommand("check", "Decide whether one history is linearizable");
   check->footer(check_help_footer);
-  check->add_option("FILE", options.file, "History file (Jepsen EDN or log, Porcupine kv log, JSON)")
+  check
+      ->add_option("FILE", options.file,
+                   "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
+                   "history.edn, else history.txt)")
       ->required();
   check->add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
       ->required();

@@ -16,6 +16,7 @@
 #include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
+#include "history/store_folder.hpp"
 
 #include <algorithm>
 
@@ -163,8 +164,9 @@ EventLog parse_events(std::string_view text, const std::string& source, Format f
 }
 
 EventLog read_events(const std::string& path, Format format) {
-  const MappedFile file(path);
-  return parse_events(file.text(), path, format);
+  const std::string file_path = history_file_in(path);
+  const MappedFile file(file_path);
+  return parse_events(file.text(), file_path, format);
 }
 
 namespace {
@@ -220,13 +222,15 @@ History parse_history(std::string_view text, const std::string& source, const Mo
 }
 
 History read_history(const std::string& path, const Model& model, Format format) {
-  MappedFile file(path);
-  return build_streaming(file.text(), path, model, format, &file);
+  const std::string file_path = history_file_in(path);
+  MappedFile file(file_path);
+  return build_streaming(file.text(), file_path, model, format, &file);
 }
 
 History read_history(const std::string& path, const Model& model, Format format, const Limits& limits) {
-  MappedFile file(path);
-  return build_streaming(file.text(), path, model, format, &file, &limits);
+  const std::string file_path = history_file_in(path);
+  MappedFile file(file_path);
+  return build_streaming(file.text(), file_path, model, format, &file, &limits);
 }
 
 }  // namespace ariadne

@@ -96,6 +96,9 @@ EventLog read_events(const std::string& path, Format format = Format::auto_detec
 EventLog parse_events(std::string_view text, const std::string& source,
                       Format format = Format::auto_detect);
 
+// `path` may also be a Jepsen store folder (store/<test>/<time>, or store/<test>/latest):
+// its history.edn is read, else its history.txt.
+//
 // Reads a history file straight into operations: the file is memory-mapped, and its
 // events are paired as the readers pass them, so no EventLog is ever held and pages
 // already read leave memory. The same History as build_history(read_events(path,
