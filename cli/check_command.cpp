@@ -131,6 +131,10 @@ int run_check_command(const CheckCommandOptions& options) {
   try {
     history = read_history(options.file, *model, format, limits);
     read_ms = ms_since(start);
+    for (const ReadWarning& warning : history.warnings) {
+      progress.erase();
+      std::fprintf(stderr, "ariadne: warning: %s\n", warning_text(history.source, warning).c_str());
+    }
     result = check(history, *model, check_options);
   } catch (const LimitReached& stopped) {
     // Reading was cut short: nothing to check, and the answer is unknown.

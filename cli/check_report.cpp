@@ -9,11 +9,17 @@
 #include "cli/terminal.hpp"
 #include "cli/text_table.hpp"
 
+#include <ariadne/errors.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace ariadne::cli {
+
+std::string warning_text(const std::string& source, const ReadWarning& warning) {
+  return InputError(source, warning.pos, warning.message).what();
+}
 
 namespace {
 
@@ -282,6 +288,11 @@ std::string format_check_json(const CheckReport& report) {
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
   json.field("read_ms", round_ms(report.read_ms));
+  if (report.history && !report.history->warnings.empty()) {
+    json.key("warnings").begin_array();
+    for (const ReadWarning& w : report.history->warnings) json.value(warning_text(report.history->source, w));
+    json.end_array();
+  }
   if (!report.proof_dir.empty()) {
     json.key("proof").begin_object();
     json.field("dir", report.proof_dir);

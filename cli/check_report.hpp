@@ -28,6 +28,9 @@ struct CheckReport {
   std::string proof_note;  // what --proof wrote, one line
 };
 
+// "file:line:column: message", as errors name their place.
+std::string warning_text(const std::string& source, const ReadWarning& warning);
+
 // Tables longer than this show their first rows only, unless `full` is set.
 inline constexpr std::size_t kTableRowLimit = 40;
 

@@ -129,6 +129,7 @@ History HistoryBuilder::finish() && {
 History build_history(const EventLog& log, const Model& model) {
   HistoryBuilder builder(log.source, model, log.events.size());
   for (const Event& event : log.events) builder.add(Event(event));
+  for (const ReadWarning& warning : log.warnings) builder.warn(warning);
   return std::move(builder).finish();
 }
 

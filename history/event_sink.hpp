@@ -18,6 +18,8 @@ class EventSink {
   // The reader will not look at the bytes before `offset` again (a memory-mapped
   // file can release them). Called after each event; the default ignores it.
   virtual void passed(std::size_t /*offset*/) {}
+  // Something the reader accepted but the user should hear of.
+  virtual void warn(ReadWarning warning) = 0;
 
  protected:
   ~EventSink() = default;
@@ -29,6 +31,7 @@ class EventCollector final : public EventSink {
  public:
   explicit EventCollector(EventLog& log) : log_(log) {}
   void add(Event&& event) override { log_.events.push_back(std::move(event)); }
+  void warn(ReadWarning warning) override { log_.warnings.push_back(std::move(warning)); }
 
  private:
   EventLog& log_;

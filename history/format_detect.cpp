@@ -190,6 +190,7 @@ class StreamingBuild final : public EventSink {
     }
     builder_.add(std::move(event));
   }
+  void warn(ReadWarning warning) override { builder_.warn(std::move(warning)); }
   void passed(std::size_t offset) override {
     if (file_ && offset >= released_ + kReleaseEvery) {
       file_->release_before(offset);

@@ -23,6 +23,7 @@ class HistoryBuilder final : public EventSink {
   HistoryBuilder(std::string source, const Model& model, std::size_t expected_events = 0);
 
   void add(Event&& event) override;
+  void warn(ReadWarning warning) override { history_.warnings.push_back(std::move(warning)); }
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
   History finish() &&;

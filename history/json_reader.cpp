@@ -6,11 +6,12 @@
 // members take a callback, so the history reader walks the top level with the very
 // same code and learns where each event object starts.
 //
-// Real time is file order. When events carry a numeric "time", a time that goes
-// backwards means the file order is not the order things happened in (threads that
-// appended out of order, files concatenated), and a verdict on file order would be a
-// verdict on a history that never happened; such a file is rejected at that event
-// rather than sorted, since sorting would renumber the op ids reports refer to.
+// Real time is file order, in JSON as in EDN, whose :time no reader looks at. When
+// events carry a numeric "time" that goes backwards (Knossos' own etcd.edn does, its
+// clocks being per node), the file is read in its order all the same, and the first
+// such event is named in a warning with the number of others: sorting would renumber
+// the op ids reports refer to, and refusing the file would refuse what the same
+// events in EDN are checked as.
 
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
@@ -321,19 +322,18 @@ std::optional<int> compare_numbers(const Value& a, const Value& b) {
   return x < y ? -1 : x > y;
 }
 
-// Remembers the latest numeric "time" and rejects the first event that goes back.
+// Remembers the latest numeric "time", the first event that goes back from it and
+// how many do (see the header): finish() says so in one warning.
 class TimeOrder {
  public:
-  void observe(const Value& time, SourcePos pos, const std::string& source) {
+  void observe(const Value& time, SourcePos pos) {
     if (latest_) {
       const std::optional<int> order = compare_numbers(time, *latest_);
       if (!order) return;  // a time that is no number (an ISO string, say) is not compared
-      if (*order < 0) {
-        throw InputError(source, pos,
-                         "\"time\" " + shorten(time.to_json()) + " goes back from " +
-                             shorten(latest_->to_json()) + " at " + std::to_string(latest_pos_.line) + ":" +
-                             std::to_string(latest_pos_.column) +
-                             "; events must be in real-time order (sort the events by time first)");
+      if (*order < 0 && backwards_++ == 0) {
+        first_ = "\"time\" " + shorten(time.to_json()) + " goes back from " + shorten(latest_->to_json()) + " at " +
+                 std::to_string(latest_pos_.line) + ":" + std::to_string(latest_pos_.column);
+        first_pos_ = pos;
       }
     } else if (!compare_numbers(time, time)) {
       return;
@@ -342,9 +342,19 @@ class TimeOrder {
     latest_pos_ = pos;
   }
 
+  void finish(EventSink& sink) const {
+    if (backwards_ == 0) return;
+    const std::string others =
+        backwards_ == 1 ? std::string() : " (and at " + std::to_string(backwards_ - 1) + " later events)";
+    sink.warn({first_pos_, first_ + others + "; real time is taken from the file's order, as for EDN's :time"});
+  }
+
  private:
   std::optional<Value> latest_;
   SourcePos latest_pos_;
+  std::size_t backwards_ = 0;  // events whose time is below the latest before them
+  std::string first_;
+  SourcePos first_pos_;
 };
 
 Event event_from_json(const Value& object, SourcePos pos, const std::string& source, TimeOrder& times) {
@@ -366,7 +376,7 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
     else if (name == "index") index = &v;
     else if (name == "time") time = &v;
   }
-  if (time) times.observe(*time, pos, source);
+  if (time) times.observe(*time, pos);
   if (!process) fail("event has no \"process\"");
   if (!type) fail("event has no \"type\"");
 
@@ -456,6 +466,7 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
   if (!parser.at_end()) {
     parser.fail(parser.position(), "expected end of input after the JSON document, found " + parser.describe_next());
   }
+  times.finish(sink);
 }
 
 }  // namespace ariadne

@@ -36,9 +36,17 @@ struct Event {
   SourcePos pos;                      // where the event starts in its file
 };
 
+// What a reader accepted but a user should hear of (a clock going backwards, say):
+// the command line prints each on stderr and lists them under "warnings" in JSON.
+struct ReadWarning {
+  SourcePos pos;
+  std::string message;
+};
+
 struct EventLog {
   std::string source;  // file name for messages
   std::vector<Event> events;
+  std::vector<ReadWarning> warnings = {};
 };
 
 enum class OpStatus : std::uint8_t {
@@ -79,6 +87,7 @@ struct History {
   std::string source;
   std::size_t event_count = 0;
   std::vector<Operation> ops;  // in invocation order (ascending id)
+  std::vector<ReadWarning> warnings = {};  // the reader's, in file order
 };
 
 // Pairs events into operations with the semantics above and asks the model to vet

@@ -307,14 +307,25 @@ TEST_CASE("check: a process beyond 64 bits exits 65 or is checked as a client") 
 }
 
 // See tests/history/hostile_input_test.cpp ("JSON timestamps out of order ..."): the
-// "time" member was once ignored and the verdict was file order's (exit 0).
-TEST_CASE("check: JSON events whose time goes backwards exit 65 at that event") {
+// "time" member was once ignored silently, then refused (exit 65), where the same
+// events in EDN were checked. Now: file order, one warning on stderr naming the event
+// that goes back, the same in JSON's "warnings", and EDN's verdict.
+TEST_CASE("check: JSON events whose time goes backwards are checked in file order, with a warning at that event") {
   TempDir dir;
   std::vector<RawEvent> events = write_then_read("1", "1");
   const char* const times[] = {"100", "200", "150", "300"};
   for (std::size_t i = 0; i < events.size(); ++i) events[i].time = times[i];
   const std::string file = dir.write("time.json", write_events(events, Format::json));
-  expect_bad_input_on_line(check_file(file, "register(0)"), file, event_line(2, Format::json));
+  const std::string edn = dir.write("time.edn", write_events(events, Format::edn));
+  const MeasuredRun r = check_file(file, "register(0)");
+  expect_verdict(r, Verdict::linearizable);
+  expect_verdict(check_file(edn, "register(0)"), Verdict::linearizable);
+  const std::string place = file + ":" + std::to_string(event_line(2, Format::json)) + ":";
+  CHECK_MESSAGE(r.err.find("ariadne: warning: " + place) != std::string::npos, r.err);
+  CHECK(r.err.find("goes back from 200") != std::string::npos);
+  const MeasuredRun j = check_file(file, "register(0)", {"--json"});
+  CHECK_MESSAGE(j.out.find("\"warnings\": [\"" + place) != std::string::npos, j.out);
+  CHECK(check_file(edn, "register(0)", {"--json"}).out.find("\"warnings\"") == std::string::npos);
 }
 
 // See tests/history/hostile_input_test.cpp ("converting bytes that are not UTF-8 to
