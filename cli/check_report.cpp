@@ -288,6 +288,17 @@ std::string format_check_json(const CheckReport& report) {
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
   json.field("read_ms", round_ms(report.read_ms));
+  if (report.history && !report.history->ignored.empty()) {
+    json.key("ignored_events").begin_array();
+    for (const IgnoredEvents& ignored : report.history->ignored) {
+      json.begin_object();
+      json.field("process", ignored.process.to_edn());
+      json.field("events", static_cast<std::uint64_t>(ignored.events));
+      json.field("first_line", static_cast<std::uint64_t>(ignored.first.line));
+      json.end_object();
+    }
+    json.end_array();
+  }
   if (report.history && !report.history->warnings.empty()) {
     json.key("warnings").begin_array();
     for (const ReadWarning& w : report.history->warnings) json.value(warning_text(report.history->source, w));

@@ -38,8 +38,12 @@ void HistoryBuilder::add(Event&& e) {
     fail(e, "process " + shorten(e.process.text()) +
                 " does not fit in 64 bits; ariadne needs client process ids between -2^63 and 2^63-1");
   }
-  // Fault injectors and bookkeeping (:nemesis, node names) never take part.
-  if (!e.process.is_integer()) return;
+  // Fault injectors and bookkeeping (:nemesis, node names) never take part; those
+  // that look like a client's are counted for a warning (finish()).
+  if (!e.process.is_integer()) {
+    if (e.type != EventType::info) note_ignored(e);
+    return;
+  }
   if (position > UINT32_MAX) {
     fail(e, "more than 4,294,967,296 events: operation ids are 32-bit (split the history, e.g. by key)");
   }
@@ -110,7 +114,19 @@ void HistoryBuilder::add(Event&& e) {
   }
 }
 
+void HistoryBuilder::note_ignored(const Event& e) {
+  const auto [at, added] = ignored_at_.try_emplace(e.process.to_edn(), history_.ignored.size());
+  if (added) history_.ignored.push_back({e.process, 0, e.pos});
+  ++history_.ignored[at->second].events;
+}
+
 History HistoryBuilder::finish() && {
+  for (const IgnoredEvents& ignored : history_.ignored) {
+    history_.warnings.push_back(
+        {ignored.first, std::to_string(ignored.events) + " events of process " + shorten(ignored.process.to_edn()) +
+                            " look like a client's (:invoke, :ok or :fail) and are left out, this the first: only "
+                            "integer processes are clients"});
+  }
   std::vector<Operation>& ops = history_.ops;
   for (const Operation& op : ops) {
     if (auto problem = model_.check_operation(op)) {

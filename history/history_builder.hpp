@@ -37,11 +37,13 @@ class HistoryBuilder final : public EventSink {
   };
 
   [[noreturn]] void fail(const Event& event, const std::string& message) const;
+  void note_ignored(const Event& event);
 
   const Model& model_;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
   std::unordered_map<std::int64_t, ProcessState> processes_;
+  std::unordered_map<std::string, std::size_t> ignored_at_;  // process's EDN -> index in history_.ignored
 };
 
 }  // namespace ariadne

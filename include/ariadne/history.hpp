@@ -83,11 +83,21 @@ struct alignas(64) Operation {
   bool precedes(const Operation& other) const { return ret < other.call; }
 };
 
+// Events that looked like a client's (:invoke, :ok or :fail) from a process that is
+// no client (only integers are: :nemesis, "n1" are not), which the history leaves
+// out: counted per process, so that no client op is ever dropped silently.
+struct IgnoredEvents {
+  Value process;
+  std::size_t events = 0;
+  SourcePos first;  // the first of them
+};
+
 struct History {
   std::string source;
   std::size_t event_count = 0;
   std::vector<Operation> ops;  // in invocation order (ascending id)
   std::vector<ReadWarning> warnings = {};  // the reader's, in file order
+  std::vector<IgnoredEvents> ignored = {};  // in order of first appearance (each also a warning)
 };
 
 // Pairs events into operations with the semantics above and asks the model to vet

@@ -328,6 +328,20 @@ TEST_CASE("check: JSON events whose time goes backwards are checked in file orde
   CHECK(check_file(edn, "register(0)", {"--json"}).out.find("\"warnings\"") == std::string::npos);
 }
 
+// corpus/regressions/nemesis-issued-client-ops.edn: the nemesis' client-like events
+// were once left out silently.
+TEST_CASE("check: client events of the nemesis are named on stderr and counted in --json") {
+  const std::string file = std::string(ARIADNE_SOURCE_DIR) + "/corpus/regressions/nemesis-issued-client-ops.edn";
+  const MeasuredRun r = check_file(file, "register(0)");
+  expect_verdict(r, Verdict::not_linearizable);
+  CHECK_MESSAGE(r.err.find("ariadne: warning: " + file + ":14:1: 2 events of process :nemesis") != std::string::npos,
+                r.err);
+  const MeasuredRun j = check_file(file, "register(0)", {"--json"});
+  CHECK_MESSAGE(j.out.find("\"ignored_events\": [{\"process\": \":nemesis\", \"events\": 2, \"first_line\": 14}]") !=
+                    std::string::npos,
+                j.out);
+}
+
 // See tests/history/hostile_input_test.cpp ("converting bytes that are not UTF-8 to
 // JSON ..."): convert once wrote both strings as "a\ufffdb", and the converted file was
 // linearizable (exit 0) where the original is not (exit 1).
