@@ -4,7 +4,9 @@
 // twice, and checks the most distinctive formats first:
 //   1. empty or whitespace-only: an empty history (trivially linearizable);
 //   2. the first line that is neither blank nor a `;` comment looks like a Jepsen log
-//      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`);
+//      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`),
+//      or, for a raw console log, does not start like EDN or JSON and one of the first
+//      100,000 such lines looks like one;
 //   3. JSON: `{` or `[{` and then a string key followed by ':' as JSON writes it;
 //   4. Porcupine kv: each of the first 1,000 content lines is one `{...}` map, and the
 //      first mentions :key (the reader then holds every line to it);
@@ -57,11 +59,18 @@ void each_content_line(std::string_view text, Visit visit) {
   }
 }
 
+// A raw console log starts with other loggers' lines (`lein test ...`, `INFO
+// jepsen.os.debian - ...`): its first history line may come after thousands, so up to
+// this many content lines are looked at, as long as none starts like EDN or JSON.
+constexpr std::size_t kConsoleLinesLooked = 100000;
+
 bool looks_like_jepsen_log(std::string_view text) {
   bool log = false;
+  std::size_t looked = 0;
   each_content_line(text, [&](std::string_view line) {
+    if (looked++ == 0 && std::string_view("{[(\"#").find(line.front()) != std::string_view::npos) return false;
     log = line.find(" jepsen.util - ") != std::string_view::npos || looks_like_jepsen_log_event(line);
-    return false;
+    return !log && looked < kConsoleLinesLooked;
   });
   return log;
 }

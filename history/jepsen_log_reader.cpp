@@ -1,6 +1,14 @@
 // Reads Jepsen text logs line by line: the EDN reader is restarted on each line, so a
 // malformed value cannot swallow the next line and errors name the line's end, while
 // the keywords it interned carry over from line to line.
+//
+// A raw Jepsen console log (jepsen.log, or what `lein test` printed) holds the history
+// as the lines jepsen.util logs, among the setup, nemesis and analysis output of every
+// other logger. As Porcupine's and Horn and Kroening's parsers do, the reader takes
+// the history lines and skips the others, counting them in one warning: a line is a
+// history line when it starts like an event or with an integer, or when its log prefix
+// is jepsen.util's (either must then parse), or when what follows some other " - "
+// prefix starts like an event.
 #include "history/jepsen_log_reader.hpp"
 
 #include "history/edn_history_reader.hpp"
@@ -33,6 +41,18 @@ std::size_t prefix_length(std::string_view line) {
   if (looks_like_jepsen_log_event(line)) return 0;
   const std::size_t dash = line.find(" - ");
   return dash == std::string_view::npos ? 0 : dash + 3;
+}
+
+// A line without a log prefix is a history line when it starts like an event, or,
+// in a log of bare lines, with an integer (a client's process): such a line that does
+// not parse is a damaged event, reported as an error, not skipped. `lein test ...`
+// and the analysis Jepsen prints at the end (` :configs ...`) are skipped.
+bool starts_with_a_process(std::string_view line) {
+  if (looks_like_jepsen_log_event(line)) return true;
+  std::size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i < line.size() && (line[i] == '-' || line[i] == '+')) ++i;
+  return i < line.size() && line[i] >= '0' && line[i] <= '9';
 }
 
 Event parse_line(edn::Reader& reader, const std::string& source) {
@@ -83,6 +103,11 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   edn::Reader reader({}, source, {1, 1}, "end of line");
   std::uint32_t line_number = 0;
   std::size_t at = 0;
+  std::size_t skipped = 0;  // lines that are no history line (see the header)
+  // Once a jepsen.util line is seen, this is a console log, where a bare line that
+  // starts with an integer is other output (clojure.test's "0 failures, 0 errors.").
+  bool console = false;
+  std::uint32_t first_skipped = 0;
   // A byte-order mark is invisible in editors, so columns count from after it.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (at < text.size()) {
@@ -94,9 +119,24 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     at = end + 1;
     if (is_blank(line) || is_comment(line)) continue;
     const std::size_t prefix = prefix_length(line);
+    const bool util_line = prefix > 0 && line.substr(0, prefix).ends_with("jepsen.util - ");
+    if (util_line) console = true;
+    const bool history_line =
+        prefix == 0 ? (console ? looks_like_jepsen_log_event(line) : starts_with_a_process(line))
+                    : util_line || looks_like_jepsen_log_event(line.substr(prefix));
+    if (!history_line) {
+      if (skipped++ == 0) first_skipped = line_number;
+      continue;
+    }
     reader.restart(line.substr(prefix), {line_number, static_cast<std::uint32_t>(prefix + 1)});
     sink.add(parse_line(reader, source));
     sink.passed(at);
+  }
+  if (skipped > 0) {
+    sink.warn({{first_skipped, 1},
+               std::to_string(skipped) + (skipped == 1 ? " line is" : " lines are") +
+                   " not history lines (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") +
+                   " skipped, this the first"});
   }
 }
 

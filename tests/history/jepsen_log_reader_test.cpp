@@ -135,3 +135,51 @@ TEST_CASE("jepsen log reports malformed values within their line") {
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("history") {
+
+// What `lein test` prints for a Jepsen test (the console log Horn and Kroening's
+// checker reads): setup lines of other loggers, the history as jepsen.util lines
+// with nemesis notes among them, and the analysis at the end. Detected as a Jepsen
+// log, its history lines read, the others skipped and counted in one warning.
+TEST_CASE("jepsen log: a raw console log gives its history lines and one warning for the rest") {
+  const std::string text =
+      "$ lein test :only jepsen.system.etcd-test\n"
+      "\n"
+      "lein test jepsen.system.etcd-test\n"
+      "INFO  jepsen.os.debian - :n5 setting up debian\n"
+      "INFO  jepsen.system.etcd - Running nodes: {:n1 false, :n2 false, :n3 false}\n"
+      "INFO  jepsen.core - Worker 0 starting\n"
+      "INFO  jepsen.util - 0\t:invoke\t:write\t1\n"
+      "INFO  jepsen.util - 0\t:ok\t:write\t1\n"
+      "INFO  jepsen.util - :nemesis\t:info\t:start\t\"Cut off {:n1 #{:n2}, :n2 #{:n1}}\"\n"
+      "INFO  jepsen.util - 1\t:invoke\t:cas\t[1 2]\n"
+      "INFO  jepsen.util - 1\t:info\t:cas\t:timed-out\n"
+      "INFO  jepsen.util - :nemesis\t:info\t:stop\tnil\n"
+      "INFO  jepsen.core - Worker 0 done\n"
+      "INFO  jepsen.core - Run complete, writing\n"
+      "{:valid? true,\n"
+      " :configs ({:model {:value 1}, :pending []}),\n"
+      " :final-paths ()}\n"
+      "\n"
+      "Ran 1 tests containing 1 assertions.\n"
+      "0 failures, 0 errors.\n";
+  const ariadne::EventLog log = ariadne::parse_events(text, "jepsen.log");  // auto-detected
+  REQUIRE(log.events.size() == 6);
+  CHECK(log.events[0].pos.line == 7);
+  CHECK(log.events[2].process == Value::keyword("nemesis"));
+  CHECK(log.events[4].type == EventType::info);
+  CHECK(log.events[5].pos.line == 12);
+  REQUIRE(log.warnings.size() == 1);
+  CHECK(log.warnings[0].pos.line == 1);
+  // clojure.test's "0 failures, 0 errors." starts with an integer, but in a console
+  // log (jepsen.util lines seen) only a bare line that starts like an event counts.
+  CHECK_MESSAGE(log.warnings[0].message.starts_with("12 lines are not history lines"), log.warnings[0].message);
+}
+
+TEST_CASE("jepsen log: a jepsen.util line that does not parse is an error, not a skipped line") {
+  CHECK_THROWS_WITH_AS(log_of("lein test x\nINFO  jepsen.util - 0\t:invok\t:read\tnil\n"),
+                       "j.log:2:23: unknown :type :invok, expected :invoke, :ok, :fail or :info", InputError);
+}
+
+}  // TEST_SUITE
