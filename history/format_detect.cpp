@@ -5,8 +5,9 @@
 //   1. empty or whitespace-only: an empty history (trivially linearizable);
 //   2. the first line that is neither blank nor a `;` comment looks like a Jepsen log
 //      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`),
-//      or, for a raw console log, does not start like EDN or JSON and one of the first
-//      100,000 such lines looks like one;
+//      or, for a raw console log, is `lein ...` or another logger's line (`INFO  x -
+//      ...`), or does not start like EDN or JSON and one of the first 100,000 such
+//      lines looks like a Jepsen log line;
 //   3. JSON: `{` or `[{` and then a string key followed by ':' as JSON writes it;
 //   4. Porcupine kv: each of the first 1,000 content lines is one `{...}` map, and the
 //      first mentions :key (the reader then holds every line to it);
@@ -69,6 +70,10 @@ bool looks_like_jepsen_log(std::string_view text) {
   std::size_t looked = 0;
   each_content_line(text, [&](std::string_view line) {
     if (looked++ == 0 && std::string_view("{[(\"#").find(line.front()) != std::string_view::npos) return false;
+    if (looked == 1 && looks_like_jepsen_console_start(line)) {
+      log = true;
+      return false;
+    }
     log = line.find(" jepsen.util - ") != std::string_view::npos || looks_like_jepsen_log_event(line);
     return !log && looked < kConsoleLinesLooked;
   });

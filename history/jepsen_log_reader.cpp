@@ -5,10 +5,12 @@
 // A raw Jepsen console log (jepsen.log, or what `lein test` printed) holds the history
 // as the lines jepsen.util logs, among the setup, nemesis and analysis output of every
 // other logger. As Porcupine's and Horn and Kroening's parsers do, the reader takes
-// the history lines and skips the others, counting them in one warning: a line is a
-// history line when it starts like an event or with an integer, or when its log prefix
-// is jepsen.util's (either must then parse), or when what follows some other " - "
-// prefix starts like an event.
+// the history lines and skips the others, counting them in one warning. Once a line
+// with jepsen.util's prefix has been seen, or from the start if the first line is
+// `lein ...` or another logger's, the history lines are the jepsen.util lines alone
+// (each must parse). Before that (a log of bare lines, Knossos' old format), a line is
+// a history line when it starts like an event or with an integer (it must then
+// parse), or when what follows some " - " prefix starts like an event.
 #include "history/jepsen_log_reader.hpp"
 
 #include "history/edn_history_reader.hpp"
@@ -99,14 +101,25 @@ bool looks_like_jepsen_log_event(std::string_view line) {
   return name == "invoke" || name == "ok" || name == "fail" || name == "info";
 }
 
+bool looks_like_jepsen_console_start(std::string_view line) {
+  while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
+  if (line.starts_with("lein ") || line.starts_with("$ lein ")) return true;
+  for (const std::string_view level : {"INFO ", "WARN ", "ERROR ", "DEBUG ", "TRACE "}) {
+    if (line.starts_with(level) && line.find(" - ") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink) {
   edn::Reader reader({}, source, {1, 1}, "end of line");
   std::uint32_t line_number = 0;
   std::size_t at = 0;
   std::size_t skipped = 0;  // lines that are no history line (see the header)
-  // Once a jepsen.util line is seen, this is a console log, where a bare line that
-  // starts with an integer is other output (clojure.test's "0 failures, 0 errors.").
-  bool console = false;
+  // Once a jepsen.util line is seen, this is a console log, whose history is the
+  // jepsen.util lines alone: the analysis at the end prints events again, bare
+  // ("Linearizable prefix was:" and the prefix), and clojure.test its "0 failures".
+  bool console = false;  // from the first line on, if it is a console log's (see the header)
+  bool first_content_line = true;
   std::uint32_t first_skipped = 0;
   // A byte-order mark is invisible in editors, so columns count from after it.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
@@ -118,12 +131,14 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     if (line_number == 1) line.remove_prefix(bom);
     at = end + 1;
     if (is_blank(line) || is_comment(line)) continue;
+    if (first_content_line) console = looks_like_jepsen_console_start(line);
+    first_content_line = false;
     const std::size_t prefix = prefix_length(line);
     const bool util_line = prefix > 0 && line.substr(0, prefix).ends_with("jepsen.util - ");
     if (util_line) console = true;
-    const bool history_line =
-        prefix == 0 ? (console ? looks_like_jepsen_log_event(line) : starts_with_a_process(line))
-                    : util_line || looks_like_jepsen_log_event(line.substr(prefix));
+    const bool history_line = console ? util_line
+                                      : prefix == 0 ? starts_with_a_process(line)
+                                                    : looks_like_jepsen_log_event(line.substr(prefix));
     if (!history_line) {
       if (skipped++ == 0) first_skipped = line_number;
       continue;

@@ -15,4 +15,9 @@ namespace ariadne {
 // such as `{:type :invoke ...}` does not count.
 bool looks_like_jepsen_log_event(std::string_view line);
 
+// Whether a line is what a raw console log starts with: the `lein test` line, or a
+// log line of some logger ("INFO  jepsen.os.debian - ..."). Such a log is read as a
+// console log from its start, even if the test died before any history line.
+bool looks_like_jepsen_console_start(std::string_view line);
+
 }  // namespace ariadne
