@@ -9,8 +9,8 @@
 // with jepsen.util's prefix has been seen, or from the start if the first line is
 // `lein ...` or another logger's, the history lines are the jepsen.util lines alone
 // (each must parse). Before that (a log of bare lines, Knossos' old format), a line is
-// a history line when it starts like an event or with an integer (it must then
-// parse), or when what follows some " - " prefix starts like an event.
+// a history line unless it starts with a word (it must then parse), or when what
+// follows some " - " prefix starts like an event.
 #include "history/jepsen_log_reader.hpp"
 
 #include "history/edn_history_reader.hpp"
@@ -45,16 +45,16 @@ std::size_t prefix_length(std::string_view line) {
   return dash == std::string_view::npos ? 0 : dash + 3;
 }
 
-// A line without a log prefix is a history line when it starts like an event, or,
-// in a log of bare lines, with an integer (a client's process): such a line that does
-// not parse is a damaged event, reported as an error, not skipped. `lein test ...`
-// and the analysis Jepsen prints at the end (` :configs ...`) are skipped.
-bool starts_with_a_process(std::string_view line) {
-  if (looks_like_jepsen_log_event(line)) return true;
+// In a log of bare lines, a line without a log prefix is a history line unless it
+// starts with a word (`lein test ...`, `Ran 1 tests`): a process is an integer, a
+// keyword or some other EDN value, so a line that starts like one and does not parse
+// is a damaged event, reported as an error, not skipped.
+bool could_be_an_event(std::string_view line) {
   std::size_t i = 0;
   while (i < line.size() && is_space(line[i])) ++i;
-  if (i < line.size() && (line[i] == '-' || line[i] == '+')) ++i;
-  return i < line.size() && line[i] >= '0' && line[i] <= '9';
+  if (i == line.size()) return false;
+  const char c = line[i];
+  return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
 Event parse_line(edn::Reader& reader, const std::string& source) {
@@ -137,7 +137,7 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     const bool util_line = prefix > 0 && line.substr(0, prefix).ends_with("jepsen.util - ");
     if (util_line) console = true;
     const bool history_line = console ? util_line
-                                      : prefix == 0 ? starts_with_a_process(line)
+                                      : prefix == 0 ? could_be_an_event(line)
                                                     : looks_like_jepsen_log_event(line.substr(prefix));
     if (!history_line) {
       if (skipped++ == 0) first_skipped = line_number;
@@ -149,8 +149,8 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   }
   if (skipped > 0) {
     sink.warn({{first_skipped, 1},
-               std::to_string(skipped) + (skipped == 1 ? " line is" : " lines are") +
-                   " not history lines (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") +
+               std::to_string(skipped) + (skipped == 1 ? " line is not a history line" : " lines are not history lines") +
+                   " (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") +
                    " skipped, this the first"});
   }
 }

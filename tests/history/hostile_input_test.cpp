@@ -432,6 +432,15 @@ TEST_CASE("a token of 2 MB in the wrong place is a located error") {
     expect_located_error(answer(bad_type, format, "register(0)"), bad_type);
 
     const std::string unterminated = write_events(write_then_read("1", "1"), format) + "\"" + huge;
+    if (format == Format::jepsen_log) {
+      // Its events are jepsen.util lines, so this is a console log, whose other lines
+      // are skipped (docs/formats.md): the string is named in the warning instead.
+      const EventLog log = parse_events(unterminated, "hostile", format);
+      REQUIRE(log.warnings.size() == 1);
+      CHECK(inside(log.warnings[0].pos, unterminated));
+      CHECK(log.warnings[0].message.size() < 400);
+      continue;
+    }
     const Answer u = answer(unterminated, format, "register(0)");
     expect_located_error(u, unterminated);
     // The message quotes a little of the string, not 2 MB of it.
