@@ -12,6 +12,7 @@
 #include "cli/check_command.hpp"
 
 #include "cli/check_report.hpp"
+#include "cli/edn_answer.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/option_values.hpp"
@@ -165,7 +166,9 @@ int run_check_command(const CheckCommandOptions& options) {
   watch.reset();
   progress.erase();
   const std::string text =
-      options.json ? format_check_json(report) : format_check_text(report, Style::for_stream(stdout), options.full);
+      options.json  ? format_check_json(report)
+      : options.edn ? format_check_edn(report)
+                    : format_check_text(report, Style::for_stream(stdout), options.full);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   if (options.html && !interrupt.interrupted()) {

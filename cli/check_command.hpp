@@ -16,6 +16,7 @@ struct CheckCommandOptions {
   SearchLimits limits;
   unsigned jobs = 0;                   // 0: all cores
   bool json = false;
+  bool edn = false;                    // the answer as a Jepsen checker's EDN map (edn_answer.hpp)
   bool progress = false;               // progress lines on stderr even when it is no terminal
   bool full = false;                   // print every table row
   bool explain = false;                // print the explanation in full

@@ -83,7 +83,11 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
       ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
   add_limit_options(*check, options.limits, "");
   check->add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
-  check->add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  CLI::Option* check_json = check->add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  check
+      ->add_flag("--edn", options.edn,
+                 "Print one EDN map in the shape a Jepsen checker returns (:valid?, :core, :failing-op, ...)")
+      ->excludes(check_json);
   check->add_flag("--progress", options.progress,
                   "Print progress lines (phase, elapsed time, engines running) on stderr from the start, "
                   "also when it is not a terminal (on a terminal, a progress line shows after 2 s anyway)");

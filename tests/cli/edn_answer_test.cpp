@@ -1,0 +1,77 @@
+// `check --edn`: one EDN map in the shape a Jepsen checker returns, read back here
+// with ariadne's own EDN reader: :valid? true, false or :unknown, the linearization
+// as op ids, the core and the failing op as Jepsen op maps whose :index is the op id.
+#include "cli_runner.hpp"
+
+#include <ariadne/history.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace ariadne::cli_test;
+using ariadne::Value;
+
+namespace {
+
+Value edn_answer(const std::vector<std::string>& args, int status) {
+  const RunResult run = run_cli(args);
+  REQUIRE_MESSAGE(run.status == status, run.err);
+  REQUIRE(run.out.ends_with("}\n"));
+  REQUIRE(run.out.find('\n') == run.out.size() - 1);  // one line
+  return ariadne::parse_edn_value(run.out, "stdout");
+}
+
+const Value& at(const Value& map, const char* key) {
+  const Value* v = map.find_keyword(key);
+  REQUIRE_MESSAGE(v != nullptr, "no :", key, " in ", map.to_edn());
+  return *v;
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+
+TEST_CASE("check --edn: a refuted history gives :valid? false, the core and the failing op as op maps") {
+  const std::string file = std::string(ARIADNE_SOURCE_DIR) + "/corpus/classic/lecture-example-6.edn";
+  const Value answer = edn_answer({"check", file, "--model", "register", "--edn"}, 1);
+  CHECK(at(answer, "valid?") == Value::boolean(false));
+  const Value& core = at(answer, "core");
+  REQUIRE(core.elements().size() == 3);
+  for (const Value& op : core.elements()) {
+    CHECK(at(op, "type") == Value::keyword("ok"));
+    CHECK(at(op, "f") == Value::keyword("read"));
+    CHECK(at(op, "index").is_integer());
+  }
+  const Value& failing = at(answer, "failing-op");
+  CHECK(at(failing, "index") == Value::integer(7));
+  CHECK(at(failing, "value") == Value::integer(1));
+  CHECK(at(answer, "core-minimal?") == Value::boolean(true));
+  CHECK(at(answer, "explanation").text().starts_with("Minimal core: 3 of the 5 operations"));
+}
+
+TEST_CASE("check --edn: linearizable and unknown answers, and --edn with --json is a usage error") {
+  TempDir dir;
+  const std::string file = dir.write("ok.edn",
+                                     "{:process 0, :type :invoke, :f :write, :value 1}\n"
+                                     "{:process 0, :type :ok, :f :write, :value 1}\n"
+                                     "{:process 1, :type :invoke, :f :read, :value nil}\n"
+                                     "{:process 1, :type :ok, :f :read, :value 1}\n");
+  const Value ok = edn_answer({"check", file, "--model", "register(0)", "--edn"}, 0);
+  CHECK(at(ok, "valid?") == Value::boolean(true));
+  CHECK(at(ok, "linearization") == Value::vector({Value::integer(0), Value::integer(2)}));
+  CHECK(ok.find_keyword("core") == nullptr);
+
+  // Brute force takes at most 14 operations: on 16 it answers unknown, saying why.
+  std::string many;
+  for (int i = 0; i < 16; ++i) {
+    many += "{:process 0, :type :invoke, :f :write, :value " + std::to_string(i) + "}\n";
+    many += "{:process 0, :type :ok, :f :write, :value " + std::to_string(i) + "}\n";
+  }
+  const Value unknown =
+      edn_answer({"check", dir.write("many.edn", many), "--model", "register(0)", "--engine", "brute", "--edn"}, 2);
+  CHECK(at(unknown, "valid?") == Value::keyword("unknown"));
+  CHECK_FALSE(at(unknown, "reason").text().empty());
+
+  CHECK(run_cli({"check", file, "--model", "register(0)", "--edn", "--json"}).status == 64);
+}
+
+}  // TEST_SUITE
