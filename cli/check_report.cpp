@@ -17,6 +17,13 @@
 
 namespace ariadne::cli {
 
+std::pair<Limit, Phase> reported_limit(const CheckReport& report) {
+  if (report.limits && report.limits->first_reached() != Limit::none) {
+    return {report.limits->first_reached(), report.limits->phase_when_reached()};
+  }
+  return {report.result->limit, report.result->limit_phase};
+}
+
 std::string warning_text(const std::string& source, const ReadWarning& warning) {
   return InputError(source, warning.pos, warning.message).what();
 }
@@ -272,12 +279,7 @@ std::string format_check_json(const CheckReport& report) {
   }
   // The limit that stopped some phase, and which: "timeout", "memory" or "cancelled",
   // and "reading", "verdict", "failing-op", "core", "explanation" or "proof".
-  Limit limit = result.limit;
-  Phase limit_phase = result.limit_phase;
-  if (report.limits && report.limits->first_reached() != Limit::none) {
-    limit = report.limits->first_reached();
-    limit_phase = report.limits->phase_when_reached();
-  }
+  const auto [limit, limit_phase] = reported_limit(report);
   if (limit != Limit::none) {
     json.field("limit", limit_name(limit));
     json.field("limit_phase", phase_id(limit_phase));

@@ -6,6 +6,7 @@
 #include <ariadne/limits.hpp>
 
 #include <string>
+#include <utility>
 
 namespace ariadne::cli {
 
@@ -27,6 +28,10 @@ struct CheckReport {
   std::string proof_dir;   // --proof, when given
   std::string proof_note;  // what --proof wrote, one line
 };
+
+// The limit that stopped some phase, and the phase: the command's own limits, which
+// saw every phase, else what check() recorded; Limit::none if none did.
+std::pair<Limit, Phase> reported_limit(const CheckReport& report);
 
 // "file:line:column: message", as errors name their place.
 std::string warning_text(const std::string& source, const ReadWarning& warning);

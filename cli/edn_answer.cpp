@@ -72,12 +72,7 @@ std::string format_check_edn(const CheckReport& report) {
     entries.emplace_back(kw("explanation"), Value::string(result.explanation));
   }
   if (!result.reason.empty()) entries.emplace_back(kw("reason"), Value::string(result.reason));
-  Limit limit = result.limit;
-  Phase limit_phase = result.limit_phase;
-  if (report.limits && report.limits->first_reached() != Limit::none) {
-    limit = report.limits->first_reached();
-    limit_phase = report.limits->phase_when_reached();
-  }
+  const auto [limit, limit_phase] = reported_limit(report);
   if (limit != Limit::none) {
     entries.emplace_back(kw("limit"), kw(std::string(limit_name(limit))));
     entries.emplace_back(kw("limit-phase"), kw(std::string(phase_id(limit_phase))));
