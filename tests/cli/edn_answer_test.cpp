@@ -7,6 +7,11 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
 using namespace ariadne::cli_test;
 using ariadne::Value;
 
@@ -24,6 +29,20 @@ const Value& at(const Value& map, const char* key) {
   const Value* v = map.find_keyword(key);
   REQUIRE_MESSAGE(v != nullptr, "no :", key, " in ", map.to_edn());
   return *v;
+}
+
+// What `clojure -e EXPR` prints, or nullopt when Debian's clojure is not installed
+// (scripts/install-deps.sh installs it for CI).
+std::optional<std::string> clojure_prints(const std::string& expression) {
+  if (std::system("command -v clojure >/dev/null 2>&1") != 0) return std::nullopt;
+  std::string command = "clojure -e '" + expression + "' 2>&1";
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
+  ::pclose(pipe);
+  return out;
 }
 
 }  // namespace
@@ -72,6 +91,39 @@ TEST_CASE("check --edn: linearizable and unknown answers, and --edn with --json 
   CHECK_FALSE(at(unknown, "reason").text().empty());
 
   CHECK(run_cli({"check", file, "--model", "register(0)", "--edn", "--json"}).status == 64);
+}
+
+// The map must be what Jepsen's own reader reads: Clojure's clojure.edn, on every
+// kind of answer, the explanation's quotes and newlines and a warning included.
+TEST_CASE("check --edn: Clojure's EDN reader reads every answer back") {
+  TempDir dir;
+  const std::string src = ARIADNE_SOURCE_DIR;
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string expected;  // what the Clojure expression prints
+  };
+  const std::vector<Case> cases{
+      {{src + "/corpus/classic/lecture-example-6.edn", "--model", "register"}, 1, "false 3 7 true"},
+      {{src + "/corpus/regressions/nemesis-issued-client-ops.edn", "--model", "register(0)"}, 1, "false 1 6 true"},
+      {{src + "/corpus/classic/lecture-example-1.edn", "--model", "register"}, 0, "true 0 nil false"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"check"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.push_back("--edn");
+    const RunResult run = run_cli(args);
+    REQUIRE_MESSAGE(run.status == c.status, run.err);
+    const std::string file = dir.write("answer.edn", run.out);
+    const auto printed = clojure_prints("(let [m (clojure.edn/read-string (slurp \"" + file +
+                                        "\"))] (println (:valid? m) (count (:core m)) (:index (:failing-op m)) "
+                                        "(string? (:explanation m))))");
+    if (!printed) {
+      MESSAGE("clojure is not installed (scripts/install-deps.sh installs it): not read back by Clojure");
+      return;
+    }
+    CHECK_MESSAGE(*printed == c.expected + "\n", run.out);
+  }
 }
 
 }  // TEST_SUITE
