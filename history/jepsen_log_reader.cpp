@@ -115,10 +115,10 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   std::uint32_t line_number = 0;
   std::size_t at = 0;
   std::size_t skipped = 0;  // lines that are no history line (see the header)
-  // Once a jepsen.util line is seen, this is a console log, whose history is the
-  // jepsen.util lines alone: the analysis at the end prints events again, bare
-  // ("Linearizable prefix was:" and the prefix), and clojure.test its "0 failures".
-  bool console = false;  // from the first line on, if it is a console log's (see the header)
+  // A console log (see the header) has the jepsen.util lines alone as its history:
+  // the analysis at the end prints events again, bare ("Linearizable prefix was:"
+  // and the prefix), and clojure.test its "0 failures".
+  bool console = false;
   bool first_content_line = true;
   std::uint32_t first_skipped = 0;
   // A byte-order mark is invisible in editors, so columns count from after it.

@@ -26,6 +26,7 @@
 using namespace ariadne;
 using testing::EventScript;
 using testing::I;
+using testing::unique_engine_verdict;
 
 namespace {
 
@@ -165,10 +166,6 @@ testing::UniqueTally compare(Kind kind, const std::string& spec, const std::vect
        .generate = [&](std::mt19937_64& rng, int h) { return random_history(rng, kind, 3 + h % 9, initial); }});
 }
 
-Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
-  return testing::unique_engine_verdict(script, spec, reason);
-}
-
 }  // namespace
 
 TEST_SUITE("search") {
@@ -210,14 +207,14 @@ TEST_CASE("the unique-value container tests decline a repeated value, saying why
   EventScript twice;
   twice.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
   twice.invoke(1, "enqueue", I(1)).ok(1, "enqueue", I(1));
-  CHECK(unique_verdict(twice, "fifo-queue", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(twice, "fifo-queue", reason) == Verdict::unknown);
   CHECK(reason.find("enqueued twice") != std::string::npos);
-  CHECK(unique_verdict(twice, "unordered-queue", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(twice, "unordered-queue", reason) == Verdict::unknown);
   CHECK(reason.find("enqueued twice") != std::string::npos);
 
   EventScript added;
   added.invoke(0, "add", I(1)).ok(0, "add", I(1));
-  CHECK(unique_verdict(added, "set(#{1})", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(added, "set(#{1})", reason) == Verdict::unknown);
   CHECK(reason.find("added twice") != std::string::npos);
 }
 

@@ -23,6 +23,7 @@
 using namespace ariadne;
 using testing::EventScript;
 using testing::I;
+using testing::unique_engine_verdict;
 
 namespace {
 
@@ -206,10 +207,6 @@ testing::UniqueTally compare(const std::string& spec, Generator generate, int hi
            }});
 }
 
-Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
-  return testing::unique_engine_verdict(script, spec, reason);
-}
-
 // The analysis's own words for what refutes the history (check() keeps them only for
 // a decline).
 std::string unique_why(const EventScript& script, const std::string& spec) {
@@ -255,44 +252,44 @@ TEST_CASE("Gibbons and Korach's test decides compare-and-set chains, saying whic
   EventScript one;
   one.invoke(0, "cas", cas(0, 1)).ok(0, "cas", cas(0, 1));
   one.invoke(1, "read").ok(1, "read", I(1));
-  CHECK(unique_verdict(one, "cas-register(0)", reason) == Verdict::linearizable);
+  CHECK(unique_engine_verdict(one, "cas-register(0)", reason) == Verdict::linearizable);
 
   EventScript stale;  // the cas ended 1's period before the read of 1 began
   stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
   stale.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
   stale.invoke(1, "read").ok(1, "read", I(1));
-  CHECK(unique_verdict(stale, "cas-register(0)", reason) == Verdict::not_linearizable);
+  CHECK(unique_engine_verdict(stale, "cas-register(0)", reason) == Verdict::not_linearizable);
 
   EventScript twice;  // two cas from 0, overlapping: only one can find it
   twice.invoke(0, "cas", cas(0, 1)).invoke(1, "cas", cas(0, 2));
   twice.ok(0, "cas", cas(0, 1)).ok(1, "cas", cas(0, 2));
-  CHECK(unique_verdict(twice, "cas-register(0)", reason) == Verdict::not_linearizable);
+  CHECK(unique_engine_verdict(twice, "cas-register(0)", reason) == Verdict::not_linearizable);
   CHECK(unique_why(twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
 
   EventScript cycle;  // 1 and 2 each made only from the other
   cycle.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
   cycle.invoke(0, "cas", cas(2, 1)).ok(0, "cas", cas(2, 1));
-  CHECK(unique_verdict(cycle, "cas-register(0)", reason) == Verdict::not_linearizable);
+  CHECK(unique_engine_verdict(cycle, "cas-register(0)", reason) == Verdict::not_linearizable);
   CHECK(unique_why(cycle, "cas-register(0)").find("cycle") != std::string::npos);
 
   EventScript crashed_seen;  // the crashed cas took effect: a read saw its value
   crashed_seen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
   crashed_seen.invoke(1, "read").ok(1, "read", I(1));
   crashed_seen.invoke(1, "cas", cas(1, 2)).ok(1, "cas", cas(1, 2));
-  CHECK(unique_verdict(crashed_seen, "cas-register(0)", reason) == Verdict::linearizable);
+  CHECK(unique_engine_verdict(crashed_seen, "cas-register(0)", reason) == Verdict::linearizable);
 
   EventScript crashed_unseen;  // a crashed cas from 0 nobody observes: dropped, so 0 stays readable
   crashed_unseen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
   crashed_unseen.invoke(1, "read").ok(1, "read", I(0));
   crashed_unseen.invoke(1, "cas", cas(0, 2)).ok(1, "cas", cas(0, 2));
-  CHECK(unique_verdict(crashed_unseen, "cas-register(0)", reason) == Verdict::linearizable);
+  CHECK(unique_engine_verdict(crashed_unseen, "cas-register(0)", reason) == Verdict::linearizable);
 
   EventScript crashed_twice;  // both crashed cas from 0 observed: they cannot both have applied
   crashed_twice.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
   crashed_twice.invoke(1, "cas", cas(0, 2)).info(1, "cas", cas(0, 2));
   crashed_twice.invoke(2, "read").ok(2, "read", I(1));
   crashed_twice.invoke(2, "read").ok(2, "read", I(2));
-  CHECK(unique_verdict(crashed_twice, "cas-register(0)", reason) == Verdict::not_linearizable);
+  CHECK(unique_engine_verdict(crashed_twice, "cas-register(0)", reason) == Verdict::not_linearizable);
   CHECK(unique_why(crashed_twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
 }
 
@@ -301,23 +298,23 @@ TEST_CASE("Gibbons and Korach's test declines what it does not cover, saying why
   EventScript twice;
   twice.invoke(0, "write", I(1)).ok(0, "write", I(1));
   twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  CHECK(unique_verdict(twice, "register(0)", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(twice, "register(0)", reason) == Verdict::unknown);
   CHECK(reason.find("written twice") != std::string::npos);
 
   EventScript initial;
   initial.invoke(0, "write", I(0)).ok(0, "write", I(0));
-  CHECK(unique_verdict(initial, "register(0)", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(initial, "register(0)", reason) == Verdict::unknown);
   CHECK(reason.find("initial value") != std::string::npos);
 
   EventScript cas_twice;  // a cas's new value also written
   cas_twice.invoke(0, "cas", Value::vector({I(0), I(1)})).ok(0, "cas", Value::vector({I(0), I(1)}));
   cas_twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  CHECK(unique_verdict(cas_twice, "cas-register(0)", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(cas_twice, "cas-register(0)", reason) == Verdict::unknown);
   CHECK(reason.find("written twice") != std::string::npos);
 
   EventScript failed_cas;
   failed_cas.invoke(0, "cas", Value::vector({I(3), I(4)})).fail(0, "cas", Value::vector({I(3), I(4)}));
-  CHECK(unique_verdict(failed_cas, "etcd", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(failed_cas, "etcd", reason) == Verdict::unknown);
   CHECK(reason.find("failed compare-and-set") != std::string::npos);
 }
 

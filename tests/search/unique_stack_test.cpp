@@ -26,6 +26,7 @@
 using namespace ariadne;
 using testing::EventScript;
 using testing::I;
+using testing::unique_engine_verdict;
 
 namespace {
 
@@ -143,10 +144,6 @@ testing::UniqueTally compare(const std::string& spec, const std::vector<std::int
            }});
 }
 
-Verdict unique_verdict(const EventScript& script, const std::string& spec, std::string& reason) {
-  return testing::unique_engine_verdict(script, spec, reason);
-}
-
 }  // namespace
 
 TEST_SUITE("search") {
@@ -169,12 +166,12 @@ TEST_CASE("the unique-value stack test declines what it does not cover, saying w
   EventScript twice;
   twice.invoke(0, "push", I(1)).ok(0, "push", I(1));
   twice.invoke(1, "push", I(1)).ok(1, "push", I(1));
-  CHECK(unique_verdict(twice, "stack", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(twice, "stack", reason) == Verdict::unknown);
   CHECK(reason.find("pushed twice") != std::string::npos);
 
   EventScript initial;
   initial.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  CHECK(unique_verdict(initial, "stack([1 2])", reason) == Verdict::unknown);
+  CHECK(unique_engine_verdict(initial, "stack([1 2])", reason) == Verdict::unknown);
   CHECK(reason.find("initial stack") != std::string::npos);
 }
 
