@@ -81,6 +81,13 @@ std::unique_ptr<Model> make_model_from_spec(std::string_view spec) {
   }
   const std::string_view name = trimmed(text.substr(0, open));
   const std::string_view init_text = trimmed(text.substr(open + 1, text.size() - open - 2));
+  // independent(MODEL) holds a spec, not an initial state.
+  if (name == "independent") {
+    if (init_text.empty()) {
+      throw UsageError("model spec '" + std::string(spec) + "': expected independent(MODEL), e.g. independent(cas-register(0))");
+    }
+    return make_independent_model(make_model_from_spec(init_text));
+  }
   if (init_text.empty()) return make_model(name, Value());
   Value init;
   try {

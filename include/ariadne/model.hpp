@@ -129,6 +129,16 @@ std::unique_ptr<Model> make_model(std::string_view name, const Value& init);
 // "cas-register(0)", "multi-register({:x 0 :y 0})", "mutex()", "kv": the notation of
 // expected.tsv files. Throws UsageError.
 std::unique_ptr<Model> make_model_from_spec(std::string_view spec);
+// Jepsen's jepsen.independent: every op's value is a tuple [key value], and each key
+// is an object of its own, checked as a history of `inner` (locality, [HerlihyWing90]).
+// check() checks the keys one by one and composes their answers as Jepsen does (any
+// key not linearizable: not linearizable; else any unknown: unknown), listing each
+// in CheckResult::keys. The spec is "independent(cas-register(0))", which
+// make_model_from_spec() reads too. Throws UsageError when `inner` is null.
+std::unique_ptr<Model> make_independent_model(std::unique_ptr<Model> inner);
+// The model each key is checked with when `model` came from make_independent_model(),
+// nullptr otherwise.
+const Model* independent_inner_model(const Model& model);
 // Names with a one-line description each, for --help.
 std::vector<std::pair<std::string, std::string>> model_catalogue();
 
