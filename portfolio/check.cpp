@@ -17,6 +17,7 @@
 
 #include "certify/witness_checker.hpp"
 #include "portfolio/engines.hpp"
+#include "portfolio/independent.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
 #include "portfolio/refutation.hpp"
@@ -411,7 +412,10 @@ std::string describe_partition(const Model& model, const Partition& p) {
 
 }  // namespace
 
-CheckResult check(const History& history, const Model& model, const CheckOptions& options) {
+namespace portfolio {
+
+CheckResult decide(const History& history, const Model& model, const CheckOptions& options,
+                   bool describe_refuted) {
   const auto started = std::chrono::steady_clock::now();
   CheckResult result;
   result.operations = history.ops.size();
@@ -486,7 +490,7 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
     refutation.refuting_ops = p.refuting_ops;
     refutation.verdict_time = verdict_time;
     refutation.limits = scheduler.limits();
-    portfolio::describe_refutation(refutation, model, options, limits, result);
+    if (describe_refuted) portfolio::describe_refutation(refutation, model, options, limits, result);
     return finish();
   }
   // Unknown: memory is the more specific reason, since running out of it stops the
@@ -527,6 +531,15 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   }
   result.verdict = Verdict::linearizable;
   return finish();
+}
+
+}  // namespace portfolio
+
+CheckResult check(const History& history, const Model& model, const CheckOptions& options) {
+  if (const Model* inner = independent_inner_model(model)) {
+    return portfolio::check_independent(history, model, *inner, options);
+  }
+  return portfolio::decide(history, model, options, /*describe_refuted=*/true);
 }
 
 }  // namespace ariadne

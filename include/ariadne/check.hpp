@@ -76,6 +76,16 @@ struct RealTimeFact {
   std::uint32_t after = 0;
 };
 
+// One key's answer, when the model is an independent one (make_independent_model).
+struct KeyResult {
+  Value key;
+  Verdict verdict = Verdict::unknown;
+  std::size_t operations = 0;  // the key's ops
+  double elapsed_ms = 0;       // deciding the key (its verdict, not its core)
+  std::string engine = {};     // the engine that decided it
+  std::string reason = {};     // why unknown
+};
+
 // What check() found. Op ids throughout are Operation::id, the positions of the
 // invocation events in the recorded history (see history.hpp).
 struct CheckResult {
@@ -125,6 +135,12 @@ struct CheckResult {
   double losers_stopped_ms = 0;
   std::string slowest_loser;
   std::vector<std::string> withdrawals;
+  // Independent models only: every key's answer, in order of first appearance in the
+  // history, and the EDN text of the key whose failing op, core and explanation are
+  // reported above: the first key (in that order) not linearizable. The core then
+  // lies within that key.
+  std::vector<KeyResult> keys = {};
+  std::string failing_key = {};
 };
 
 // Decides the history, which build_history() made with the same model. Every

@@ -1,0 +1,232 @@
+// Checking an independent(MODEL) history as Jepsen's independent checker does: each
+// key's ops form a history of MODEL, decided on its own; the history is not
+// linearizable when some key is not, else unknown when some key is undecided, else
+// linearizable. Locality (models/independent.cpp) makes that exact.
+//
+// Two passes, so that the answer does not depend on which thread was quicker:
+//   1. every key's verdict, keys in parallel (largest first, so that the last to
+//      finish is a small one), each with the engines of MODEL and no core;
+//   2. the first key not linearizable, in order of first appearance, checked again in
+//      full for its failing op, minimal core and explanation.
+// The second pass decides that key twice; a key's verdict is nearly always a small
+// part of what its core costs, and every other refuted key is spared a core nobody
+// asked for.
+#include "portfolio/independent.hpp"
+
+#include "certify/witness_checker.hpp"
+#include "models/independent.hpp"
+#include "portfolio/merge.hpp"
+#include "portfolio/parallel.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <unordered_map>
+
+namespace ariadne::portfolio {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// How many refuted keys the explanation names before "and N more".
+constexpr std::size_t kNamedKeys = 10;
+
+// A key's verdict alone; a nested independent(independent(M)) is checked in full.
+CheckResult decide_key(const History& history, const Model& inner, const CheckOptions& options) {
+  if (const Model* nested = independent_inner_model(inner)) return check_independent(history, inner, *nested, options);
+  return decide(history, inner, options, /*describe_refuted=*/false);
+}
+
+const Operation* op_with_id(const History& history, std::uint32_t id) {
+  const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
+                                   [](const Operation& op, std::uint32_t wanted) { return op.id < wanted; });
+  return it != history.ops.end() && it->id == id ? &*it : nullptr;
+}
+
+// The keys' linearizations as one order of the whole history that respects real time.
+std::vector<std::uint32_t> merge_keys(const std::vector<KeyHistory>& keys, const std::vector<CheckResult>& answers) {
+  std::vector<std::vector<const Operation*>> chains(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    chains[i].reserve(answers[i].linearization.size());
+    for (const std::uint32_t id : answers[i].linearization) {
+      const Operation* op = op_with_id(keys[i].history, id);
+      if (op == nullptr) throw InternalError("key " + shorten(keys[i].key.to_edn()) + ": its linearization names op " +
+                                             std::to_string(id) + ", which the key does not have");
+      chains[i].push_back(op);
+    }
+  }
+  return merge_linearizations(chains);
+}
+
+std::string key_list(const std::vector<KeyHistory>& keys, const std::vector<std::size_t>& which) {
+  std::string out;
+  for (std::size_t n = 0; n < which.size() && n < kNamedKeys; ++n) {
+    out += (n ? ", " : "") + shorten(keys[which[n]].key.to_edn());
+  }
+  if (which.size() > kNamedKeys) out += " and " + std::to_string(which.size() - kNamedKeys) + " more";
+  return out;
+}
+
+}  // namespace
+
+std::vector<KeyHistory> split_by_key(const History& history) {
+  std::vector<KeyHistory> keys;
+  std::unordered_map<Value, std::size_t, ValueHash> index;
+  for (const Operation& op : history.ops) {
+    auto [it, added] = index.try_emplace(independent_key(op), keys.size());
+    if (added) {
+      keys.emplace_back();
+      keys.back().key = it->first;
+      keys.back().history.source = history.source;
+      keys.back().history.event_count = history.event_count;
+    }
+    keys[it->second].history.ops.push_back(independent_unwrap(op));
+  }
+  return keys;
+}
+
+CheckResult check_independent(const History& history, const Model& model, const Model& inner,
+                              const CheckOptions& options) {
+  const auto started = Clock::now();
+  std::optional<Limits> own_limits;
+  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
+  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  limits.enter(Phase::verdict);
+
+  CheckResult result;
+  result.operations = history.ops.size();
+  result.engine = std::string(engine_name(options.engine == Engine::automatic ? Engine::wgl : options.engine));
+  const std::vector<KeyHistory> keys = split_by_key(history);
+  result.partitions = keys.size();
+
+  // Pass 1: every key's verdict. Each key's check runs on one worker: the keys are
+  // the parallelism (a key that goes to the race still gets the race's threads).
+  CheckOptions per_key = options;
+  per_key.limits = &limits;
+  per_key.jobs = keys.size() == 1 ? options.jobs : 1;
+  per_key.prefix = false;
+  std::vector<CheckResult> answers(keys.size());
+  std::vector<std::size_t> largest_first(keys.size());
+  std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
+  std::stable_sort(largest_first.begin(), largest_first.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a].history.ops.size() > keys[b].history.ops.size();
+  });
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  for_each_index(keys.size(), options.jobs, [&](std::size_t n) {
+    const std::size_t i = largest_first[n];
+    try {
+      answers[i] = decide_key(keys[i].history, inner, per_key);
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+  limits.enter(Phase::verdict);
+
+  std::vector<std::size_t> refuted;
+  std::vector<std::size_t> undecided;
+  const CheckResult* slowest = nullptr;
+  result.keys.reserve(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const CheckResult& a = answers[i];
+    result.keys.push_back(
+        KeyResult{keys[i].key, a.verdict, keys[i].history.ops.size(), a.elapsed_ms, a.engine, a.reason});
+    result.steps += a.steps;
+    result.peak_search_bytes = std::max(result.peak_search_bytes, a.peak_search_bytes);
+    result.withdrawals.insert(result.withdrawals.end(), a.withdrawals.begin(), a.withdrawals.end());
+    if (a.verdict == Verdict::not_linearizable) refuted.push_back(i);
+    if (a.verdict == Verdict::unknown) undecided.push_back(i);
+    if (!slowest || a.elapsed_ms > slowest->elapsed_ms) slowest = &a;
+  }
+  if (slowest) {
+    result.engine = slowest->engine;
+    result.race_entrants = slowest->race_entrants;
+    result.losers_stopped_ms = slowest->losers_stopped_ms;
+    result.slowest_loser = slowest->slowest_loser;
+  }
+  const auto finish = [&]() -> CheckResult {
+    result.elapsed_ms = ms_between(started, Clock::now());
+    if (const Limit reached = limits.first_reached(); reached != Limit::none) {
+      result.limit = reached;
+      result.limit_phase = limits.phase_when_reached();
+    }
+    return result;
+  };
+
+  if (!refuted.empty()) {
+    // Pass 2: the first refuted key, in full.
+    const std::size_t f = refuted.front();
+    const KeyHistory& key = keys[f];
+    result.verdict = Verdict::not_linearizable;
+    result.verdict_ms = ms_between(started, Clock::now());
+    result.failing_key = key.key.to_edn();
+    result.engine = answers[f].engine;
+    result.race_entrants = answers[f].race_entrants;
+    CheckOptions full = options;
+    full.limits = &limits;
+    CheckResult again = check(key.history, inner, full);
+    if (again.verdict == Verdict::linearizable) {
+      throw InternalError("key " + shorten(result.failing_key) + " was refuted by the " + answers[f].engine +
+                          " engine, then found linearizable by the " + again.engine + " engine");
+    }
+    std::string header = "Key " + shorten(result.failing_key) + " (" + std::to_string(key.history.ops.size()) +
+                         " of the history's " + std::to_string(history.ops.size()) + " operations) is not linearizable";
+    if (refuted.size() > 1) {
+      header += "; so are " + std::to_string(refuted.size() - 1) + " more of the " + std::to_string(keys.size()) +
+                " keys (" + key_list(keys, std::vector<std::size_t>(refuted.begin() + 1, refuted.end())) +
+                "); what follows is about key " + shorten(result.failing_key) + "'s operations alone";
+    }
+    header += ".\n";
+    if (again.verdict == Verdict::not_linearizable) {
+      result.engine = again.engine;
+      if (!again.race_entrants.empty()) result.race_entrants = again.race_entrants;
+      result.core = std::move(again.core);
+      result.core_minimal = again.core_minimal;
+      result.core_ms = again.core_ms;
+      result.core_real_time = std::move(again.core_real_time);
+      result.prefix_linearization = std::move(again.prefix_linearization);
+      result.failing_op = again.failing_op;
+      result.explanation = header + again.explanation;
+      if (!again.failing_partition.empty()) {
+        result.failing_partition = "[" + result.failing_key + " " + again.failing_partition + "]";
+      }
+    } else {
+      // A limit stopped the second look at the key: its verdict stands, and the key's
+      // ops are the core, not shrunk.
+      for (const Operation& op : key.history.ops) result.core.push_back(op.id);
+      result.explanation = header + "The key's minimal core was not found: " + again.reason + ".\n";
+    }
+    if (result.failing_partition.empty()) result.failing_partition = result.failing_key;
+    return finish();
+  }
+  if (!undecided.empty()) {
+    const std::size_t u = undecided.front();
+    result.verdict = Verdict::unknown;
+    result.reason = "key " + shorten(keys[u].key.to_edn()) + ": " + answers[u].reason;
+    if (undecided.size() > 1) {
+      result.reason += " (" + std::to_string(undecided.size()) + " of the " + std::to_string(keys.size()) +
+                       " keys undecided: " + key_list(keys, undecided) + ")";
+    }
+    return finish();
+  }
+  result.linearization = merge_keys(keys, answers);
+  // Each key's linearization was certified by its own check; what is left to certify
+  // is the merge: every op once and real time across keys.
+  if (auto problem = certify::check_order(history, model, result.linearization)) {
+    throw InternalError("the keys' linearizations merged into an order that failed the certificate check: " + *problem);
+  }
+  result.verdict = Verdict::linearizable;
+  return finish();
+}
+
+}  // namespace ariadne::portfolio
