@@ -112,7 +112,13 @@ int run_check_command(const CheckCommandOptions& options) {
   check_options.minimal_core = !options.no_core;
   check_options.core_seconds = options.core_budget;
   const Format format = choose_format(options.format);
-  const auto model = choose_model(options.model, options.init);
+  std::unique_ptr<Model> model = choose_model(options.model, options.init);
+  if (options.independent) {
+    if (independent_inner_model(*model)) {
+      throw UsageError("--independent: the model " + model->spec() + " is independent already");
+    }
+    model = make_independent_model(std::move(model));
+  }
 
   const InterruptScope interrupt;
   const Limits limits(check_options.timeout_seconds, check_options.memory_limit, &interrupt.flag());

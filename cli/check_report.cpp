@@ -132,6 +132,57 @@ std::string limit_flag(Limit limit) {
   return "none";
 }
 
+// Independent histories: how the keys fared, then a table of the keys a reader wants
+// to see: every key not linearizable, every undecided key, and the slowest others.
+constexpr std::size_t kSlowestKeys = 5;
+
+std::string format_keys_summary(const CheckResult& result, bool full) {
+  std::size_t counts[3] = {0, 0, 0};
+  for (const KeyResult& k : result.keys) ++counts[static_cast<int>(k.verdict)];
+  std::string out = "\nKeys: " + std::to_string(result.keys.size()) + " (" +
+                    std::to_string(counts[static_cast<int>(Verdict::linearizable)]) + " linearizable, " +
+                    std::to_string(counts[static_cast<int>(Verdict::not_linearizable)]) + " not linearizable, " +
+                    std::to_string(counts[static_cast<int>(Verdict::unknown)]) + " unknown), each checked on its own\n";
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < result.keys.size(); ++i) {
+    if (result.keys[i].verdict != Verdict::linearizable) shown.push_back(i);
+  }
+  std::vector<std::size_t> slowest;
+  for (std::size_t i = 0; i < result.keys.size(); ++i) {
+    if (result.keys[i].verdict == Verdict::linearizable) slowest.push_back(i);
+  }
+  // With every linearizable key listed, "among the slowest" would say nothing.
+  const bool all_listed = slowest.size() <= kSlowestKeys;
+  const std::size_t slow_count = std::min(kSlowestKeys, slowest.size());
+  std::partial_sort(slowest.begin(), slowest.begin() + static_cast<std::ptrdiff_t>(slow_count), slowest.end(),
+                    [&](std::size_t a, std::size_t b) { return result.keys[a].elapsed_ms > result.keys[b].elapsed_ms; });
+  slowest.resize(slow_count);
+
+  using Align = TextTable::Align;
+  TextTable table;
+  table.add_column("key");
+  table.add_column("verdict");
+  table.add_column("ops", Align::right);
+  table.add_column("time", Align::right);
+  table.add_column("engine");
+  table.add_column("note");
+  const std::size_t limit = full ? shown.size() : std::min(shown.size(), kTableRowLimit);
+  const auto add = [&](std::size_t i, std::string note) {
+    const KeyResult& k = result.keys[i];
+    if (k.verdict == Verdict::unknown) note = k.reason;
+    if (k.key.to_edn() == result.failing_key) note = "the core below";
+    table.add_row({shorten(k.key.to_edn()), std::string(verdict_name(k.verdict)), std::to_string(k.operations),
+                   format_ms(k.elapsed_ms), k.engine.empty() ? "-" : k.engine, shorten(note)});
+  };
+  for (std::size_t n = 0; n < limit; ++n) add(shown[n], "");
+  for (const std::size_t i : slowest) add(i, all_listed ? "" : "among the slowest");
+  out += table.render();
+  if (limit < shown.size()) {
+    out += "  \u2026 " + std::to_string(shown.size() - limit) + " more keys not linearizable or unknown (use --full)\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_check_text(const CheckReport& report, const Style& style, bool full) {
@@ -162,10 +213,15 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   for (const std::string& w : result.withdrawals) line("gave up", w);
   std::string operations = std::to_string(history.ops.size());
   if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
-  if (result.partitions > 1) operations += " in " + std::to_string(result.partitions) + " partitions";
+  if (!result.keys.empty()) {
+    operations += " on " + std::to_string(result.keys.size()) + (result.keys.size() == 1 ? " key" : " keys");
+  } else if (result.partitions > 1) {
+    operations += " in " + std::to_string(result.partitions) + " partitions";
+  }
   line("operations", operations);
   line("time", format_ms(report.read_ms) + " reading, " + format_ms(result.elapsed_ms) + " checking, " +
                    format_ms(report.total_ms) + " in all");
+  if (!result.keys.empty()) out += format_keys_summary(result, full);
 
   switch (result.verdict) {
     case Verdict::linearizable:
@@ -174,7 +230,11 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       break;
     case Verdict::not_linearizable: {
-      if (!result.failing_partition.empty()) {
+      if (!result.failing_key.empty()) {
+        out += "\n";
+        line("failing key", shorten(result.failing_key));
+        if (result.failing_partition != result.failing_key) line("partition", shorten(result.failing_partition));
+      } else if (!result.failing_partition.empty()) {
         line("partition", shorten(result.failing_partition));
       }
       if (result.failing_op) {
@@ -270,6 +330,7 @@ std::string format_check_json(const CheckReport& report) {
         json.end_array();
       }
       if (!result.failing_partition.empty()) json.field("failing_partition", result.failing_partition);
+      if (!result.failing_key.empty()) json.field("failing_key", result.failing_key);
       if (result.failing_op) json.field("failing_op", static_cast<std::uint64_t>(*result.failing_op));
       json.field("verdict_ms", round_ms(result.verdict_ms));
       break;
@@ -290,6 +351,21 @@ std::string format_check_json(const CheckReport& report) {
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
   json.field("read_ms", round_ms(report.read_ms));
+  if (!result.keys.empty()) {
+    // Independent histories: one entry per key, in order of first appearance.
+    json.key("keys").begin_array();
+    for (const KeyResult& k : result.keys) {
+      json.begin_object();
+      json.field("key", k.key.to_edn());
+      json.field("verdict", verdict_name(k.verdict));
+      json.field("operations", static_cast<std::uint64_t>(k.operations));
+      json.field("elapsed_ms", round_ms(k.elapsed_ms));
+      json.field("engine", k.engine);
+      if (k.verdict == Verdict::unknown) json.field("reason", k.reason);
+      json.end_object();
+    }
+    json.end_array();
+  }
   if (report.history && !report.history->ignored.empty()) {
     json.key("ignored_events").begin_array();
     for (const IgnoredEvents& ignored : report.history->ignored) {

@@ -40,16 +40,22 @@ Value ids(const std::vector<std::uint32_t>& ops) {
   return Value::vector(std::move(out));
 }
 
+// Jepsen's :valid?: true, false or :unknown.
+Value valid(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::linearizable: return Value::boolean(true);
+    case Verdict::not_linearizable: return Value::boolean(false);
+    case Verdict::unknown: break;
+  }
+  return kw("unknown");
+}
+
 }  // namespace
 
 std::string format_check_edn(const CheckReport& report) {
   const CheckResult& result = *report.result;
   std::vector<Value::Entry> entries;
-  switch (result.verdict) {
-    case Verdict::linearizable: entries.emplace_back(kw("valid?"), Value::boolean(true)); break;
-    case Verdict::not_linearizable: entries.emplace_back(kw("valid?"), Value::boolean(false)); break;
-    case Verdict::unknown: entries.emplace_back(kw("valid?"), kw("unknown")); break;
-  }
+  entries.emplace_back(kw("valid?"), valid(result.verdict));
   entries.emplace_back(kw("model"), Value::string(report.model_spec));
   if (!result.engine.empty()) entries.emplace_back(kw("engine"), Value::string(result.engine));
   entries.emplace_back(kw("operations"), Value::integer(static_cast<std::int64_t>(result.operations)));
@@ -83,6 +89,29 @@ std::string format_check_edn(const CheckReport& report) {
       warnings.push_back(Value::string(warning_text(report.history->source, w)));
     }
     entries.emplace_back(kw("warnings"), Value::vector(std::move(warnings)));
+  }
+  if (!result.keys.empty()) {
+    // As jepsen.independent's checker returns them: each key's own result under
+    // :results, and the keys not linearizable under :failures.
+    std::vector<Value::Entry> results;
+    std::vector<Value> failures;
+    for (const KeyResult& k : result.keys) {
+      std::vector<Value::Entry> one;
+      one.emplace_back(kw("valid?"), valid(k.verdict));
+      one.emplace_back(kw("operations"), Value::integer(static_cast<std::int64_t>(k.operations)));
+      one.emplace_back(kw("elapsed-ms"), Value::floating(k.elapsed_ms));
+      if (!k.engine.empty()) one.emplace_back(kw("engine"), Value::string(k.engine));
+      if (k.verdict == Verdict::unknown) one.emplace_back(kw("reason"), Value::string(k.reason));
+      results.emplace_back(k.key, Value::map(std::move(one)));
+      if (k.verdict == Verdict::not_linearizable) failures.push_back(k.key);
+    }
+    entries.emplace_back(kw("results"), Value::map(std::move(results)));
+    entries.emplace_back(kw("failures"), Value::vector(std::move(failures)));
+    if (!result.failing_key.empty()) {
+      for (const KeyResult& k : result.keys) {
+        if (k.key.to_edn() == result.failing_key) entries.emplace_back(kw("failing-key"), k.key);
+      }
+    }
   }
   entries.emplace_back(kw("file"), Value::string(report.file));
   entries.emplace_back(kw("elapsed-ms"), Value::floating(result.elapsed_ms));

@@ -117,7 +117,13 @@ std::string atomic_command(const generators::AtomicShape& shape) {
 }
 
 std::string atomic_file_name(const generators::AtomicShape& shape) {
-  return "atomic-" + make_model_from_spec(shape.model_spec)->name() + "-" + std::to_string(shape.operations) + "-" +
+  // independent(cas-register) becomes independent-cas-register: no parentheses for shells.
+  std::string model;
+  for (const char c : make_model_from_spec(shape.model_spec)->name()) {
+    if (c == '(') model += '-';
+    if (c != '(' && c != ')') model += c;
+  }
+  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
          std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
 }
 

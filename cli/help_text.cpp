@@ -24,6 +24,8 @@ std::string models_section() {
   for (const auto& [name, description] : catalogue) {
     out += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
   }
+  out += "Jepsen's independent histories, whose values are [key value] tuples: --independent, or a spec\n"
+         "such as independent(cas-register(0)); each key is checked as its own history of the model.\n";
   return out;
 }
 
@@ -250,6 +252,9 @@ std::string atomic_help_footer() {
          "holder releases), set (add, read), unordered-queue, fifo-queue and stack (a removal\n"
          "from an empty one fails), kv (get, put, append of tokens \"v<n> \" on keys k0 k1 k2\n"
          "or the spec's keys). --keys N spreads kv and multi-register operations over N keys.\n"
+         "\nindependent(MODEL) is Jepsen's jepsen.independent: N keys 0 to N-1 (--keys N, else\n"
+         "10), each an object of MODEL of its own, every value the tuple [key value]; any model\n"
+         "but independent itself. With --violation MODEL's pattern runs on one of the keys.\n"
          "\nWith --crash-rate R each operation crashes with probability R: it completes with\n"
          ":info (or, after the last invocation, not at all) and its client goes on as a new\n"
          "process. A crashed operation takes effect before its :info, after it, or never.\n"
@@ -272,7 +277,9 @@ std::string atomic_help_footer() {
          "  ariadne generate atomic --model kv --ops 120 --crash-rate 0.2 --violation -o kv.edn\n"
          "  ariadne generate atomic --model 'register(0)' --ops 2000 --processes 16 --values 2 -o hard.edn\n"
          "  ariadne generate atomic --model stack --violation --count 10 --out-dir stacks; ariadne corpus stacks\n"
-         "  ariadne generate atomic --model kv --ops 1000000 --keys 1000 --processes 50 --crash-rate 0 -o big.edn\n\n" +
+         "  ariadne generate atomic --model kv --ops 1000000 --keys 1000 --processes 50 --crash-rate 0 -o big.edn\n"
+         "  ariadne generate atomic --model 'independent(cas-register)' --keys 100 --ops 100000 --violation -o jepsen.edn\n"
+         "  ariadne check jepsen.edn --independent --model cas-register\n\n" +
          generate_exit_statuses();
 }
 

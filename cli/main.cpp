@@ -79,6 +79,9 @@ void add_check_command(CLI::App& app, CheckCommandOptions& options) {
   check->add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
       ->required();
   check->add_option("--init", options.init, "Initial state as EDN (overrides the spec's), e.g. 0 or '{:x 0}'");
+  check->add_flag("--independent", options.independent,
+                  "Values are [key value] tuples (Jepsen's jepsen.independent): check each key as its own history "
+                  "of the model, keys in parallel; the same as --model 'independent(MODEL)'");
   check->add_option("--format", options.format, "Input format (default: detected from the content)")
       ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
   add_limit_options(*check, options.limits, "");
@@ -196,7 +199,7 @@ void add_atomic_command(CLI::App& generate, GenerateCommandOptions& options) {
       ->capture_default_str()
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));
-  atomic->add_option("--keys", shape.keys, "kv and multi-register: spread the operations over N keys (default: the spec's, else 3)")
+  atomic->add_option("--keys", shape.keys, "kv and multi-register: spread the operations over N keys (default: the spec's, else 3); independent(MODEL): N independent keys (default 10)")
       ->type_name("N")
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));

@@ -21,6 +21,12 @@ std::string_view trim(std::string_view text) {
 std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init) {
   if (trim(model).empty()) throw UsageError("--model: expected a model name such as cas-register");
   if (!init) return make_model_from_spec(trim(model));
+  // --init sets the initial state of each key's model.
+  constexpr std::string_view kIndependent = "independent(";
+  if (const std::string_view spec = trim(model); spec.starts_with(kIndependent) && spec.ends_with(')')) {
+    return make_independent_model(
+        choose_model(spec.substr(kIndependent.size(), spec.size() - kIndependent.size() - 1), init));
+  }
 
   Value initial;
   try {

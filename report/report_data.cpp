@@ -70,7 +70,10 @@ std::uint32_t time_slot(const std::vector<std::uint64_t>& times, std::uint64_t p
   return static_cast<std::uint32_t>(std::lower_bound(times.begin(), times.end(), position) - times.begin());
 }
 
-void assign_partitions(ReportData& data, const History& history, const Model& model) {
+// The partitions (the keys of kv, of independent(MODEL)) in key order, except that
+// the failing one, when there is one, comes first: it is the one the reader came for.
+void assign_partitions(ReportData& data, const History& history, const Model& model,
+                       const std::string& failing_partition) {
   if (!model.is_partitioned()) {
     data.partition_keys.clear();
     data.initial_state.assign(1, kNone);
@@ -80,9 +83,15 @@ void assign_partitions(ReportData& data, const History& history, const Model& mo
   std::vector<Value> keys;
   for (const Operation& op : history.ops) keys.push_back(model.partition_key(op));
   for (const Value& key : keys) index.emplace(key, 0);
-  for (auto& [key, i] : index) {
+  const auto number = [&](const Value& key, std::uint32_t& i) {
     i = static_cast<std::uint32_t>(data.partition_keys.size());
     data.partition_keys.push_back(shorten(key.to_edn(), kMaxOpText));
+  };
+  for (auto& [key, i] : index) {
+    if (!failing_partition.empty() && key.to_edn() == failing_partition) number(key, i);
+  }
+  for (auto& [key, i] : index) {
+    if (failing_partition.empty() || key.to_edn() != failing_partition) number(key, i);
   }
   data.partition_of.reserve(keys.size());
   for (const Value& key : keys) data.partition_of.push_back(index.at(key));
@@ -240,7 +249,8 @@ ReportData build_report_data(const History& history, const Model& model, const C
     data.descriptions.push_back(strings.intern(shorten(model.describe_operation(op), kMaxOpText)));
   }
 
-  assign_partitions(data, history, model);
+  assign_partitions(data, history, model,
+                    result.verdict == Verdict::not_linearizable ? result.failing_partition : std::string());
   data.state_after.assign(n, kNone);
   if (result.verdict == Verdict::linearizable) {
     data.linearization = indices_of(history, result.linearization);
