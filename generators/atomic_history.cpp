@@ -49,7 +49,18 @@ void collect_integers(const Value& value, std::set<std::int64_t>& out) {
   }
 }
 
-void validate(const AtomicShape& shape, const Model& model) {
+// The model each simulated object is of: MODEL for independent(MODEL), whose keys
+// are objects of their own, else the model itself.
+const Model& object_model(const Model& model) {
+  const Model* inner = independent_inner_model(model);
+  return inner != nullptr ? *inner : model;
+}
+
+void validate(const AtomicShape& shape, const Model& whole) {
+  const Model& model = object_model(whole);
+  if (independent_inner_model(model) != nullptr) {
+    throw UsageError("independent(independent(...)) has no simulated object: one level of keys is Jepsen's");
+  }
   if (shape.operations == 0) throw UsageError("an atomic history needs at least one operation (--ops)");
   if (shape.processes == 0) throw UsageError("an atomic history needs at least one process (--processes)");
   if (!(shape.crash_rate >= 0 && shape.crash_rate <= 1)) {
@@ -59,8 +70,10 @@ void validate(const AtomicShape& shape, const Model& model) {
     throw UsageError("--values " + std::to_string(shape.values) + " is too large (at most " +
                      std::to_string(kMaxValueDomain) + ")");
   }
-  if (shape.keys > 0 && model.name() != "kv" && model.name() != "multi-register") {
-    throw UsageError("--keys means nothing to " + model.name() + ": only kv and multi-register have keys");
+  const bool independent = &model != &whole;
+  if (shape.keys > 0 && !independent && model.name() != "kv" && model.name() != "multi-register") {
+    throw UsageError("--keys means nothing to " + model.name() +
+                     ": only kv, multi-register and independent(MODEL) have keys");
   }
   if (shape.keys > kMaxKeys) {
     throw UsageError("--keys " + std::to_string(shape.keys) + " is too many (at most " + std::to_string(kMaxKeys) + ")");
@@ -118,7 +131,7 @@ std::string format_crash_rate(double rate) {
 GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
   const auto model = make_model_from_spec(shape.model_spec);
   validate(shape, *model);
-  const Value init = initial_state(*model);
+  const Value init = initial_state(object_model(*model));
   std::set<std::int64_t> reserved;
   collect_integers(init, reserved);
 
@@ -140,8 +153,14 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
   generated.expected = shape.violation ? Verdict::not_linearizable : Verdict::linearizable;
   const std::string processes =
       std::to_string(shape.processes) + " client process" + (shape.processes == 1 ? "" : "es");
+  const Model& objects = object_model(*model);
+  const std::string simulated =
+      &objects == model.get()
+          ? "one simulated " + generated.model_spec
+          : std::to_string(shape.keys > 0 ? shape.keys : kDefaultIndependentKeys) + " independent keys, [key value] tuples, each key "
+                                                                  "a simulated " + objects.spec();
   generated.notes.push_back("An atomic " + model->name() + ": " + plural(shape.operations, "operation") + " by " +
-                            processes + " on one simulated " + generated.model_spec + values_sentence(shape, *model) +
+                            processes + " on " + simulated + values_sentence(shape, objects) +
                             ", crash rate " + format_crash_rate(shape.crash_rate) + ", seed " +
                             std::to_string(shape.seed) + ".");
   const std::size_t most_open = generated.max_open_operations;

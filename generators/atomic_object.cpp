@@ -21,6 +21,7 @@ std::int64_t ValueSource::fresh() {
 }
 
 std::unique_ptr<AtomicObject> make_atomic_object(const ObjectContext& context) {
+  if (const Model* inner = independent_inner_model(context.model)) return make_independent_object(context, *inner);
   const std::string name = context.model.name();
   if (name == "register" || name == "cas-register" || name == "etcd") return make_register_object(context);
   if (name == "multi-register") return make_multi_register_object(context);

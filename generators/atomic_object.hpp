@@ -108,6 +108,7 @@ struct ObjectContext {
   SeededRandom& random;
   ValueSource& values;
   std::size_t keys = 0;  // keyed models: how many keys (k0, k1 ...); 0: the init's, else 3
+                        // independent(MODEL): how many independent keys
 };
 
 // The object for `context.model`; throws UsageError for a model without one.
@@ -120,5 +121,9 @@ std::unique_ptr<AtomicObject> make_kv_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);     // the queues, stack
 std::unique_ptr<AtomicObject> make_mutex_object(const ObjectContext& context);
+// independent(MODEL): one object of `inner` per key, context.keys of them, else
+// kDefaultIndependentKeys.
+inline constexpr std::size_t kDefaultIndependentKeys = 10;
+std::unique_ptr<AtomicObject> make_independent_object(const ObjectContext& context, const Model& inner);
 
 }  // namespace ariadne::generators
