@@ -212,6 +212,9 @@ CheckResult check_independent(const History& history, const Model& model, const 
   if (!undecided.empty()) {
     const std::size_t u = undecided.front();
     result.verdict = Verdict::unknown;
+    // No engine answered for the whole history, as check() says of an unknown one.
+    result.engine.clear();
+    result.race_entrants.clear();
     result.reason = "key " + shorten(keys[u].key.to_edn()) + ": " + answers[u].reason;
     if (undecided.size() > 1) {
       result.reason += " (" + std::to_string(undecided.size()) + " of the " + std::to_string(keys.size()) +

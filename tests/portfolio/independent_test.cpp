@@ -8,12 +8,14 @@
 #include <ariadne/model.hpp>
 
 #include "generators/atomic_history.hpp"
+#include "generators/crash_storm.hpp"
 #include "models/independent.hpp"
 #include "portfolio/independent.hpp"
 #include "support/core_oracle.hpp"
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -139,6 +141,44 @@ TEST_CASE("independent histories: several refuted keys name the first, and the o
   CHECK(two.failing_key == one.failing_key);
   CHECK(two.core == one.core);
   CHECK(two.explanation.find("so are 1 more of the 4 keys (100)") != std::string::npos);
+}
+
+TEST_CASE("independent histories: undecided keys make the answer unknown, each key saying why") {
+  // Key 0: a crash storm every engine needs seconds for (3,000 ops, 300 crashed
+  // writes, and one write of a value written before, so the unique-value test
+  // declines, as in tests/cli/check_interrupt_test.cpp); key 1: a write and a read.
+  generators::CrashStormShape storm;
+  storm.operations = 3000;
+  storm.crashed_writes = 300;
+  EventLog log = generators::generate_crash_storm(storm).log;
+  const auto event = [](std::int64_t process, EventType type, const char* f, Value value) {
+    Event e;
+    e.process = Value::integer(process);
+    e.type = type;
+    e.f = f;
+    e.value = std::move(value);
+    return e;
+  };
+  log.events.push_back(event(100000, EventType::invoke, "write", Value::integer(2)));
+  log.events.push_back(event(100000, EventType::ok, "write", Value::integer(2)));
+  for (Event& e : log.events) e.value = Value::vector({Value::integer(0), e.value});
+  log.events.push_back(event(100001, EventType::invoke, "write", Value::vector({Value::integer(1), Value::integer(5)})));
+  log.events.push_back(event(100001, EventType::ok, "write", Value::vector({Value::integer(1), Value::integer(5)})));
+  const auto model = make_model_from_spec("independent(cas-register(0))");
+  const History history = build_history(log, *model);
+
+  // Cancelled from the start: the storm is unknown; the small key may be decided
+  // before its engine first polls the flag.
+  const std::atomic<bool> cancelled{true};
+  const CheckResult r = check(history, *model, {.jobs = 2, .cancel = &cancelled});
+  CHECK(r.verdict == Verdict::unknown);
+  CHECK(r.engine.empty());
+  CHECK_MESSAGE(r.reason.starts_with("key 0: cancelled"), r.reason);
+  REQUIRE(r.keys.size() == 2);
+  CHECK(r.keys[0].verdict == Verdict::unknown);
+  CHECK(!r.keys[0].reason.empty());
+  CHECK(r.keys[1].verdict != Verdict::not_linearizable);
+  CHECK(r.linearization.empty());
 }
 
 TEST_CASE("a history of tuples is checked key by key, where one register of tuples refutes it") {
