@@ -166,6 +166,15 @@ std::string_view page_script() {
     meta.push(['Order', fmt(linearization.length) + ' ops']);
   }
   for (const [k, v] of meta) $('meta').append(el('div', {}, el('dt', { text: k }), el('dd', { text: v })));
+  // Independent histories: every key's answer, the failing key first.
+  if (data.keys && data.keys.length) {
+    const list = el('ol', { class: 'keys' });
+    for (const line of data.keys) list.append(el('li', { text: line }));
+    const summary = el('summary', { text: 'Keys: ' + fmt(data.keys.length) + ', each checked on its own' });
+    const details = el('details', { id: 'keys' }, summary, list);
+    details.open = data.keys.length <= 20 || verdict !== 'linearizable';
+    $('meta').after(details);
+  }
 
   const explanation = $('explanation');
   explanation.classList.add(verdict);

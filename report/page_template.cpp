@@ -34,6 +34,8 @@ h2 .count { color: var(--muted); font-weight: 500; margin-left: 6px; }
 dl.meta { display: flex; flex-wrap: wrap; gap: 6px 26px; margin: 12px 0 0; }
 dl.meta div { display: flex; flex-direction: column; }
 dl.meta dt { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .06em; }
+#keys { margin: 10px 0 0; font-size: 13px; }
+#keys ol { max-height: 14em; overflow: auto; margin: 4px 0 0; padding-left: 2.4em; }
 dl.meta dd { margin: 0; font-weight: 550; font-family: var(--mono); font-size: 13px; }
 .explanation { margin-top: 14px; border-left: 4px solid var(--faint); background: #f8fafc; border-radius: 0 8px 8px 0;
                padding: 10px 14px; white-space: pre-wrap; font-size: 13.5px; overflow-wrap: anywhere; }

@@ -216,6 +216,17 @@ ReportData build_report_data(const History& history, const Model& model, const C
   data.verdict = std::string(verdict_name(result.verdict));
   data.explanation = shorten_explanation(result.verdict == Verdict::unknown ? result.reason : result.explanation);
   data.failing_partition = result.failing_partition;
+  for (const int pass : {0, 1, 2, 3}) {
+    for (const KeyResult& k : result.keys) {
+      const bool failing = k.key.to_edn() == result.failing_key;
+      const int rank = failing ? 0 : k.verdict == Verdict::not_linearizable ? 1 : k.verdict == Verdict::unknown ? 2 : 3;
+      if (rank != pass) continue;
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "%.1f ms", k.elapsed_ms);
+      data.keys.push_back(shorten(k.key.to_edn(), kMaxOpText) + ": " + std::string(verdict_name(k.verdict)) + ", " +
+                          std::to_string(k.operations) + (k.operations == 1 ? " op, " : " ops, ") + ms + (failing ? " (the core)" : ""));
+    }
+  }
   data.elapsed_ms = result.elapsed_ms;
   data.partition_count = result.partitions;
   data.core_minimal = result.core_minimal;
@@ -311,6 +322,7 @@ std::string report_data_json(const ReportData& data) {
       .close();
   top.integers("initialState", data.initial_state)
       .texts("partitionKeys", data.partition_keys)
+      .texts("keys", data.keys)
       .texts("strings", data.strings)
       .integers("linearization", data.linearization, true)
       .integers("prefix", data.prefix, true)

@@ -40,6 +40,10 @@ struct ReportData {
   std::string verdict;      // verdict_name(): "linearizable", "not-linearizable", "unknown"
   std::string explanation;  // not linearizable: why; unknown: the reason (both shortened)
   std::string failing_partition;
+  // Independent histories: one line per key ("7: not-linearizable, 850 ops, 395.5 ms"),
+  // the failing key first, then the other keys not linearizable, the undecided ones,
+  // and the rest in order of first appearance.
+  std::vector<std::string> keys;
   double elapsed_ms = 0;
   std::size_t partition_count = 1;
   bool core_minimal = false;

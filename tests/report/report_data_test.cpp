@@ -264,4 +264,28 @@ TEST_CASE("report data: the JSON costs a few dozen bytes per op, however many op
   CHECK(count(json, "\"write 7\"") == 1);
 }
 
+TEST_CASE("an independent history's report lists every key, the failing one first, and its lanes start with it") {
+  // Key 9 is linearizable; key 2 holds a stale read; key 5 comes last.
+  const auto model = make_model_from_spec("independent(register(0))");
+  const auto t = [](std::int64_t key, std::int64_t value) { return Value::vector({I(key), I(value)}); };
+  EventScript s;
+  s.invoke(0, "write", t(9, 1)).ok(0, "write", t(9, 1));
+  s.invoke(0, "write", t(2, 1)).ok(0, "write", t(2, 1));
+  s.invoke(0, "write", t(2, 2)).ok(0, "write", t(2, 2));
+  s.invoke(1, "read", t(2, 0)).ok(1, "read", t(2, 1));
+  s.invoke(1, "read", t(5, 0)).ok(1, "read", t(5, 0));
+  const History h = s.build(*model);
+  const CheckResult r = check(h, *model, {});
+  REQUIRE(r.verdict == Verdict::not_linearizable);
+  REQUIRE(r.failing_key == "2");
+  const ReportData data = build_report_data(h, *model, r, {});
+  REQUIRE(data.keys.size() == 3);
+  CHECK(data.keys[0].starts_with("2: not-linearizable, 3 ops"));
+  CHECK(data.keys[1].starts_with("9: linearizable, 1 op,"));
+  CHECK(data.keys[2].starts_with("5: linearizable, 1 op,"));
+  REQUIRE(!data.partition_keys.empty());
+  CHECK(data.partition_keys[0] == "2");
+  CHECK(report_data_json(data).find("\"keys\":[\"2: not-linearizable") != std::string::npos);
+}
+
 }  // TEST_SUITE("report")
