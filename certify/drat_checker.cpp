@@ -16,6 +16,8 @@
 
 #include "certify/drat_checker.hpp"
 
+#include "base/hash.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -465,10 +467,7 @@ class Checker {
   static std::uint64_t set_hash(std::span<const Lit> lits) {
     std::uint64_t hash = lits.size();
     for (Lit lit : lits) {
-      std::uint64_t x = lit + 0x9e3779b97f4a7c15ULL;  // splitmix64 finaliser
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-      hash += x ^ (x >> 31);
+      hash += base::splitmix64(lit + base::kGoldenGamma);
     }
     return hash;
   }

@@ -8,7 +8,7 @@
 //    replayed key by key, which is exact by locality [HerlihyWing90].
 #include "certify/witness_checker.hpp"
 
-#include <ariadne/check.hpp>
+#include <ariadne/certificate.hpp>
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,5 +1,6 @@
 // See byte_size.hpp for the accepted forms and why suffixes are binary.
 #include "cli/byte_size.hpp"
+#include "base/text.hpp"
 
 #include <ariadne/errors.hpp>
 
@@ -18,12 +19,6 @@ std::string lowercase(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
 }  // namespace
 
 std::uint64_t parse_byte_size(std::string_view text, std::string_view option) {
@@ -31,7 +26,7 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view option) {
     return UsageError(std::string(option) + ": expected a number of bytes such as 512M or 2GiB, got '" +
                       std::string(text) + "'");
   };
-  const std::string_view trimmed = trim(text);
+  const std::string_view trimmed = base::trim(text);
   std::size_t number_end = 0;
   while (number_end < trimmed.size() &&
          (std::isdigit(static_cast<unsigned char>(trimmed[number_end])) || trimmed[number_end] == '.')) {
@@ -41,7 +36,7 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view option) {
 
   const std::string_view digits = trimmed.substr(0, number_end);
   const bool fractional = digits.find('.') != std::string_view::npos;
-  const std::string suffix = lowercase(trim(trimmed.substr(number_end)));
+  const std::string suffix = lowercase(base::trim(trimmed.substr(number_end)));
 
   std::uint64_t multiplier = 0;
   if (suffix.empty() || suffix == "b") {

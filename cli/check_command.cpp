@@ -72,7 +72,10 @@ class ProgressLine {
     const Phase phase = limits_.phase();
     if (plain_ && phase == last_phase_ && now - last_line_ < std::chrono::seconds(1)) return;
     const double seconds = std::chrono::duration<double>(now - limits_.started()).count();
-    const std::string engines = limits_.running_engines();
+    std::string engines;
+    for (const Engine engine : limits_.running_engines()) {
+      engines += (engines.empty() ? "" : ", ") + std::string(engine_name(engine));
+    }
     char line[256];
     std::snprintf(line, sizeof line, "%sariadne: %.1f s, %s%s%s%s", terminal_ ? "\r\033[K" : "", seconds,
                   std::string(phase_name(phase)).c_str(), engines.empty() ? "" : " (running: ", engines.c_str(),

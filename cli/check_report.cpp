@@ -198,19 +198,19 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   };
   line("model", report.model_spec);
   std::string engine = result.engine.empty() ? "-" : result.engine;
-  if (result.race_entrants.size() > 1) {
+  if (result.race.entrants.size() > 1) {
     std::string rivals;
-    for (const std::string& e : result.race_entrants) {
+    for (const std::string& e : result.race.entrants) {
       if (e == result.engine) continue;
       rivals += (rivals.empty() ? "" : ", ") + e;
     }
     if (!result.engine.empty()) {
-      engine += " (won the race against " + rivals + "; the last, " + result.slowest_loser + ", stopped " +
-                format_ms(result.losers_stopped_ms) + " later)";
+      engine += " (won the race against " + rivals + "; the last, " + result.race.slowest_loser + ", stopped " +
+                format_ms(result.race.losers_stopped_ms) + " later)";
     }
   }
   line("engine", engine);
-  for (const std::string& w : result.withdrawals) line("gave up", w);
+  for (const std::string& w : result.race.withdrawals) line("gave up", w);
   std::string operations = std::to_string(history.ops.size());
   if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
   if (!result.keys.empty()) {
@@ -389,15 +389,15 @@ std::string format_check_json(const CheckReport& report) {
     json.field("summary", report.proof_note);
     json.end_object();
   }
-  if (!result.race_entrants.empty()) {
+  if (!result.race.entrants.empty()) {
     json.key("race").begin_object();
     json.key("entrants").begin_array();
-    for (const std::string& e : result.race_entrants) json.value(e);
+    for (const std::string& e : result.race.entrants) json.value(e);
     json.end_array();
-    json.field("losers_stopped_ms", round_ms(result.losers_stopped_ms));
-    json.field("slowest_loser", result.slowest_loser);
+    json.field("losers_stopped_ms", round_ms(result.race.losers_stopped_ms));
+    json.field("slowest_loser", result.race.slowest_loser);
     json.key("withdrawals").begin_array();
-    for (const std::string& w : result.withdrawals) json.value(w);
+    for (const std::string& w : result.race.withdrawals) json.value(w);
     json.end_array();
     json.end_object();
   }

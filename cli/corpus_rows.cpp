@@ -1,6 +1,7 @@
 // Reading corpus rows; see corpus_rows.hpp for the two layouts. Blank lines and
 // lines starting with '#' in a TSV are skipped so a corpus can be annotated.
 #include "cli/corpus_rows.hpp"
+#include "base/text.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -15,14 +16,6 @@ namespace ariadne::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return text;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -45,7 +38,7 @@ std::vector<CorpusRow> read_tsv(const std::string& tsv) {
     begin = end + 1;
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trim(line).empty() || trim(line).front() == '#') continue;
+    if (base::trim(line).empty() || base::trim(line).front() == '#') continue;
 
     std::vector<std::string_view> fields;
     std::vector<std::uint32_t> columns;
@@ -63,15 +56,15 @@ std::vector<CorpusRow> read_tsv(const std::string& tsv) {
                            (fields.size() == 1 ? "" : "s"));
     }
     CorpusRow row;
-    row.name = std::string(trim(fields[0]));
+    row.name = std::string(base::trim(fields[0]));
     row.path = folder / row.name;
-    row.expected = parse_verdict(trim(fields[1]));
+    row.expected = parse_verdict(base::trim(fields[1]));
     if (!row.expected) {
       throw InputError(tsv, {line_number, columns[1]},
                        "expected a verdict (linearizable, not-linearizable or unknown), got '" +
-                           std::string(trim(fields[1])) + "'");
+                           std::string(base::trim(fields[1])) + "'");
     }
-    row.model = std::string(trim(fields[2]));
+    row.model = std::string(base::trim(fields[2]));
     if (row.name.empty() || row.model.empty()) {
       throw InputError(tsv, {line_number, row.name.empty() ? 1 : columns[2]}, "empty field");
     }
@@ -82,15 +75,15 @@ std::vector<CorpusRow> read_tsv(const std::string& tsv) {
 
 // The value of a header line "; <key>: <value>" (any number of ';'), if it is one.
 std::optional<std::string> header_value(std::string_view line, std::string_view key) {
-  line = trim(line);
+  line = base::trim(line);
   while (!line.empty() && line.front() == ';') line.remove_prefix(1);
-  line = trim(line);
+  line = base::trim(line);
   if (line.substr(0, key.size()) != key) return std::nullopt;
   line.remove_prefix(key.size());
-  line = trim(line);
+  line = base::trim(line);
   if (line.empty() || line.front() != ':') return std::nullopt;
   line.remove_prefix(1);
-  return std::string(trim(line));
+  return std::string(base::trim(line));
 }
 
 // A row for `file` if its leading comment lines hold an expected verdict or a model;
@@ -108,7 +101,7 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
   std::optional<std::string> model;
   std::string line;
   while (std::getline(in, line)) {
-    const std::string_view trimmed = trim(line);
+    const std::string_view trimmed = base::trim(line);
     if (trimmed.empty()) continue;
     if (trimmed.front() != ';') break;  // the header ends with the first non-comment
     if (auto value = header_value(trimmed, "expected")) expected = std::move(value);

@@ -4,6 +4,7 @@
 // Knossos puts in its map (:configs, :final-paths, :op ...) is ignored: only the
 // verdict is compared, since ariadne's own certificates say why.
 #include "cli/imported_verdicts.hpp"
+#include "base/text.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -27,12 +28,6 @@ std::string read_whole_file(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
 }
 
 // Case does not matter: Porcupine's CheckResult prints as Ok, Illegal, Unknown.
@@ -103,18 +98,18 @@ void read_listing(const fs::path& path, ImportedVerdicts& imported) {
   std::uint32_t number = 0;
   while (std::getline(lines, line)) {
     ++number;
-    const std::string_view text = trim(line);
+    const std::string_view text = base::trim(line);
     if (text.empty() || text.front() == '#') continue;
     const auto tab = line.rfind('\t');
     if (tab == std::string::npos) throw InputError(source, {number, 1}, "expected file<TAB>true|false|unknown");
-    const std::string_view word = trim(std::string_view(line).substr(tab + 1));
+    const std::string_view word = base::trim(std::string_view(line).substr(tab + 1));
     const auto verdict = listed_verdict(word);
     if (!verdict) {
       throw InputError(source, {number, static_cast<std::uint32_t>(tab + 2)},
                        "expected true, false or unknown (or ok, illegal, linearizable, not-linearizable), got '" +
                            std::string(word) + "'");
     }
-    const std::string_view file = trim(std::string_view(line).substr(0, tab));
+    const std::string_view file = base::trim(std::string_view(line).substr(0, tab));
     if (file.empty()) throw InputError(source, {number, 1}, "empty file name");
     imported.by_file[std::string(file)] = *verdict;
   }

@@ -11,7 +11,7 @@
 #include "cli/generate_command.hpp"
 #include "cli/help_text.hpp"
 #include "cli/proof_commands.hpp"
-#include "portfolio/engines.hpp"
+#include "engines/engine_table.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -55,7 +55,7 @@ CLI::Validator whole_number() {
 // `scope` ends the limits' descriptions, e.g. " (per file)".
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
   std::string engines = "auto";
-  for (const portfolio::EngineRow& row : portfolio::engine_rows()) engines += "|" + std::string(row.name);
+  for (const engines::EngineRow& row : engines::engine_rows()) engines += "|" + std::string(row.name);
   command.add_option("--engine", limits.engine,
                      "Which engine decides (default auto: the unique-value test, WGL, then a race; see Engines below)")
       ->type_name(engines);

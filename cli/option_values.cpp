@@ -1,6 +1,7 @@
 // See option_values.hpp. An --init value is a command-line argument, so a malformed
 // one is a usage error (64) rather than bad input (65), which names a file.
 #include "cli/option_values.hpp"
+#include "base/text.hpp"
 
 #include "cli/byte_size.hpp"
 
@@ -10,20 +11,14 @@ namespace ariadne::cli {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 }  // namespace
 
 std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init) {
-  if (trim(model).empty()) throw UsageError("--model: expected a model name such as cas-register");
-  if (!init) return make_model_from_spec(trim(model));
+  if (base::trim(model).empty()) throw UsageError("--model: expected a model name such as cas-register");
+  if (!init) return make_model_from_spec(base::trim(model));
   // --init sets the initial state of each key's model.
   constexpr std::string_view kIndependent = "independent(";
-  if (const std::string_view spec = trim(model); spec.starts_with(kIndependent) && spec.ends_with(')')) {
+  if (const std::string_view spec = base::trim(model); spec.starts_with(kIndependent) && spec.ends_with(')')) {
     return make_independent_model(
         choose_model(spec.substr(kIndependent.size(), spec.size() - kIndependent.size() - 1), init));
   }
@@ -35,7 +30,7 @@ std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<
     throw UsageError("--init: " + error.message());
   }
   // --init replaces whatever initial state the spec carried: keep only its name.
-  const std::string_view name = trim(model.substr(0, model.find('(')));
+  const std::string_view name = base::trim(model.substr(0, model.find('(')));
   return make_model(name, initial);
 }
 

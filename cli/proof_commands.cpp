@@ -2,7 +2,8 @@
 
 #include "cli/exit_status.hpp"
 #include "cli/option_values.hpp"
-#include "explain/proof_files.hpp"
+#include "certify/proof_checker.hpp"
+#include "refute/proof_writer.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -16,7 +17,7 @@
 
 namespace ariadne::cli {
 
-explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
                                              const CheckResult& result, const Limits& limits,
                                              std::chrono::steady_clock::duration core_attempt) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
@@ -38,7 +39,7 @@ explain::ProofWritten write_core_proof_files(const std::string& dir, const Histo
     partition.push_back(&op);
   }
   try {
-    return explain::write_proof(dir, partition, core, model, limits, core_attempt);
+    return refute::write_proof(dir, partition, core, model, limits, core_attempt);
   } catch (const LimitReached&) {
     throw;
   } catch (const std::logic_error& e) {
@@ -48,7 +49,7 @@ explain::ProofWritten write_core_proof_files(const std::string& dir, const Histo
   }
 }
 
-std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written) {
+std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written) {
   const std::string scope =
       written.whole_partition
           ? "the solver could not refute the minimal core's formula in time, so this proves the whole partition (" +
@@ -73,7 +74,7 @@ std::string write_core_proof(const std::string& dir, const History& history, con
 
 int run_verify_proof_command(const std::string& dir) {
   if (!std::filesystem::is_directory(dir)) throw UsageError("verify-proof: " + dir + " is not a directory");
-  const explain::ProofCheck check = explain::verify_proof(dir);
+  const certify::ProofCheck check = certify::verify_proof(dir);
   for (const std::string& line : check.passed) std::cout << "ok    " << line << "\n";
   if (!check.valid) {
     std::cout << "FAIL  " << check.failure << "\nThe proof in " << dir << " does NOT check." << std::endl;

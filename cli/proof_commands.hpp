@@ -3,7 +3,8 @@
 // linearizable answer's proof is its witness).
 #pragma once
 
-#include "explain/proof_files.hpp"
+#include "certify/proof_checker.hpp"
+#include "refute/proof_writer.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
@@ -22,13 +23,13 @@ namespace ariadne::cli {
 // history cannot be encoded, a file cannot be written).
 // Stops at `limits` (LimitReached). `core_attempt` bounds the solver on the core's
 // formula; past it the proof covers the whole failing partition instead (see
-// explain::write_proof).
-explain::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+// refute::write_proof).
+refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
                                              const CheckResult& result, const Limits& limits,
                                              std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
 
 // One line for the report: what was written where, and how to check it.
-std::string describe_written_proof(const std::string& dir, const explain::ProofWritten& written);
+std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written);
 
 // write_core_proof_files, described; for a linearizable or unknown answer, or when a
 // limit stopped it, says why no proof was written instead.

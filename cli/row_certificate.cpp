@@ -9,7 +9,8 @@
 #include "cli/option_values.hpp"
 #include "cli/proof_commands.hpp"
 #include "cli/report_numbers.hpp"
-#include "explain/proof_files.hpp"
+#include "certify/proof_checker.hpp"
+#include "refute/proof_writer.hpp"
 
 #include <algorithm>
 #include <ariadne/check.hpp>
@@ -91,7 +92,7 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
     fs::remove_all(certificate.proof_dir);
     report.proof_dir = certificate.proof_dir.string();
     limits.enter(Phase::proof);
-    const explain::ProofWritten written =
+    const refute::ProofWritten written =
         write_core_proof_files(report.proof_dir, history, *model, result, limits, proof_budget);
     report.proof_note = describe_written_proof(report.proof_dir, written);
     certificate.proof_covers_whole_partition = written.whole_partition;
@@ -102,8 +103,8 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
   if (result.verdict == Verdict::linearizable) {
     certificate.problem = replay_witness(row, certificate.answer_json);
   } else {
-    const explain::ProofCheck proof =
-        explain::verify_proof(certificate.proof_dir.string(), [&limits] { return limits.reached() != Limit::none; });
+    const certify::ProofCheck proof =
+        certify::verify_proof(certificate.proof_dir.string(), [&limits] { return limits.reached() != Limit::none; });
     if (proof.stopped) {
       certificate.problem = "no certificate: the proof's check was stopped, " + limits.describe();
       certificate.stopped_by = limits.first_reached();

@@ -17,7 +17,7 @@
 namespace ariadne::encoder {
 
 // Switchable ops, for deciding many relaxed histories on one formula (minimal cores,
-// explain/switchable_check.hpp): an op's recorded version and its relaxed twin are both
+// refute/switchable_check.hpp): an op's recorded version and its relaxed twin are both
 // in the span, and selector k says which one is real. The recorded version (`kept`)
 // takes effect as recorded exactly when selector k holds; the twin (`relaxed`) may
 // take effect only when it does not. Assuming selector k keeps the op; leaving it free

@@ -1,8 +1,8 @@
 #include "explain/explanation.hpp"
 
 #include "explain/reads_from.hpp"
-#include "explain/relaxed_history.hpp"
-#include "explain/relevant_relaxed.hpp"
+#include "refute/relaxed_history.hpp"
+#include "refute/relevant_relaxed.hpp"
 #include "models/semantics.hpp"
 #include "search/twin_classes.hpp"
 
@@ -14,6 +14,9 @@
 #include <unordered_set>
 
 namespace ariadne::explain {
+
+using refute::relax;
+using refute::RelaxedHistory;
 
 namespace {
 

@@ -11,7 +11,7 @@
 // relaxed history still covers them (and --proof writes it down).
 #pragma once
 
-#include <ariadne/check.hpp>
+#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
@@ -21,9 +21,13 @@
 #include <string>
 #include <vector>
 
+namespace ariadne::refute {
+class RelaxedRelevance;  // refute/relevant_relaxed.hpp
+}
+
 namespace ariadne::explain {
 
-class RelaxedRelevance;  // relevant_relaxed.hpp
+using refute::RelaxedRelevance;
 
 struct CoreSummary {
   std::span<const Operation* const> core;  // in ascending call order

@@ -1,7 +1,7 @@
 #include "explain/reads_from.hpp"
 
 #include "explain/explanation.hpp"
-#include "explain/relevant_relaxed.hpp"
+#include "refute/relevant_relaxed.hpp"
 #include "models/semantics.hpp"
 
 #include <algorithm>

@@ -13,12 +13,14 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
-#include "explain/relevant_relaxed.hpp"
+#include "refute/relevant_relaxed.hpp"
 
 #include <span>
 #include <string>
 
 namespace ariadne::explain {
+
+using refute::RelaxedRelevance;
 
 // Lines starting with "  - ", or empty when the model is not a register model or no
 // read of the core is ruled out completely by such facts.

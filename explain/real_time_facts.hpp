@@ -1,7 +1,7 @@
 // The real-time facts that bind a core's ops: which completed before which began.
 #pragma once
 
-#include <ariadne/check.hpp>
+#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 
 #include <span>

@@ -5,17 +5,20 @@
 // fifteen-step trajectory.
 #pragma once
 
+#include "base/hash.hpp"
+
 #include <cstdint>
 
 namespace ariadne::explore {
 
 class FastRandom {
  public:
-  FastRandom(std::uint64_t seed, std::uint64_t stream) : state_(seed * 0x9e3779b97f4a7c15ULL ^ mix(stream + 1)) {}
+  FastRandom(std::uint64_t seed, std::uint64_t stream)
+      : state_(seed * base::kGoldenGamma ^ base::splitmix64(stream + 1)) {}
 
   std::uint64_t next() {
-    state_ += 0x9e3779b97f4a7c15ULL;
-    return mix(state_);
+    state_ += base::kGoldenGamma;
+    return base::splitmix64(state_);
   }
   // Uniform in [0, bound) by multiply-shift [Lemire19]; the bias, at most bound/2^32,
   // is far below anything a few successors could show.
@@ -24,11 +27,6 @@ class FastRandom {
   }
 
  private:
-  static std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
   std::uint64_t state_;
 };
 

@@ -9,6 +9,8 @@
 // real-time half here costs one pass and does not trust the certificate checker.
 #include "harness.hpp"
 
+#include "base/text.hpp"
+
 #include <ariadne/errors.hpp>
 #include <ariadne/model.hpp>
 
@@ -29,13 +31,6 @@ std::vector<std::string> model_names() {
   std::vector<std::string> names;
   for (const auto& [name, description] : model_catalogue()) names.push_back(name);
   return names;
-}
-
-std::string_view trimmed(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 void check_linearization(const History& history, const CheckResult& result) {
@@ -85,8 +80,8 @@ std::string model_spec_for_selector(std::uint8_t selector) {
 }
 
 std::uint8_t selector_for_model_spec(std::string_view spec) {
-  const std::string_view text = trimmed(spec);
-  const std::string_view name = trimmed(text.substr(0, text.find('(')));
+  const std::string_view text = base::trim(spec);
+  const std::string_view name = base::trim(text.substr(0, text.find('(')));
   // Aliases ("etcd-register-cas") resolve through the model itself.
   const std::string canonical = make_model_from_spec(name)->name();
   const std::vector<std::string> names = model_names();

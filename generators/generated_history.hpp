@@ -5,7 +5,7 @@
 // inside the file follows Bitwuzla's regression inputs (see docs/style.md).
 #pragma once
 
-#include <ariadne/check.hpp>
+#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 
 #include <cstddef>

@@ -13,7 +13,7 @@
 //   element) turns into the same string everywhere and is kept. JSON strings are
 //   UTF-8, so a string that is not (EDN strings may hold any bytes) is an error too.
 #include "history/edn_writer.hpp"
-#include "history/text_encoding.hpp"
+#include "base/text_encoding.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>

@@ -16,6 +16,7 @@
 #include <ariadne/history.hpp>
 
 #include "history/event_sink.hpp"
+#include "base/text.hpp"
 #include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
@@ -37,14 +38,6 @@ constexpr FormatName kFormatNames[] = {
     {Format::porcupine_kv, "porcupine-kv"}, {Format::json, "json"},
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // Calls `visit(trimmed_line)` for each line that is neither blank nor a `;` comment,
 // until it returns false.
 template <class Visit>
@@ -53,7 +46,7 @@ void each_content_line(std::string_view text, Visit visit) {
   while (at < text.size()) {
     std::size_t end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = trim(text.substr(at, end - at));
+    const std::string_view line = base::trim(text.substr(at, end - at));
     at = end + 1;
     if (line.empty() || line.front() == ';') continue;
     if (!visit(line)) return;
@@ -85,7 +78,7 @@ bool looks_like_jepsen_log(std::string_view text) {
 bool looks_like_json(std::string_view text) {
   std::size_t i = 0;
   auto skip = [&] {
-    while (i < text.size() && is_space(text[i])) ++i;
+    while (i < text.size() && base::is_space(text[i])) ++i;
   };
   skip();
   if (i < text.size() && text[i] == '[') {
@@ -103,7 +96,7 @@ bool looks_like_json(std::string_view text) {
   ++i;
   if (i < text.size() && text[i] == ':') return true;
   skip();
-  return i + 1 < text.size() && text[i] == ':' && is_space(text[i + 1]);
+  return i + 1 < text.size() && text[i] == ':' && base::is_space(text[i + 1]);
 }
 
 // Looking at a prefix keeps detection from reading a gigabyte file twice.
@@ -156,7 +149,7 @@ void stream_events(std::string_view text, const std::string& source, Format form
     // Every reader skips a leading byte-order mark; so does detection.
     std::string_view content = text;
     if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);
-    if (trim(content).empty()) return;
+    if (base::trim(content).empty()) return;
     format = detect_format(content);
   }
   switch (format) {

@@ -15,7 +15,7 @@
 
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
-#include "history/text_encoding.hpp"
+#include "base/text_encoding.hpp"
 
 #include <ariadne/history.hpp>
 

@@ -8,6 +8,7 @@
 // has none, prints "mutex()", and the Porcupine models print their bare name unless
 // started from a non-default state ("kv", "etcd", "etcd(3)").
 #include "models/model_factories.hpp"
+#include "base/text.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -50,13 +51,6 @@ constexpr std::array kModels{
                models::make_etcd},
 };
 
-std::string_view trimmed(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const auto first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
-}
-
 }  // namespace
 
 std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
@@ -73,14 +67,14 @@ std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
 }
 
 std::unique_ptr<Model> make_model_from_spec(std::string_view spec) {
-  const std::string_view text = trimmed(spec);
+  const std::string_view text = base::trim(spec);
   const auto open = text.find('(');
   if (open == std::string_view::npos) return make_model(text, Value());
   if (text.back() != ')') {
     throw UsageError("model spec '" + std::string(spec) + "': expected name(initial-state), missing ')'");
   }
-  const std::string_view name = trimmed(text.substr(0, open));
-  const std::string_view init_text = trimmed(text.substr(open + 1, text.size() - open - 2));
+  const std::string_view name = base::trim(text.substr(0, open));
+  const std::string_view init_text = base::trim(text.substr(open + 1, text.size() - open - 2));
   // independent(MODEL) holds a spec, not an initial state.
   if (name == "independent") {
     if (init_text.empty()) {

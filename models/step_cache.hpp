@@ -9,7 +9,7 @@
 // budget. Steps with several successors (a crashed unordered dequeue) are not cached.
 #pragma once
 
-#include "models/splitmix.hpp"
+#include "base/hash.hpp"
 
 #include <ariadne/model.hpp>
 
@@ -71,7 +71,7 @@ class StepCache {
 
   std::size_t slot_of(std::uint64_t key) const {
     // State and op both land in the low bits we index by.
-    return splitmix64(key) & (entries_.size() - 1);
+    return base::splitmix64(key) & (entries_.size() - 1);
   }
 
   void grow() {

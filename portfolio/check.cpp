@@ -16,7 +16,7 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
-#include "portfolio/engines.hpp"
+#include "engines/engine_table.hpp"
 #include "portfolio/independent.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/race.hpp"
@@ -34,15 +34,6 @@
 #include <unordered_map>
 
 namespace ariadne {
-
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::linearizable: return "linearizable";
-    case Verdict::not_linearizable: return "not-linearizable";
-    case Verdict::unknown: return "unknown";
-  }
-  return "unknown";
-}
 
 namespace {
 
@@ -72,10 +63,7 @@ struct Partition {
   std::string winner;                                // the engine that decided it
   std::string withdrawal;                            // why the engines gave up, if they did
   StopSignal::Why race_stop_reason = StopSignal::Why::none;
-  std::vector<std::string> race_entrants;  // empty unless this partition was raced
-  double losers_stopped_ms = 0;
-  std::string slowest_loser;
-  std::vector<std::string> withdrawals;
+  RaceDiagnostics race;  // entrants empty unless this partition was raced
   bool tried_first = false;  // the race's first engines (EngineRow::first_in_race) ran
   std::vector<std::uint32_t> refuting_ops;  // the refuting engine's, see SearchEngine::refuting_ops
   // Engines of this partition stop when another partition refutes the history (the
@@ -108,7 +96,7 @@ std::vector<Partition> split(const History& history, const Model& model) {
 
 // An engine's name as the progress line counts it; nullopt for a name with no row.
 std::optional<Engine> running_kind(std::string_view name) {
-  if (const portfolio::EngineRow* row = portfolio::engine_row(name)) return row->engine;
+  if (const engines::EngineRow* row = engines::engine_row(name)) return row->engine;
   return std::nullopt;
 }
 
@@ -220,7 +208,7 @@ class Scheduler {
           if (o == Outcome::stopped && !p.engine->withdrawal_reason().empty()) {
             // An engine run alone that gave up on its own (unique: not its kind of history).
             p.withdrawal = p.engine->name() + ": " + p.engine->withdrawal_reason();
-            p.withdrawals.push_back(p.withdrawal);
+            p.race.withdrawals.push_back(p.withdrawal);
           } else if (o != Outcome::undecided) {
             p.winner = p.engine->name();
           } else if (engine_ == Engine::automatic && p.searched >= kRaceAfter) {
@@ -295,7 +283,7 @@ class Scheduler {
   // when each declined. Declining is how such a test says "not mine", not a
   // withdrawal from the race, so it is not reported.
   std::unique_ptr<search::SearchEngine> first_answer(Partition& p) {
-    for (const portfolio::EngineRow& row : portfolio::engine_rows()) {
+    for (const engines::EngineRow& row : engines::engine_rows()) {
       if (!row.first_in_race) continue;
       std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.stop);
       const Outcome o = engine->run(UINT64_MAX);
@@ -306,7 +294,7 @@ class Scheduler {
 
   // The race starts from WGL.
   std::unique_ptr<search::SearchEngine> make_engine(const SubHistory& sub, const StopSignal& stop) {
-    return portfolio::engine_row(engine_ == Engine::automatic ? Engine::wgl : engine_).make(sub, model_, memory_, stop);
+    return engines::engine_row(engine_ == Engine::automatic ? Engine::wgl : engine_).make(sub, model_, memory_, stop);
   }
 
   // Races the engines on partition i and referees until one answers or all stop. The
@@ -358,10 +346,10 @@ class Scheduler {
 
     p.steps = r.steps;
     p.winner = r.winner;
-    p.race_entrants = r.entrants;
-    p.losers_stopped_ms = r.stop_latency_ms;
-    p.slowest_loser = r.slowest_to_stop;
-    p.withdrawals = r.withdrawals;
+    p.race.entrants = r.entrants;
+    p.race.losers_stopped_ms = r.stop_latency_ms;
+    p.race.slowest_loser = r.slowest_to_stop;
+    p.race.withdrawals = r.withdrawals;
     p.race_stop_reason = r.stop_reason;
     for (const std::string& w : r.withdrawals) p.withdrawal += (p.withdrawal.empty() ? "" : "; ") + w;
     if (!r.failure.empty()) {
@@ -464,13 +452,13 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   }
   if (slowest) result.engine = slowest->winner;
   for (const Partition& p : parts) {
-    if (p.race_entrants.empty()) continue;
-    if (result.race_entrants.empty() || &p == slowest) result.race_entrants = p.race_entrants;
-    if (p.losers_stopped_ms >= result.losers_stopped_ms) {
-      result.losers_stopped_ms = p.losers_stopped_ms;
-      result.slowest_loser = p.slowest_loser;
+    if (p.race.entrants.empty()) continue;
+    if (result.race.entrants.empty() || &p == slowest) result.race.entrants = p.race.entrants;
+    if (p.race.losers_stopped_ms >= result.race.losers_stopped_ms) {
+      result.race.losers_stopped_ms = p.race.losers_stopped_ms;
+      result.race.slowest_loser = p.race.slowest_loser;
     }
-    result.withdrawals.insert(result.withdrawals.end(), p.withdrawals.begin(), p.withdrawals.end());
+    result.race.withdrawals.insert(result.race.withdrawals.end(), p.race.withdrawals.begin(), p.race.withdrawals.end());
   }
 
   // A refutation is final whatever else happened; report the first partition refuted.
@@ -478,7 +466,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     if (p.outcome != Outcome::not_linearizable) continue;
     result.verdict = Verdict::not_linearizable;
     result.engine = p.winner;
-    if (!p.race_entrants.empty()) result.race_entrants = p.race_entrants;
+    if (!p.race.entrants.empty()) result.race.entrants = p.race.entrants;
     if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
     const auto verdict_time = std::chrono::steady_clock::now() - started;
     result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();

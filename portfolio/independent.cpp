@@ -143,16 +143,16 @@ CheckResult check_independent(const History& history, const Model& model, const 
         KeyResult{keys[i].key, a.verdict, keys[i].history.ops.size(), a.elapsed_ms, a.engine, a.reason});
     result.steps += a.steps;
     result.peak_search_bytes = std::max(result.peak_search_bytes, a.peak_search_bytes);
-    result.withdrawals.insert(result.withdrawals.end(), a.withdrawals.begin(), a.withdrawals.end());
+    result.race.withdrawals.insert(result.race.withdrawals.end(), a.race.withdrawals.begin(), a.race.withdrawals.end());
     if (a.verdict == Verdict::not_linearizable) refuted.push_back(i);
     if (a.verdict == Verdict::unknown) undecided.push_back(i);
     if (!slowest || a.elapsed_ms > slowest->elapsed_ms) slowest = &a;
   }
   if (slowest) {
     result.engine = slowest->engine;
-    result.race_entrants = slowest->race_entrants;
-    result.losers_stopped_ms = slowest->losers_stopped_ms;
-    result.slowest_loser = slowest->slowest_loser;
+    result.race.entrants = slowest->race.entrants;
+    result.race.losers_stopped_ms = slowest->race.losers_stopped_ms;
+    result.race.slowest_loser = slowest->race.slowest_loser;
   }
   const auto finish = [&]() -> CheckResult {
     result.elapsed_ms = ms_between(started, Clock::now());
@@ -171,7 +171,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.verdict_ms = ms_between(started, Clock::now());
     result.failing_key = key.key.to_edn();
     result.engine = answers[f].engine;
-    result.race_entrants = answers[f].race_entrants;
+    result.race.entrants = answers[f].race.entrants;
     CheckOptions full = options;
     full.limits = &limits;
     CheckResult again = check(key.history, inner, full);
@@ -189,7 +189,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     header += ".\n";
     if (again.verdict == Verdict::not_linearizable) {
       result.engine = again.engine;
-      if (!again.race_entrants.empty()) result.race_entrants = again.race_entrants;
+      if (!again.race.entrants.empty()) result.race.entrants = again.race.entrants;
       result.core = std::move(again.core);
       result.core_minimal = again.core_minimal;
       result.core_ms = again.core_ms;
@@ -214,7 +214,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.verdict = Verdict::unknown;
     // No engine answered for the whole history, as check() says of an unknown one.
     result.engine.clear();
-    result.race_entrants.clear();
+    result.race.entrants.clear();
     result.reason = "key " + shorten(keys[u].key.to_edn()) + ": " + answers[u].reason;
     if (undecided.size() > 1) {
       result.reason += " (" + std::to_string(undecided.size()) + " of the " + std::to_string(keys.size()) +

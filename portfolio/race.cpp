@@ -9,7 +9,7 @@
 // is the solver's or the exhaustive search's; see the README on what is certified).
 #include "portfolio/race.hpp"
 
-#include "search/resident_memory.hpp"
+#include "base/resident_memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -80,7 +80,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
     if (due(i)) start_entrant(i);
   }
 
-  const std::uint64_t resident_at_start = search::resident_bytes();
+  const std::uint64_t resident_at_start = base::resident_bytes();
   std::size_t handled = 0;
   bool stopping = false;
   bool out_of_memory = false;
@@ -164,7 +164,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
       result.stop_reason = settings.stop->check();
       stop_everyone();
     } else if (settings.resident_allowance > 0 && resident_at_start > 0 &&
-               search::resident_bytes() > resident_at_start + settings.resident_allowance) {
+               base::resident_bytes() > resident_at_start + settings.resident_allowance) {
       out_of_memory = true;
       stop_everyone();
     }

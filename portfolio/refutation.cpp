@@ -1,11 +1,11 @@
 #include "portfolio/refutation.hpp"
 
 #include "explain/explanation.hpp"
-#include "explain/minimal_core.hpp"
+#include "refute/minimal_core.hpp"
 #include "explain/real_time_facts.hpp"
-#include "explain/relevant_relaxed.hpp"
-#include "portfolio/engines.hpp"
-#include "portfolio/first_failure.hpp"
+#include "refute/relevant_relaxed.hpp"
+#include "engines/engine_table.hpp"
+#include "refute/first_failure.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -41,15 +41,15 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
       refutation.refuting_ops.empty() ? refutation.verdict_time / 4 : 2 * refutation.verdict_time);
   // A solver's refutation says nothing about how long a native search would need,
   // so the search for the failing op then gets only the minimum budget.
-  const EngineRow* winner = engine_row(refutation.winner);
+  const engines::EngineRow* winner = engines::engine_row(refutation.winner);
   const bool native = winner != nullptr && winner->native;
   const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * refutation.steps) : 200000;
-  std::optional<FirstFailure> first;
+  std::optional<refute::FirstFailure> first;
   try {
-    first = find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget,
+    first = refute::find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget,
                                refutation.refuting_ops);
     if (first && options.prefix) {
-      if (auto order = linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
+      if (auto order = refute::linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
         result.prefix_linearization = std::move(*order);
       }
     }
@@ -68,9 +68,9 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   std::vector<const Operation*> core_ops;
   // The partition relaxed and described once, for the core search and then the
   // explanation (each pass costs about a verdict on a 10^6-op partition).
-  std::shared_ptr<const explain::RelaxedRelevance> relevance;
+  std::shared_ptr<const refute::RelaxedRelevance> relevance;
   if (options.minimal_core) {
-    relevance = std::make_shared<const explain::RelaxedRelevance>(sub.ops, model);
+    relevance = std::make_shared<const refute::RelaxedRelevance>(sub.ops, model);
     // Minimising takes one decision per core op at least. A user who asked for a
     // budget (--core-budget) gets it; otherwise the core may take a multiple of what
     // the verdict took, plus a floor, so what the user waits for stays proportional.
@@ -78,7 +78,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
     const double seconds = options.core_seconds > 0 ? options.core_seconds
                                                     : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
     const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    const explain::CoreSearch core = explain::find_minimal_core(sub.ops, model, failing_index,
+    const refute::CoreSearch core = refute::find_minimal_core(sub.ops, model, failing_index,
                                                                 within(refutation.limits, core_budget), memory.limit(),
                                                                 refutation.refuting_ops, relevance);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);

@@ -18,7 +18,7 @@
 // which bring an op into view and return the viewport point on its bar.
 #pragma once
 
-#include <ariadne/check.hpp>
+#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 

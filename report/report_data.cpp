@@ -2,7 +2,7 @@
 // order or core as op indices, and the model states along the order (state_replay).
 #include "report/report_data.hpp"
 
-#include "history/text_encoding.hpp"
+#include "base/text_encoding.hpp"
 #include "report/state_replay.hpp"
 
 #include <algorithm>

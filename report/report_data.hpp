@@ -12,7 +12,7 @@
 
 #include "report/html_report.hpp"
 
-#include <ariadne/check.hpp>
+#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 

@@ -22,7 +22,7 @@ linearizable ones too (what checking the whole directory costs).
 With --proofs, the default run also writes a proof (--proof DIR), checks it with
 `ariadne verify-proof` (and drat-trim with --drat-trim), and tallies them.
 One process at a time. A benchmark, not a test: it asserts nothing (the suite's
-tests/explain/corpus_core_test.cpp and minimal_core_test.cpp do).
+tests/refute/corpus_core_test.cpp and minimal_core_test.cpp do).
 """
 import argparse
 import json

@@ -26,7 +26,7 @@
 #pragma once
 
 #include "models/chunk_arena.hpp"
-#include "models/splitmix.hpp"
+#include "base/hash.hpp"
 
 #include <ariadne/model.hpp>
 
@@ -44,7 +44,7 @@ class ConfigCache {
   // per-op Zobrist keys, kept by the search) and its state: splitmix64's finaliser on
   // both, so that the shard (top bits) and the slot (low bits) depend on every bit.
   static std::uint64_t hash(std::uint64_t completed, StateId state) {
-    return models::splitmix64(completed ^ models::splitmix64(state + 0x9e3779b97f4a7c15ULL));
+    return base::splitmix64(completed ^ base::splitmix64(state + base::kGoldenGamma));
   }
 
   ConfigCache(std::size_t required_words, std::size_t crashed_words)

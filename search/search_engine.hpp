@@ -8,7 +8,7 @@
 // would refute the whole history (Porcupine's kv/c50-bad key 0 is such a hard key).
 #pragma once
 
-#include <ariadne/check.hpp>
+#include <ariadne/engine.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
@@ -96,7 +96,7 @@ struct StopSignal {
   const std::atomic<bool>* decided = nullptr;
   const std::atomic<bool>* settled = nullptr;
   // Set when a twin racing this work on the same question answered first (the core's
-  // decisions, explain/minimal_core.cpp): stops it as `decided` does.
+  // decisions, refute/minimal_core.cpp): stops it as `decided` does.
   const std::atomic<bool>* superseded = nullptr;
   const Limits* limits = nullptr;
 
@@ -168,7 +168,7 @@ std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model
 // The same search, trying at each configuration the ops that must take effect before
 // the optional (crashed) ones, which it tries only where the required ones are stuck.
 // Every enabled op is still tried, so the answer is the same; what changes is which
-// order is found first. For relaxed histories (explain/relaxed_history.hpp), where
+// order is found first. For relaxed histories (refute/relaxed_history.hpp), where
 // most ops are optional and enabled everywhere, the plain order tries placing each of
 // them at every step before the next required op, and misses orders that need only a
 // few of them.
@@ -205,7 +205,7 @@ std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model
 // at once, or declines (stopped, with a withdrawal reason) at once.
 std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Model& model, const StopSignal& stop);
 // Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
-// <ariadne/check.hpp>): the test oracle.
+// <ariadne/engine.hpp>): the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
                                                const StopSignal& stop);
 

@@ -2,7 +2,7 @@
 // pending when a search may place either are interchangeable (their returns are both
 // at the end of time), so a search that tries only the earliest unused member of a
 // class loses no linearization and prunes the k! orders of k twins. WGL's crashed ops
-// and the closure look's relaxed ops (explain/relaxed_closure.hpp) are grouped so.
+// and the closure look's relaxed ops (refute/relaxed_closure.hpp) are grouped so.
 #pragma once
 
 #include <ariadne/history.hpp>

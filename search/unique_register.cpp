@@ -40,7 +40,7 @@
 // the value its chain left.
 //
 // What is refuted, and with what ops (each set is refuted on its own, with every
-// other op relaxed as the minimal core understands it, explain/relaxed_history.hpp):
+// other op relaxed as the minimal core understands it, refute/relaxed_history.hpp):
 // a read, or a cas, of a value no op produces (the op); two cas from one value (the
 // two, and what forces each); values produced by a cycle of cas and no write (an op
 // needing one); a violation of (1) (the two ops: the later in the forced order needs

@@ -12,7 +12,7 @@
 //
 // Each decides, with an explicit order (replayed by the certificate checker, as every
 // engine's) or the few ops of the violated condition (which seed the minimal core:
-// explain/minimal_core.cpp), or declines at once with a reason; it never guesses.
+// refute/minimal_core.cpp), or declines at once with a reason; it never guesses.
 #pragma once
 
 #include <ariadne/history.hpp>

@@ -10,7 +10,7 @@
 // of the parent's.
 #include "solvers/isolated_decision.hpp"
 
-#include "search/resident_memory.hpp"
+#include "base/resident_memory.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -216,7 +216,7 @@ FormulaDecision decide_formula_isolated(std::unique_ptr<Solver> (*make_solver)()
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   // What the child shares with the parent when forked is counted already (it is the
   // parent's); only what it adds is the solver's.
-  const std::uint64_t shared_at_fork = search::resident_bytes();
+  const std::uint64_t shared_at_fork = base::resident_bytes();
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -242,7 +242,7 @@ FormulaDecision decide_formula_isolated(std::unique_ptr<Solver> (*make_solver)()
     if (polled > 0 && !drain(child.fd(), answer)) break;  // the child closed the pipe
     if (hooks.should_stop && hooks.should_stop()) return stopped;  // ~Child kills it
     if (hooks.memory_ok) {
-      const std::uint64_t resident = search::resident_bytes_of(child.pid());
+      const std::uint64_t resident = base::resident_bytes_of(child.pid());
       if (!hooks.memory_ok(resident > shared_at_fork ? resident - shared_at_fork : 0)) {
         FormulaDecision over;
         over.outcome = search::Outcome::out_of_memory;

@@ -1,6 +1,6 @@
 #include "systems/canonical_key.hpp"
 
-#include "models/splitmix.hpp"
+#include "base/hash.hpp"
 
 namespace ariadne::systems {
 
@@ -27,11 +27,11 @@ std::uint32_t CanonicalKey::name_if_seen(Val v) const {
 }
 
 KeyHash CanonicalKey::hash() const {
-  std::uint64_t high = 0x9e3779b97f4a7c15ULL ^ words_.size();
+  std::uint64_t high = base::kGoldenGamma ^ words_.size();
   std::uint64_t low = 0xc2b2ae3d27d4eb4fULL + words_.size();
   for (const std::uint32_t word : words_) {
-    high = models::splitmix64(high ^ word);
-    low = models::splitmix64(low + word * 0xff51afd7ed558ccdULL);
+    high = base::splitmix64(high ^ word);
+    low = base::splitmix64(low + word * 0xff51afd7ed558ccdULL);
   }
   return {high, low};
 }

@@ -1,4 +1,4 @@
-// The engines a check can run. Each has one row in portfolio/engines.cpp, the table
+// The engines a check can run. Each has one row in engines/engine_table.cpp, the table
 // that names it, says what kind of engine it is and makes one: adding an engine is a
 // value here and a row there.
 #pragma once
@@ -21,6 +21,10 @@ namespace ariadne {
 // other history).
 enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique };
 inline constexpr std::size_t kEngineCount = 7;  // automatic included
+
+// The brute-force engine (Engine::brute) tries every order, so it takes partitions of
+// at most this many operations.
+inline constexpr std::size_t kBruteForceMaxOps = 14;
 
 // "auto", "wgl", "jit", "sat", "smt", "brute", "unique"; nullopt for any other name.
 std::optional<Engine> parse_engine(std::string_view name);

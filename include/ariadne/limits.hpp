@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ariadne {
 
@@ -123,8 +124,9 @@ class Limits {
   // Engines say when they start and stop running, so a progress line can name them.
   void engine_started(Engine engine) const;
   void engine_stopped(Engine engine) const;
-  // "wgl, sat", in that order of kinds; empty when none is running.
-  std::string running_engines() const;
+  // The engines running now, in Engine order (engine_name() names them); empty when
+  // none is.
+  std::vector<Engine> running_engines() const;
 
   // "timeout after 5 s during the verdict", "memory limit of 1 GiB reached during the
   // minimal core", "cancelled during reading": for first_reached(), or for `limit`.

@@ -202,7 +202,7 @@ TEST_CASE("cross-check: every family of corpus/ agrees with every engine, each c
 // except JIT (1 s per file here), which runs out of time on a few of Knossos' memstress histories (many
 // pending crashed ops multiply its configurations) and must still never be wrong.
 // The refutations' cores and proofs are checked row by row in
-// tests/explain/corpus_core_test.cpp, so this run skips them (--no-proofs).
+// tests/refute/corpus_core_test.cpp, so this run skips them (--no-proofs).
 TEST_SUITE("slow") {
 
 Json cross_check_shared(const std::string& engines, const std::string& timeout) {

@@ -55,7 +55,7 @@ void expect_verdict(const MeasuredRun& r, Verdict verdict) {
 
 // Well-formed UTF-8 (RFC 3629), which a JSON reader may insist on: no stray or
 // missing continuation bytes, no overlong forms, no surrogates, nothing past U+10FFFF.
-// Written apart from history/text_encoding.cpp on purpose, so that the report is
+// Written apart from base/text_encoding.cpp on purpose, so that the report is
 // judged by code that shares nothing with the code that wrote it.
 bool valid_utf8(std::string_view text) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };

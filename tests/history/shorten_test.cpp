@@ -1,5 +1,5 @@
 // The shortening every message and report applies to user data (shorten, declared in
-// <ariadne/value.hpp>, implemented in history/text_encoding.cpp).
+// <ariadne/value.hpp>, implemented in base/text_encoding.cpp).
 #include <ariadne/value.hpp>
 
 #include <doctest/doctest.h>

@@ -7,7 +7,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
-#include "explain/relaxed_history.hpp"
+#include "refute/relaxed_history.hpp"
 
 #include <cstdint>
 #include <span>
@@ -40,7 +40,7 @@ inline std::vector<bool> kept_by(std::span<const Operation* const> partition, st
 
 inline Verdict decide_relaxed(std::span<const Operation* const> partition, const std::vector<bool>& keep,
                               const Model& model, const CheckOptions& options) {
-  const History relaxed = explain::relax(partition, keep).as_history("relaxed");
+  const History relaxed = refute::relax(partition, keep).as_history("relaxed");
   CheckOptions quiet = options;
   quiet.minimal_core = false;
   return check(relaxed, model, quiet).verdict;

@@ -1,0 +1,103 @@
+// What a check answers: the verdict and its evidence (a witness order, or a core with
+// the facts that bind it), per key for independent models, and why when unknown.
+// The vocabulary every layer shares; check() (check.hpp) is what produces it.
+#pragma once
+
+#include <ariadne/limits.hpp>
+#include <ariadne/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ariadne {
+
+// unknown is an answer, not a failure: a limit was reached first (CheckResult::reason).
+enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
+std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
+
+// Real-time order between two ops of a core: `before` completed before `after` was
+// invoked (op ids).
+struct RealTimeFact {
+  std::uint32_t before = 0;
+  std::uint32_t after = 0;
+};
+
+// One key's answer, when the model is an independent one (make_independent_model).
+struct KeyResult {
+  Value key;
+  Verdict verdict = Verdict::unknown;
+  std::size_t operations = 0;  // the key's ops
+  double elapsed_ms = 0;       // deciding the key (its verdict, not its core)
+  std::string engine = {};     // the engine that decided it
+  std::string reason = {};     // why unknown
+};
+
+// How the engines' race went, for the report and for tuning: set when some partition
+// went to the race (--engine auto, or a solver engine run alone). Diagnostics, which
+// change as the race does; the verdict and its evidence (CheckResult) are the API.
+struct RaceDiagnostics {
+  // The engines that entered the race that decided the answer.
+  std::vector<std::string> entrants = {};
+  // How long the losers of the slowest race took to stop once it had its answer.
+  double losers_stopped_ms = 0;
+  std::string slowest_loser = {};
+  // The engines that gave up on their own ("smt: unsupported: ...").
+  std::vector<std::string> withdrawals = {};
+};
+
+// What check() found. Op ids throughout are Operation::id, the positions of the
+// invocation events in the recorded history (see history.hpp).
+struct CheckResult {
+  Verdict verdict = Verdict::unknown;
+  std::string engine;       // the engine that produced the answer, by engine_name()
+  std::size_t operations = 0;  // history.ops.size()
+  double elapsed_ms = 0;       // wall time of the whole call
+  // Not linearizable: when the verdict was known, before the search for failing_op.
+  double verdict_ms = 0;
+  // Linearizable: every :ok op and each crashed op that took effect, in order (op ids).
+  std::vector<std::uint32_t> linearization;
+  // Not linearizable: a core S, op ids in ascending order. Keep every op of S as
+  // recorded and turn every other op into a crashed op invoked before everything else
+  // (it may take effect anywhere, or never): that relaxed history is still not
+  // linearizable, so S alone proves the history wrong. When core_minimal, dropping any
+  // one op of S from it makes the relaxed history linearizable.
+  std::vector<std::uint32_t> core;
+  bool core_minimal = false;
+  double core_ms = 0;  // time spent finding and shrinking the core
+  // The real-time facts among the core's ops, transitively reduced.
+  std::vector<RealTimeFact> core_real_time;
+  // Plain words: the core's ops, the facts that bind them, and why no order works.
+  std::string explanation;
+  // With CheckOptions::prefix: the ops of the longest linearizable prefix of the
+  // failing partition (every op invoked before failing_op completed, open ones as
+  // crashed), in an order that linearizes it: Knossos' linearizable prefix and the
+  // longest partial linearization Porcupine draws.
+  std::vector<std::uint32_t> prefix_linearization;
+  std::string reason;        // why unknown
+  // The limit that stopped some part of the check, and the phase it stopped: the
+  // verdict when unknown; otherwise a later part, whose answer is then partial (no
+  // failing op, a core not minimal, an explanation cut short). none if nothing was.
+  Limit limit = Limit::none;
+  Phase limit_phase = Phase::starting;
+  std::string failing_partition;  // the key of the failing partition, as EDN
+  // Not linearizable: the op whose completion is the first event after which no order
+  // exists (Knossos' failing op), when the search for it finished within its budget.
+  std::optional<std::uint32_t> failing_op;
+  std::size_t partitions = 1;  // 1 unless the model is partitioned (Model::is_partitioned)
+  std::uint64_t steps = 0;   // model steps taken by the search, all partitions
+  std::uint64_t peak_search_bytes = 0;
+  // How the race went: diagnostics, not part of the stable API (RaceDiagnostics).
+  RaceDiagnostics race = {};
+  // Independent models only: every key's answer, in order of first appearance in the
+  // history, and the EDN text of the key whose failing op, core and explanation are
+  // reported above: the first key (in that order) not linearizable. The core then
+  // lies within that key.
+  std::vector<KeyResult> keys = {};
+  std::string failing_key = {};
+};
+
+}  // namespace ariadne
