@@ -1,5 +1,5 @@
-// Assembles the page: fixed markup, style and script (page_template.cpp,
-// page_script.cpp) around the history's data (report_data.cpp). Nothing from the
+// Assembles the page: fixed markup, style and script (report/page/, through
+// page_template.hpp) around the history's data (report_data.cpp). Nothing from the
 // history reaches the page as markup: the title is escaped here, and everything else
 // travels as JSON that the script inserts as text.
 #include "report/html_report.hpp"

@@ -10,12 +10,13 @@
 //
 // Layout of the work: report_data.cpp decides every fact the page shows and writes it
 // as compact columnar JSON (about 40 bytes per op); state_replay.cpp replays the
-// order shown for the model states; page_template.cpp and page_script.cpp hold the
-// fixed markup, style and script. For tests, the page sets document.body.dataset.ready
-// to "1" once first drawn and exposes window.ariadneReport: coreIds, highlighted (the
-// op ids drawn as core or failing), orderIds, facts, frame (what the last frame drew:
-// summarised and bar lanes, bars, points, arrows), readyMs, and focus(id) / locate(id),
-// which bring an op into view and return the viewport point on its bar.
+// order shown for the model states; report/page/ holds the fixed markup, style and
+// script (report.html, report.css, report.js). For tests, the page sets
+// document.body.dataset.ready to "1" once first drawn and exposes window.ariadneReport:
+// coreIds, highlighted (the op ids drawn as core or failing), orderIds, facts, frame
+// (what the last frame drew: summarised and bar lanes, bars, points, arrows), readyMs,
+// and focus(id) / locate(id), which bring an op into view and return the viewport
+// point on its bar.
 #pragma once
 
 #include <ariadne/result.hpp>

@@ -5,12 +5,10 @@
 // ops never overlap, so their ends ascend), and a lane holding more than one op per
 // four pixels is drawn as a density summary instead of bars. When first drawn it sets
 // document.body.dataset.ready and exposes window.ariadneReport for tests.
-#include "report/page_template.hpp"
+//
+// The build compiles this file into the library (cmake/EmbedText.cmake) without this
+// leading comment, so that every report does not carry it.
 
-namespace ariadne::report {
-
-std::string_view page_script() {
-  return R"ariadne_js(
 (function () {
   'use strict';
 
@@ -909,7 +907,3 @@ std::string_view page_script() {
   draw();
   (function loop() { if (dirty) draw(); requestAnimationFrame(loop); })();
 })();
-)ariadne_js";
-}
-
-}  // namespace ariadne::report
