@@ -1,5 +1,6 @@
 #include "engines/engine_table.hpp"
 
+#include "encoder/encode.hpp"
 #include "solvers/solver_engine.hpp"
 
 #include <array>
@@ -10,25 +11,59 @@ namespace ariadne::engines {
 
 namespace {
 
+// The solvers take what the encoder can encode; asking costs no formula.
+std::optional<std::string> refuses_unencodable(const search::SubHistory& sub, const Model& model) {
+  std::string why_not;
+  if (encoder::supports(model, sub.ops, &why_not)) return std::nullopt;
+  return "unsupported: " + why_not;
+}
+
+std::optional<std::string> refuses_large(const search::SubHistory& sub, const Model&) {
+  if (sub.ops.size() <= kBruteForceMaxOps) return std::nullopt;
+  return "the brute-force engine handles at most " + std::to_string(kBruteForceMaxOps) +
+         " operations per partition, and this history has " + std::to_string(sub.ops.size());
+}
+
+// How many failing-op steps a native refutation's step is worth: the search replays
+// a few prefixes of the partition, each costing up to what the verdict did.
+constexpr std::uint64_t kNativeFailingOpSteps = 8;
+
 const std::array<EngineRow, kEngineCount - 1> kRows = {{
-    {Engine::wgl, "wgl", true, false,
+    {Engine::wgl, "wgl", EngineKind::native, RaceRole::opening, nullptr, kNativeFailingOpSteps,
+     "Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop) {
        return search::make_segmented_wgl(sub, model, memory, stop);
      }},
-    {Engine::jit, "jit", true, false, search::make_jit},
-    {Engine::sat, "sat", false, false, solvers::make_sat_engine},
-    {Engine::smt, "smt", false, false, solvers::make_smt_engine},
-    {Engine::brute, "brute", true, false,
+    {Engine::jit, "jit", EngineKind::native, RaceRole::second, nullptr, kNativeFailingOpSteps,
+     "Lowe's just-in-time linearization, carrying configurations forward", search::make_jit},
+    {Engine::sat, "sat", EngineKind::solver, RaceRole::partner, refuses_unencodable, 0,
+     "CaDiCaL on the history encoded as ordering constraints", solvers::make_sat_engine},
+    {Engine::smt, "smt", EngineKind::solver, RaceRole::second, refuses_unencodable, 0,
+     "Z3 on the same constraints, as integer difference logic", solvers::make_smt_engine},
+    {Engine::brute, "brute", EngineKind::native, RaceRole::none, refuses_large, kNativeFailingOpSteps,
+     "every order, for histories of at most 14 operations (the test oracle)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_brute_force(sub, model, stop);
      }},
-    {Engine::unique, "unique", true, true,
+    {Engine::unique, "unique", EngineKind::native, RaceRole::first, nullptr, kNativeFailingOpSteps,
+     "near-linear tests for histories whose values are written, enqueued,\n"
+     "pushed or added once: register, cas-register, etcd without failed cas,\n"
+     "each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"
+     "declines any other history (a value written twice, an append, a crashed\n"
+     "removal it cannot place), saying why (docs/unique-values.md)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_unique_values(sub, model, stop);
      }},
 }};
 
 }  // namespace
+
+const std::string_view kAutomaticHelp =
+    "the default: the unique-value test first, which answers at once on the\n"
+    "histories it covers and declines the others; then WGL alone for each\n"
+    "partition's first 100 ms, which decides nearly every real history; then a\n"
+    "race of WGL and SAT, joined a second later by JIT and SMT; the first\n"
+    "certified answer wins, the rest are stopped";
 
 std::span<const EngineRow> engine_rows() { return kRows; }
 

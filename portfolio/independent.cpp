@@ -13,6 +13,7 @@
 // asked for.
 #include "portfolio/independent.hpp"
 
+#include "portfolio/decide.hpp"
 #include "certify/witness_checker.hpp"
 #include "models/independent.hpp"
 #include "portfolio/merge.hpp"

@@ -11,10 +11,6 @@
 
 namespace ariadne::portfolio {
 
-// check() itself, for a model that is not independent. With describe_refuted false, a
-// refuted history gets its verdict only: no failing op, core or explanation.
-CheckResult decide(const History& history, const Model& model, const CheckOptions& options, bool describe_refuted);
-
 // One key of an independent history: its ops unwrapped for MODEL (independent_unwrap),
 // with their original ids and times.
 struct KeyHistory {

@@ -49,7 +49,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
   auto start_entrant = [&](std::size_t i) {
     started[i] = true;
     ++running;
-    result.entrants.push_back(entrants[i]->name());
+    result.entrants.push_back(entrants[i]->id());
     threads.emplace_back([&, i] {
       Report report;
       report.entrant = i;
@@ -64,7 +64,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
         report.outcome = Outcome::out_of_memory;
       } catch (const std::exception& e) {
         if (settings.stopped) settings.stopped(*entrants[i]);
-        report.failure = entrants[i]->name() + ": " + e.what();
+        report.failure = std::string(engine_name(entrants[i]->id())) + ": " + e.what();
       }
       report.at = std::chrono::steady_clock::now();
       std::lock_guard lock(mutex);
@@ -107,6 +107,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
     while (handled < reports.size()) {
       const Report report = reports[handled++];
       search::SearchEngine& engine = *entrants[report.entrant];
+      const std::string name(engine_name(engine.id()));
       if (stopping) {
         // An entrant that ended on its own just before the answer was taken stopped
         // with no delay at all.
@@ -114,7 +115,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
             std::max(0.0, std::chrono::duration<double, std::milli>(report.at - stop_requested).count());
         if (late >= result.stop_latency_ms) {
           result.stop_latency_ms = late;
-          result.slowest_to_stop = engine.name();
+          result.slowest_to_stop = engine.id();
         }
       }
       if (!report.failure.empty()) {
@@ -130,29 +131,29 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
           lock.lock();
           if (problem) {
             if (result.failure.empty()) {
-              result.failure = "the " + engine.name() + " engine's linearization failed the certificate check: " + *problem;
+              result.failure = "the " + name + " engine's linearization failed the certificate check: " + *problem;
             }
             break;
           }
           result.outcome = Outcome::linearizable;
-          result.winner = engine.name();
+          result.winner = engine.id();
           result.linearization = std::move(order);
           stop_everyone();
           break;
         }
         case Outcome::not_linearizable:
           result.outcome = Outcome::not_linearizable;
-          result.winner = engine.name();
+          result.winner = engine.id();
           stop_everyone();
           break;
         case Outcome::out_of_memory:
           out_of_memory = true;
-          result.withdrawals.push_back(engine.name() + ": memory limit reached");
+          result.withdrawals.push_back(name + ": memory limit reached");
           break;
         case Outcome::stopped:
         case Outcome::undecided:
           if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
-            result.withdrawals.push_back(engine.name() + ": " + why);
+            result.withdrawals.push_back(name + ": " + why);
           } else if (result.stop_reason == StopSignal::Why::none) {
             result.stop_reason = engine.stop_reason();
           }
@@ -172,7 +173,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
   lock.unlock();
   for (auto& t : threads) t.join();
   for (auto& entrant : entrants) result.steps += entrant->steps();
-  if (result.winner.empty()) result.outcome = out_of_memory ? Outcome::out_of_memory : Outcome::stopped;
+  if (!result.winner) result.outcome = out_of_memory ? Outcome::out_of_memory : Outcome::stopped;
   return result;
 }
 

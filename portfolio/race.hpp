@@ -3,6 +3,8 @@
 // stopped and joined before the race returns, so no engine outlives its race.
 #pragma once
 
+#include <ariadne/engine.hpp>
+
 #include "search/search_engine.hpp"
 
 #include <atomic>
@@ -20,7 +22,7 @@ struct RaceResult {
   // linearizable or not_linearizable with a winner; otherwise stopped (no entrant
   // answered before the StopSignal fired) or out_of_memory.
   search::Outcome outcome = search::Outcome::stopped;
-  std::string winner;
+  std::optional<Engine> winner;
   std::vector<std::uint32_t> linearization;  // the winner's, indices into the sub-history
   std::uint64_t steps = 0;                   // model steps of the native entrants
   search::StopSignal::Why stop_reason = search::StopSignal::Why::none;
@@ -32,8 +34,8 @@ struct RaceResult {
   // From the answer (or the stop) to the last loser's run() returning, in
   // milliseconds, and which engine that was.
   double stop_latency_ms = 0;
-  std::string slowest_to_stop;
-  std::vector<std::string> entrants;  // the engines that ran, in the order they joined
+  std::optional<Engine> slowest_to_stop;
+  std::vector<Engine> entrants;  // the engines that ran, in the order they joined
 };
 
 struct RaceSettings {

@@ -39,11 +39,12 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   const auto courtesy = std::max<Clock::duration>(
       std::chrono::milliseconds(250),
       refutation.refuting_ops.empty() ? refutation.verdict_time / 4 : 2 * refutation.verdict_time);
-  // A solver's refutation says nothing about how long a native search would need,
-  // so the search for the failing op then gets only the minimum budget.
-  const engines::EngineRow* winner = engines::engine_row(refutation.winner);
-  const bool native = winner != nullptr && winner->native;
-  const std::uint64_t budget = native ? std::max<std::uint64_t>(200000, 8 * refutation.steps) : 200000;
+  // The refuting engine's row says what its work is worth to the failing-op search:
+  // a solver's refutation says nothing about how long a native search would need, so
+  // the search then gets only the minimum budget.
+  const std::uint64_t per_step =
+      refutation.winner ? engines::engine_row(*refutation.winner).failing_op_steps_per_step : 0;
+  const std::uint64_t budget = std::max(engines::kFailingOpMinSteps, per_step * refutation.steps);
   std::optional<refute::FirstFailure> first;
   try {
     first = refute::find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget,

@@ -9,6 +9,7 @@
 #include "search/search_engine.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ namespace ariadne::portfolio {
 struct Refutation {
   const search::SubHistory* sub = nullptr;  // the refuted partition
   std::string partition;                    // " on key 3", or empty
-  std::string winner;                       // the engine that refuted it
+  std::optional<Engine> winner;             // the engine that refuted it
   std::uint64_t steps = 0;                  // model steps the refutation took
   std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};

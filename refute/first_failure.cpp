@@ -61,7 +61,7 @@ PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, con
   std::unique_ptr<search::SearchEngine> engine;
   search::Outcome outcome = search::Outcome::stopped;
   for (const engines::EngineRow& row : engines::engine_rows()) {
-    if (!row.first_in_race) continue;
+    if (row.race != engines::RaceRole::first) continue;
     engine = row.make(prefix, model, memory, stop);
     outcome = engine->run(budget > spent ? budget - spent : 0);
     spent += engine->steps();

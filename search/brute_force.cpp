@@ -12,7 +12,7 @@ class BruteForce final : public SearchEngine {
   BruteForce(const SubHistory& sub, const Model& model, const StopSignal& stop)
       : sub_(sub), stop_(stop), compiled_(model.compile(sub.ops)), placed_(sub.ops.size(), false) {}
 
-  std::string name() const override { return "brute"; }
+  Engine id() const override { return Engine::brute; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
   std::vector<std::uint32_t> linearization() const override { return found_; }

@@ -113,7 +113,7 @@ class Jit final : public SearchEngine {
     configs_->insert(first.data());
   }
 
-  std::string name() const override { return "jit"; }
+  Engine id() const override { return Engine::jit; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
 

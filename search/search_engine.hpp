@@ -143,7 +143,9 @@ enum class Outcome : std::uint8_t {
 class SearchEngine {
  public:
   virtual ~SearchEngine() = default;
-  virtual std::string name() const = 0;
+  // Which engine this is (<ariadne/engine.hpp>): what the portfolio decides by (its
+  // budgets, the race's plan) and names it by (engine_name()).
+  virtual Engine id() const = 0;
   virtual Outcome run(std::uint64_t step_budget) = 0;
   // After `linearizable`: indices into the SubHistory's ops, in linearization order.
   virtual std::vector<std::uint32_t> linearization() const = 0;

@@ -50,7 +50,7 @@ class SegmentedWgl final : public SearchEngine {
     boundaries_[0].state = compiled_->initial();
   }
 
-  std::string name() const override { return "wgl"; }
+  Engine id() const override { return Engine::wgl; }
   std::uint64_t steps() const override { return finished_steps_ + (engine_ ? engine_->steps() : 0); }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
 

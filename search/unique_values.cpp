@@ -41,7 +41,7 @@ class UniqueValueEngine final : public SearchEngine {
   UniqueValueEngine(const SubHistory& sub, const Model& model, const StopSignal& stop)
       : sub_(sub), model_(model), stop_(stop) {}
 
-  std::string name() const override { return "unique"; }
+  Engine id() const override { return Engine::unique; }
   std::vector<std::uint32_t> linearization() const override { return analysis_.order; }
   std::vector<std::uint32_t> refuting_ops() const override { return analysis_.violation; }
   std::uint64_t steps() const override { return sub_.ops.size(); }

@@ -101,7 +101,7 @@ class Wgl final : public SegmentSearch {
     account_memory();
   }
 
-  std::string name() const override { return "wgl"; }
+  Engine id() const override { return Engine::wgl; }
   StateId final_state() const override { return state_; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }

@@ -128,9 +128,9 @@ class SolverBackedEngine final : public search::SearchEngine {
 
   // isolated: the solver runs in a child process (isolated_decision.hpp), for
   // back-ends that do not stop reliably when interrupted.
-  SolverBackedEngine(std::string name, SolverFactory make_solver, bool isolated, const search::SubHistory& sub,
+  SolverBackedEngine(Engine id, SolverFactory make_solver, bool isolated, const search::SubHistory& sub,
                      const Model& model, search::MemoryBudget& memory, const StopSignal& stop)
-      : name_(std::move(name)),
+      : id_(id),
         make_solver_(make_solver),
         isolated_(isolated),
         sub_(sub),
@@ -138,7 +138,7 @@ class SolverBackedEngine final : public search::SearchEngine {
         memory_share_(memory),
         stop_(stop) {}
 
-  std::string name() const override { return name_; }
+  Engine id() const override { return id_; }
   std::vector<std::uint32_t> linearization() const override { return linearization_; }
   std::uint64_t steps() const override { return steps_; }
   StopSignal::Why stop_reason() const override { return stop_reason_; }
@@ -304,7 +304,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     return Outcome::stopped;
   }
 
-  const std::string name_;
+  const Engine id_;
   const SolverFactory make_solver_;
   const bool isolated_;
   std::int64_t child_bytes_ = 0;  // the isolated solver's, as last measured
@@ -332,12 +332,12 @@ class SolverBackedEngine final : public search::SearchEngine {
 
 std::unique_ptr<search::SearchEngine> make_sat_engine(const search::SubHistory& sub, const Model& model,
                                                       search::MemoryBudget& memory, const StopSignal& stop) {
-  return std::make_unique<SolverBackedEngine>("sat", make_cadical_solver, /*isolated=*/false, sub, model, memory, stop);
+  return std::make_unique<SolverBackedEngine>(Engine::sat, make_cadical_solver, /*isolated=*/false, sub, model, memory, stop);
 }
 
 std::unique_ptr<search::SearchEngine> make_smt_engine(const search::SubHistory& sub, const Model& model,
                                                       search::MemoryBudget& memory, const StopSignal& stop) {
-  return std::make_unique<SolverBackedEngine>("smt", make_z3_solver, /*isolated=*/true, sub, model, memory, stop);
+  return std::make_unique<SolverBackedEngine>(Engine::smt, make_z3_solver, /*isolated=*/true, sub, model, memory, stop);
 }
 
 }  // namespace ariadne::solvers

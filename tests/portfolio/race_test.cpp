@@ -29,10 +29,10 @@ std::size_t thread_count() {
 // Answers after `delay`, or stops early when its StopSignal fires.
 class ScriptedEngine final : public search::SearchEngine {
  public:
-  ScriptedEngine(std::string name, Outcome answer, std::chrono::milliseconds delay, const StopSignal& stop,
+  ScriptedEngine(Engine id, Outcome answer, std::chrono::milliseconds delay, const StopSignal& stop,
                  bool polls = true, std::vector<std::uint32_t> order = {})
-      : name_(std::move(name)), answer_(answer), delay_(delay), stop_(stop), polls_(polls), order_(std::move(order)) {}
-  std::string name() const override { return name_; }
+      : id_(id), answer_(answer), delay_(delay), stop_(stop), polls_(polls), order_(std::move(order)) {}
+  Engine id() const override { return id_; }
   Outcome run(std::uint64_t) override {
     const auto until = std::chrono::steady_clock::now() + delay_;
     while (std::chrono::steady_clock::now() < until) {
@@ -51,7 +51,7 @@ class ScriptedEngine final : public search::SearchEngine {
   void interrupt() override { interrupted_.store(true); }
 
  private:
-  std::string name_;
+  Engine id_;
   Outcome answer_;
   std::chrono::milliseconds delay_;
   const StopSignal& stop_;
@@ -81,14 +81,14 @@ TEST_CASE("the first answer wins the race and the losers are stopped and joined"
   Arena arena;
   const std::size_t threads_before = thread_count();
   std::vector<std::unique_ptr<search::SearchEngine>> entrants;
-  entrants.push_back(std::make_unique<ScriptedEngine>("slow", Outcome::linearizable, std::chrono::hours(1), arena.stop));
-  entrants.push_back(std::make_unique<ScriptedEngine>("fast", Outcome::not_linearizable, std::chrono::milliseconds(20), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::sat, Outcome::not_linearizable, std::chrono::milliseconds(20), arena.stop));
   // Like Z3: never looks at its StopSignal, only stops when interrupted.
-  entrants.push_back(std::make_unique<ScriptedEngine>("deaf", Outcome::linearizable, std::chrono::hours(1), arena.stop,
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1), arena.stop,
                                                       /*polls=*/false));
   const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
   CHECK(r.outcome == Outcome::not_linearizable);
-  CHECK(r.winner == "fast");
+  CHECK(r.winner == Engine::sat);
   CHECK(arena.settled.load());
   CHECK(r.steps == 21);
   CHECK(thread_count() == threads_before);
@@ -99,9 +99,9 @@ TEST_CASE("the first answer wins the race and the losers are stopped and joined"
 TEST_CASE("a linearization that fails certification never wins the race") {
   Arena arena;
   std::vector<std::unique_ptr<search::SearchEngine>> entrants;
-  entrants.push_back(std::make_unique<ScriptedEngine>("liar", Outcome::linearizable, std::chrono::milliseconds(1),
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::jit, Outcome::linearizable, std::chrono::milliseconds(1),
                                                       arena.stop, true, std::vector<std::uint32_t>{1, 0}));
-  entrants.push_back(std::make_unique<ScriptedEngine>("honest", Outcome::linearizable, std::chrono::milliseconds(80),
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::sat, Outcome::linearizable, std::chrono::milliseconds(80),
                                                       arena.stop, true, std::vector<std::uint32_t>{0, 1}));
   auto certify = [](const std::vector<std::uint32_t>& order) -> std::optional<std::string> {
     if (order == std::vector<std::uint32_t>{0, 1}) return std::nullopt;
@@ -109,21 +109,21 @@ TEST_CASE("a linearization that fails certification never wins the race") {
   };
   const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings(certify));
   CHECK(r.outcome == Outcome::linearizable);
-  CHECK(r.winner == "honest");
+  CHECK(r.winner == Engine::sat);
   CHECK(r.linearization == std::vector<std::uint32_t>{0, 1});
-  CHECK(r.failure.find("liar") != std::string::npos);
+  CHECK(r.failure.find("the jit engine's linearization failed") != std::string::npos);
 }
 
 TEST_CASE("a deadline stops every entrant including those that only honour interrupt") {
   Arena arena;
   arena.stop.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
   std::vector<std::unique_ptr<search::SearchEngine>> entrants;
-  entrants.push_back(std::make_unique<ScriptedEngine>("polls", Outcome::linearizable, std::chrono::hours(1), arena.stop));
-  entrants.push_back(std::make_unique<ScriptedEngine>("deaf", Outcome::linearizable, std::chrono::hours(1), arena.stop,
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1), arena.stop,
                                                       /*polls=*/false));
   const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
   CHECK(r.outcome == Outcome::stopped);
-  CHECK(r.winner.empty());
+  CHECK_FALSE(r.winner.has_value());
   CHECK(r.stop_reason == StopSignal::Why::timeout);
 }
 

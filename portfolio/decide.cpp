@@ -1,0 +1,142 @@
+// decide(): one check of one history, the partitions' answers composed into the
+// result. The scheduler (scheduler.hpp) decides the partitions; a refutation is final
+// whatever else happened, then memory is the more specific reason for unknown, then
+// the other limits; otherwise the partitions' certified linearizations are merged and
+// the merged order certified once more against the whole history.
+#include "portfolio/decide.hpp"
+
+#include "certify/witness_checker.hpp"
+#include "engines/engine_table.hpp"
+#include "portfolio/partition.hpp"
+#include "portfolio/refutation.hpp"
+#include "portfolio/scheduler.hpp"
+
+#include <chrono>
+#include <optional>
+
+namespace ariadne::portfolio {
+
+using search::Outcome;
+
+CheckResult decide(const History& history, const Model& model, const CheckOptions& options,
+                   bool describe_refuted) {
+  const auto started = std::chrono::steady_clock::now();
+  CheckResult result;
+  result.operations = history.ops.size();
+  const Engine engine = options.engine;
+  result.engine = std::string(engine_name(engine == Engine::automatic ? Engine::wgl : engine));
+
+  // Without the command's limits, the check makes its own from the options.
+  std::optional<Limits> own_limits;
+  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
+  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  limits.enter(Phase::verdict);
+
+  std::vector<Partition> parts = split(history, model);
+  result.partitions = parts.size();
+  auto finish = [&]() -> CheckResult {
+    result.elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    if (const Limit reached = limits.first_reached(); reached != Limit::none) {
+      result.limit = reached;
+      result.limit_phase = limits.phase_when_reached();
+    }
+    return result;
+  };
+
+  // An engine chosen alone that refuses a partition outright (the brute force beyond
+  // its size) leaves the answer unknown before anything runs. The solvers' refusals
+  // are their own withdrawals, said when they run (RaceRole and refuses are for the
+  // race's plan).
+  const engines::EngineRow* alone = engine == Engine::automatic ? nullptr : &engines::engine_row(engine);
+  if (alone && alone->kind == engines::EngineKind::native && alone->refuses) {
+    for (const Partition& p : parts) {
+      if (const auto why = alone->refuses(p.sub, model)) {
+        result.verdict = Verdict::unknown;
+        result.reason = *why + describe_partition(model, p);
+        return finish();
+      }
+    }
+  }
+
+  const Schedule schedule_done = schedule(parts, model, options, limits, engine);
+  result.peak_search_bytes = schedule_done.peak_search_bytes;
+  for (const Partition& p : parts) result.steps += p.answer.steps;
+  // The engine that answered: the refuting partition's, else the one that decided the
+  // partition that took longest, which is where the race (if any) was run.
+  const Partition* slowest = nullptr;
+  for (const Partition& p : parts) {
+    if (p.answer.winner && (!slowest || p.answer.searched > slowest->answer.searched)) slowest = &p;
+  }
+  if (slowest) result.engine = engine_name(*slowest->answer.winner);
+  for (const Partition& p : parts) {
+    if (p.answer.race.entrants.empty()) continue;
+    if (result.race.entrants.empty() || &p == slowest) result.race.entrants = p.answer.race.entrants;
+    if (p.answer.race.losers_stopped_ms >= result.race.losers_stopped_ms) {
+      result.race.losers_stopped_ms = p.answer.race.losers_stopped_ms;
+      result.race.slowest_loser = p.answer.race.slowest_loser;
+    }
+    result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.race.withdrawals.begin(), p.answer.race.withdrawals.end());
+  }
+
+  // A refutation is final whatever else happened; report the first partition refuted.
+  for (const Partition& p : parts) {
+    if (p.answer.outcome != Outcome::not_linearizable) continue;
+    result.verdict = Verdict::not_linearizable;
+    if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
+    if (!p.answer.race.entrants.empty()) result.race.entrants = p.answer.race.entrants;
+    if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
+    const auto verdict_time = std::chrono::steady_clock::now() - started;
+    result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
+    Refutation refutation;
+    refutation.sub = &p.sub;
+    refutation.partition = describe_partition(model, p);
+    refutation.winner = p.answer.winner;
+    refutation.steps = p.answer.steps;
+    refutation.refuting_ops = p.answer.refuting_ops;
+    refutation.verdict_time = verdict_time;
+    refutation.limits = schedule_done.limits;
+    if (describe_refuted) describe_refutation(refutation, model, options, limits, result);
+    return finish();
+  }
+  // Unknown: memory is the more specific reason, since running out of it stops the
+  // other partitions too (they then merely report having been stopped).
+  const Partition* undecided = nullptr;
+  for (const Partition& p : parts) {
+    if (p.answer.outcome == Outcome::out_of_memory) {
+      limits.note_memory_exceeded();
+      result.verdict = Verdict::unknown;
+      result.reason = limits.describe(Limit::memory) + describe_partition(model, p);
+      return finish();
+    }
+    if (p.answer.outcome != Outcome::linearizable && !undecided) undecided = &p;
+  }
+  if (undecided) {
+    result.verdict = Verdict::unknown;
+    const Limit reached = limits.first_reached();
+    if (reached == Limit::none && !undecided->answer.withdrawal.empty()) {
+      result.reason = undecided->answer.withdrawal + describe_partition(model, *undecided);
+    } else if (reached == Limit::cancelled || reached == Limit::memory) {
+      result.reason = limits.describe(reached) + describe_partition(model, *undecided);
+    } else {
+      // The deadline, whether the limits or an engine noticed it first.
+      if (reached == Limit::none) (void)limits.reached();
+      result.reason = limits.describe(Limit::timeout) + describe_partition(model, *undecided);
+    }
+    return finish();
+  }
+
+  std::vector<std::vector<ChainLink>> chains;
+  chains.reserve(parts.size());
+  for (Partition& p : parts) chains.push_back(std::move(p.answer.chain));
+  result.linearization = merge_chains(chains);
+  // Each partition's legality was replayed as it was decided (certify_legality).
+  if (auto problem = certify::check_order(history, model, result.linearization)) {
+    throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " +
+                        *problem);
+  }
+  result.verdict = Verdict::linearizable;
+  return finish();
+}
+
+}  // namespace ariadne::portfolio

@@ -1,0 +1,305 @@
+#include "portfolio/scheduler.hpp"
+
+#include "certify/witness_checker.hpp"
+#include "engines/engine_table.hpp"
+#include "portfolio/race.hpp"
+#include "portfolio/race_plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace ariadne::portfolio {
+
+namespace {
+
+using search::Outcome;
+using search::StopSignal;
+using search::SubHistory;
+
+// Histories with at least this many operations (over several partitions) start every
+// worker at once; smaller ones start on the calling thread alone.
+constexpr std::size_t kEagerHelpersOps = 20'000;
+
+// Marks an engine running for the progress line while it lives.
+class RunningScope {
+ public:
+  RunningScope(const Limits& limits, Engine engine) : limits_(limits), engine_(engine) {
+    limits_.engine_started(engine_);
+  }
+  ~RunningScope() { limits_.engine_stopped(engine_); }
+  RunningScope(const RunningScope&) = delete;
+  RunningScope& operator=(const RunningScope&) = delete;
+
+ private:
+  const Limits& limits_;
+  Engine engine_;
+};
+
+// Engines keep their memory account in a MemoryBudget, which wants a number.
+constexpr std::uint64_t kNoMemoryLimit = std::uint64_t{1} << 62;
+
+class Scheduler {
+ public:
+  Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
+            Engine engine)
+      : parts_(parts),
+        model_(model),
+        limits_(limits),
+        engine_(engine),
+        memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit, &limits),
+        history_(parts.size()) {
+    stop_.deadline = limits.deadline();
+    stop_.limits = &limits;
+    stop_.decided = &decided_;
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      queue_.push_back(i);
+      parts_[i].run.stop = std::make_unique<StopSignal>(stop_);
+      parts_[i].run.stop->settled = parts_[i].run.settled.get();
+    }
+    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    workers_ = std::min<std::size_t>(options.jobs ? options.jobs : hw, parts_.size());
+  }
+
+  // The calling thread starts alone; helpers are started only once some partition
+  // needs a second slice, i.e. once there is real work to share. Small keyed histories
+  // (most of them) are then decided without paying for threads at all.
+  void run() {
+    // A large keyed history has work for every core from the start: its partitions
+    // are each decided in a slice or two, so waiting for one that needs a second slice
+    // would leave the other cores idle through most of it.
+    std::size_t total_ops = 0;
+    for (const Partition& p : parts_) total_ops += p.sub.ops.size();
+    if (workers_ > 1 && total_ops >= kEagerHelpersOps) start_helpers();
+    work(/*may_start_helpers=*/workers_ > 1);
+    for (auto& t : helpers_) t.join();
+    if (!failure_.empty()) throw InternalError("a search engine failed: " + failure_);
+  }
+
+  std::uint64_t peak_bytes() const { return memory_.peak(); }
+  // The limits of this check, without the "another partition decided" condition.
+  StopSignal limits() const {
+    StopSignal s = stop_;
+    s.decided = nullptr;
+    return s;
+  }
+
+ private:
+  void work(bool may_start_helpers) {
+    const bool sliced = parts_.size() > 1 || engine_ == Engine::automatic;
+    while (true) {
+      std::size_t i;
+      {
+        std::unique_lock lock(mutex_);
+        // An empty queue with partitions in flight is not the end: they may come back.
+        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0 || decided_.load(); });
+        if (queue_.empty() || decided_.load()) return;
+        i = queue_.front();
+        queue_.pop_front();
+        ++in_flight_;
+      }
+      Partition& p = parts_[i];
+      Outcome o = Outcome::out_of_memory;
+      // Nothing may escape a worker thread (it would terminate the process): running
+      // out of memory is an honest unknown, anything else a bug reported after join.
+      try {
+        if (engine_ != Engine::automatic && engines::engine_row(engine_).kind == engines::EngineKind::solver) {
+          o = race(i, /*with_native=*/false);
+        } else {
+          if (!p.run.engine && engine_ == Engine::automatic && !p.run.tried_first) {
+            p.run.tried_first = true;
+            p.run.engine = first_answer(p);
+          }
+          if (!p.run.engine) {
+            p.run.engine = make_searched(p.sub, *p.run.stop);
+            p.run.slice = 1000;
+          }
+          const auto started = std::chrono::steady_clock::now();
+          {
+            const RunningScope running(limits_, p.run.engine->id());
+            o = p.run.engine->run(sliced ? p.run.slice : UINT64_MAX);
+          }
+          p.answer.searched += std::chrono::steady_clock::now() - started;
+          p.run.slice *= 2;
+          p.answer.steps = p.run.engine->steps();
+          if (o == Outcome::stopped && !p.run.engine->withdrawal_reason().empty()) {
+            // An engine run alone that gave up on its own (unique: not its kind of history).
+            p.answer.withdrawal = std::string(engine_name(p.run.engine->id())) + ": " + p.run.engine->withdrawal_reason();
+            p.answer.race.withdrawals.push_back(p.answer.withdrawal);
+          } else if (o != Outcome::undecided) {
+            p.answer.winner = p.run.engine->id();
+          } else if (engine_ == Engine::automatic && p.answer.searched >= kRaceAfter) {
+            o = race(i, /*with_native=*/true);
+          }
+        }
+        if (o == Outcome::linearizable) certify_legality(p);
+      } catch (const std::bad_alloc&) {
+        o = Outcome::out_of_memory;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        if (failure_.empty()) failure_ = e.what();
+        o = Outcome::out_of_memory;
+      }
+      std::lock_guard lock(mutex_);
+      --in_flight_;
+      p.answer.outcome = o;
+      switch (o) {
+        case Outcome::undecided:
+          queue_.push_back(i);
+          if (may_start_helpers) start_helpers();
+          break;
+        case Outcome::linearizable:
+          break;
+        case Outcome::out_of_memory:
+          // Over the engines' own account: the command's memory limit is reached, for
+          // every phase after this one too.
+          limits_.note_memory_exceeded();
+          [[fallthrough]];
+        case Outcome::not_linearizable:
+          decided_.store(true);
+          if (p.run.engine) p.answer.refuting_ops = p.run.engine->refuting_ops();
+          p.run.engine.reset();
+          break;
+        case Outcome::stopped: {
+          const StopSignal::Why why = p.run.engine ? p.run.engine->stop_reason() : p.run.race_stop_reason;
+          if (why != StopSignal::Why::decided) decided_.store(true);
+          break;
+        }
+      }
+      changed_.notify_all();
+    }
+  }
+
+  // Called before any helper runs, or with mutex_ held.
+  void start_helpers() {
+    if (!helpers_.empty()) return;
+    for (std::size_t h = 1; h < workers_; ++h) helpers_.emplace_back([this] { work(false); });
+  }
+
+  // A partition's linearization, and the certificate checker's replay of the model
+  // over it, done by the worker that decided the partition: in parallel, and while the
+  // partition's operations are still in cache. check() then only checks membership
+  // and real time of the merged order (certify::check_order); together that is
+  // certify::check_linearization.
+  void certify_legality(Partition& p) {
+    if (p.run.engine) {
+      for (std::uint32_t local : p.run.engine->linearization()) p.answer.linearization.push_back(p.sub.ops[local]);
+      p.run.engine.reset();  // frees the memo table
+    }
+    if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
+      throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) + " engine's linearization failed the certificate check" +
+                          (model_.is_partitioned() ? " on key " + p.key.to_edn() : std::string()) + ": " + *problem);
+    }
+    p.answer.chain = make_chain(p.answer.linearization);
+    p.answer.linearization = {};
+  }
+
+  // The engines the table runs first in the race, in order: the first that answers
+  // (it is run once more by the caller, which returns its answer at once), or nullptr
+  // when each declined. Declining is how such a test says "not mine", not a
+  // withdrawal from the race, so it is not reported.
+  std::unique_ptr<search::SearchEngine> first_answer(Partition& p) {
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      if (row.race != engines::RaceRole::first) continue;
+      std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.run.stop);
+      const Outcome o = engine->run(UINT64_MAX);
+      if (o == Outcome::linearizable || o == Outcome::not_linearizable) return engine;
+    }
+    return nullptr;
+  }
+
+  // The engine searched in slices: the one chosen, or under --engine auto the opening
+  // search the race starts from (RaceRole::opening).
+  std::unique_ptr<search::SearchEngine> make_searched(const SubHistory& sub, const StopSignal& stop) {
+    if (engine_ != Engine::automatic) return engines::engine_row(engine_).make(sub, model_, memory_, stop);
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      if (row.race == engines::RaceRole::opening) return row.make(sub, model_, memory_, stop);
+    }
+    throw std::logic_error("the engine table has no opening search for the race");
+  }
+
+  // Races the engines on partition i and referees until one answers or all stop. The
+  // partition's native engine, if it has one, joins the race where it left off.
+  Outcome race(std::size_t i, bool with_native) {
+    Partition& p = parts_[i];
+    RacePlan plan = plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_,
+                              *p.run.stop);
+    RaceSettings settings;
+    settings.settled = p.run.settled.get();
+    settings.stop = p.run.stop.get();
+    // The referee measures growth from the race's start, when the first engine may
+    // already hold memory the budget counts; allowing the whole limit on top of that
+    // would let the process hold it twice over. It gets what the budget has left.
+    const std::int64_t budget_left = static_cast<std::int64_t>(memory_.limit()) - memory_.used();
+    settings.resident_allowance = static_cast<std::uint64_t>(std::max<std::int64_t>(1, budget_left));
+    settings.start_after = std::move(plan.start_after);
+    settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
+    settings.started = [this](const search::SearchEngine& e) { limits_.engine_started(e.id()); };
+    settings.stopped = [this](const search::SearchEngine& e) { limits_.engine_stopped(e.id()); };
+    const auto started = std::chrono::steady_clock::now();
+    RaceResult r = run_race(plan.entrants, settings);
+    p.answer.searched += std::chrono::steady_clock::now() - started;
+
+    p.answer.steps = r.steps;
+    p.answer.winner = r.winner;
+    for (const Engine e : r.entrants) p.answer.race.entrants.emplace_back(engine_name(e));
+    p.answer.race.losers_stopped_ms = r.stop_latency_ms;
+    if (r.slowest_to_stop) p.answer.race.slowest_loser = engine_name(*r.slowest_to_stop);
+    p.answer.race.withdrawals = r.withdrawals;
+    p.run.race_stop_reason = r.stop_reason;
+    for (const std::string& w : r.withdrawals) p.answer.withdrawal += (p.answer.withdrawal.empty() ? "" : "; ") + w;
+    if (!r.failure.empty()) {
+      std::lock_guard lock(mutex_);
+      if (failure_.empty()) failure_ = r.failure;
+    }
+    if (r.outcome == Outcome::linearizable) {
+      for (std::uint32_t local : r.linearization) p.answer.linearization.push_back(p.sub.ops[local]);
+    }
+    return r.outcome;
+  }
+
+  // The certificate check of one partition's linearization, on that partition alone.
+  std::optional<std::string> certify_partition(std::size_t i, const std::vector<std::uint32_t>& order) {
+    const Partition& p = parts_[i];
+    History& h = history_[i];
+    if (h.ops.empty()) {
+      for (const Operation* op : p.sub.ops) h.ops.push_back(*op);
+      std::ranges::sort(h.ops, {}, &Operation::id);
+    }
+    std::vector<std::uint32_t> ids;
+    ids.reserve(order.size());
+    for (std::uint32_t local : order) ids.push_back(p.sub.ops[local]->id);
+    return certify::check_linearization(h, model_, ids);
+  }
+
+  std::vector<Partition>& parts_;
+  const Model& model_;
+  const Limits& limits_;
+  Engine engine_;
+  search::MemoryBudget memory_;
+  std::vector<History> history_;  // per partition, built when a race certifies one
+  StopSignal stop_;
+  std::atomic<bool> decided_{false};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::size_t> queue_;
+  std::size_t in_flight_ = 0;
+  std::vector<std::thread> helpers_;
+  std::string failure_;
+  std::size_t workers_ = 1;
+};
+
+}  // namespace
+
+Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options,
+                  const Limits& limits, Engine engine) {
+  Scheduler scheduler(parts, model, options, limits, engine);
+  scheduler.run();
+  return {.peak_search_bytes = scheduler.peak_bytes(), .limits = scheduler.limits()};
+}
+
+}  // namespace ariadne::portfolio

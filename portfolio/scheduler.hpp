@@ -1,0 +1,39 @@
+// Deciding the partitions of one check: the engines scheduled over worker threads.
+//
+// Partitions are time-sliced (a budget of model steps per turn, doubling each turn)
+// across the worker threads, so a key that is hard to decide cannot keep a worker
+// from the key that refutes the whole history; the first refutation stops everyone.
+// With --engine auto, a partition first meets the engines the table runs first
+// (RaceRole::first), then its opening search alone, then the race (race_plan.hpp);
+// the worker that started a race referees it and comes back to the queue when it
+// ends. Every linearization is replayed by the certificate checker on the worker that
+// found it. Threads are started here, in race.cpp and in parallel.cpp only.
+#pragma once
+
+#include <ariadne/limits.hpp>
+#include <ariadne/model.hpp>
+#include <ariadne/options.hpp>
+
+#include "portfolio/partition.hpp"
+#include "search/search_engine.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace ariadne::portfolio {
+
+struct Schedule {
+  std::uint64_t peak_search_bytes = 0;
+  // The check's own limits (deadline, cancel, memory) without "another partition
+  // decided": what the phases after the verdict may still run under.
+  search::StopSignal limits;
+};
+
+// Decides `parts` (from split()) with `engine`, filling each partition's answer:
+// linearizable ones certified and chained for the merge, the first refuted one with
+// its refuting ops, the others stopped. Throws InternalError when an engine failed
+// or a certificate did not hold (a bug).
+Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options,
+                  const Limits& limits, Engine engine);
+
+}  // namespace ariadne::portfolio
