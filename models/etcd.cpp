@@ -14,59 +14,12 @@
 // exactly Porcupine's step for an unknown output.
 #include "models/builtin_model.hpp"
 #include "models/model_factories.hpp"
+#include "models/compiled_register.hpp"
 #include "models/value_table.hpp"
 
 namespace ariadne::models {
 
 namespace {
-
-enum class EtcdStep : std::uint8_t { any, read, write, cas, cas_failed, cas_unknown, never };
-
-struct EtcdOp {
-  EtcdStep kind = EtcdStep::any;
-  std::uint32_t a = 0;  // read: the value read (nil: absent); write: the value; cas: old
-  std::uint32_t b = 0;  // cas: new
-};
-
-class CompiledEtcd final : public CompiledModel {
- public:
-  CompiledEtcd(ValueTable values, std::vector<EtcdOp> ops, std::uint32_t initial, std::uint32_t absent)
-      : values_(std::move(values)), ops_(std::move(ops)), initial_(initial), absent_(absent) {}
-
-  StateId initial() override { return initial_; }
-
-  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
-    const EtcdOp& o = ops_[op];
-    switch (o.kind) {
-      case EtcdStep::any: next.push_back(state); break;
-      case EtcdStep::read:
-        if (state == o.a) next.push_back(state);
-        break;
-      case EtcdStep::write: next.push_back(o.a); break;
-      case EtcdStep::cas:
-        if (state == o.a) next.push_back(o.b);
-        break;
-      case EtcdStep::cas_failed:
-        if (state != o.a) next.push_back(state);
-        break;
-      case EtcdStep::cas_unknown: next.push_back(state == o.a ? o.b : state); break;
-      case EtcdStep::never: break;
-    }
-  }
-
-  std::string describe_state(StateId state) const override {
-    if (state == absent_) return "absent";
-    return values_.at(static_cast<std::uint32_t>(state)).to_edn();
-  }
-
-  std::size_t memory_bytes() const override { return values_.memory_bytes(); }
-
- private:
-  ValueTable values_;
-  std::vector<EtcdOp> ops_;
-  std::uint32_t initial_;
-  std::uint32_t absent_;
-};
 
 class EtcdModel final : public BuiltinModel {
  public:
@@ -90,10 +43,10 @@ class EtcdModel final : public BuiltinModel {
     ValueTable values;
     const std::uint32_t absent = values.intern(Value());
     const std::uint32_t initial = values.intern(init_);
-    std::vector<EtcdOp> compiled;
+    std::vector<RegisterOp> compiled;
     compiled.reserve(ops.size());
     for (const Operation* op : ops) compiled.push_back(translate(*op, values));
-    return std::make_unique<CompiledEtcd>(std::move(values), std::move(compiled), initial, absent);
+    return std::make_unique<CompiledRegister>(std::move(values), std::move(compiled), initial, absent);
   }
 
   // The same reading as translate(), in the encoder's terms: absent is the value nil.
@@ -109,21 +62,21 @@ class EtcdModel final : public BuiltinModel {
       OpMeaning& m = s.ops.emplace_back();
       // A failed cas is an observation and must be explained like a completed op.
       m.must_take_effect = op->status != OpStatus::crashed;
-      const EtcdOp o = translate(*op, values);
+      const RegisterOp o = translate(*op, values);
       m.effect = Effect::registers;
       switch (o.kind) {
-        case EtcdStep::any:
+        case RegisterStep::any:
           m.effect = Effect::none;
           if (op->status == OpStatus::failed) m.must_take_effect = false;
           break;
-        case EtcdStep::never: m.effect = Effect::impossible; break;
-        case EtcdStep::read: m.accesses = {{Kind::read, 0, o.a}}; break;
-        case EtcdStep::write: m.accesses = {{Kind::write, 0, o.a}}; break;
+        case RegisterStep::never: m.effect = Effect::impossible; break;
+        case RegisterStep::read: m.accesses = {{Kind::read, 0, o.a}}; break;
+        case RegisterStep::write: m.accesses = {{Kind::write, 0, o.a}}; break;
         // A crashed cas that found another value changed nothing, which is the same as
         // not having taken effect: only the matching case needs describing.
-        case EtcdStep::cas:
-        case EtcdStep::cas_unknown: m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}}; break;
-        case EtcdStep::cas_failed: m.accesses = {{Kind::read_other_than, 0, o.a}}; break;
+        case RegisterStep::cas:
+        case RegisterStep::cas_unknown: m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}}; break;
+        case RegisterStep::cas_failed: m.accesses = {{Kind::read_other_than, 0, o.a}}; break;
       }
     }
     name_values(s, values);
@@ -131,28 +84,28 @@ class EtcdModel final : public BuiltinModel {
   }
 
  private:
-  static EtcdOp translate(const Operation& op, ValueTable& values) {
+  static RegisterOp translate(const Operation& op, ValueTable& values) {
     const bool crashed = op.status == OpStatus::crashed;
     if (op.f == "cas" && is_pair(op.value)) {
       const auto& old_new = op.value.elements();
       const std::uint32_t old_value = values.intern(old_new[0]);
       const std::uint32_t new_value = values.intern(old_new[1]);
       switch (op.status) {
-        case OpStatus::ok: return {EtcdStep::cas, old_value, new_value};
-        case OpStatus::failed: return {EtcdStep::cas_failed, old_value, new_value};
-        case OpStatus::crashed: return {EtcdStep::cas_unknown, old_value, new_value};
+        case OpStatus::ok: return {RegisterStep::cas, old_value, new_value};
+        case OpStatus::failed: return {RegisterStep::cas_failed, old_value, new_value};
+        case OpStatus::crashed: return {RegisterStep::cas_unknown, old_value, new_value};
       }
     }
     // Failed reads and writes never happened (the model drops them); should an
     // engine still be handed one, taking no effect is its meaning.
-    if (op.status == OpStatus::failed) return {EtcdStep::any};
+    if (op.status == OpStatus::failed) return {RegisterStep::any};
     if (op.f == "read") {
-      if (crashed) return {EtcdStep::any};
-      return {EtcdStep::read, values.intern(op.value)};
+      if (crashed) return {RegisterStep::any};
+      return {RegisterStep::read, values.intern(op.value)};
     }
-    if (op.f == "write") return {EtcdStep::write, values.intern(op.value)};
+    if (op.f == "write") return {RegisterStep::write, values.intern(op.value)};
     // check_operation rejects these before any search; an unvetted one cannot happen.
-    return {EtcdStep::never};
+    return {RegisterStep::never};
   }
 
   Value init_;

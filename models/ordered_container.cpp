@@ -9,19 +9,13 @@
 
 #include "models/builtin_model.hpp"
 #include "models/content_table.hpp"
+#include "models/container_op.hpp"
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
 namespace ariadne::models {
 
 namespace {
-
-enum class SequenceStep : std::uint8_t { any, insert, remove, remove_any, never };
-
-struct SequenceOp {
-  SequenceStep kind = SequenceStep::any;
-  std::uint32_t value = 0;
-};
 
 class CompiledOrderedContainer final : public CompiledModel {
  public:
@@ -37,12 +31,12 @@ class CompiledOrderedContainer final : public CompiledModel {
   StateId initial() override { return initial_; }
 
   void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
-    const SequenceOp& o = ops_[op];
-    if (o.kind == SequenceStep::any) {
+    const ContainerOp& o = ops_[op];
+    if (o.kind == ContainerStep::any) {
       next.push_back(state);
       return;
     }
-    if (o.kind == SequenceStep::never) return;
+    if (o.kind == ContainerStep::never) return;
     cache_.append_successor(state, op, next, [&] { return compute(static_cast<std::uint32_t>(state), o); });
   }
 
@@ -58,26 +52,20 @@ class CompiledOrderedContainer final : public CompiledModel {
   }
 
  private:
-  SequenceOp translate(const OrderedContainerKind& kind, const Operation& op) {
-    if (op.status == OpStatus::failed) return {SequenceStep::any};  // never happened
-    if (op.f == kind.insert) return {SequenceStep::insert, values_.intern(op.value)};
-    if (op.f == kind.remove) {
-      if (op.status == OpStatus::crashed) return {SequenceStep::remove_any};
-      return {SequenceStep::remove, values_.intern(op.value)};
-    }
-    return {SequenceStep::never};  // rejected by check_operation beforehand
+  ContainerOp translate(const OrderedContainerKind& kind, const Operation& op) {
+    return read_container_op(op, kind.insert, kind.remove, values_);
   }
 
-  StateId compute(std::uint32_t state, const SequenceOp& o) {
+  StateId compute(std::uint32_t state, const ContainerOp& o) {
     const auto elements = states_.at(state);
-    if (o.kind == SequenceStep::insert) {
+    if (o.kind == ContainerStep::insert) {
       scratch_.assign(elements.begin(), elements.end());
       scratch_.push_back(o.value);
       return states_.intern(scratch_);
     }
     if (elements.empty()) return StepCache::kNoSuccessor;
     const std::uint32_t at_end = from_front_ ? elements.front() : elements.back();
-    if (o.kind == SequenceStep::remove && at_end != o.value) return StepCache::kNoSuccessor;
+    if (o.kind == ContainerStep::remove && at_end != o.value) return StepCache::kNoSuccessor;
     return states_.intern(from_front_ ? elements.subspan(1) : elements.first(elements.size() - 1));
   }
 
@@ -85,7 +73,7 @@ class CompiledOrderedContainer final : public CompiledModel {
   ValueTable values_;
   ContentTable<std::uint32_t> states_;
   StepCache cache_;
-  std::vector<SequenceOp> ops_;
+  std::vector<ContainerOp> ops_;
   std::vector<std::uint32_t> scratch_;
   std::uint32_t initial_ = 0;
 };

@@ -9,53 +9,12 @@
 // its expected value matches (elsewhere the op simply never took effect).
 #include "models/builtin_model.hpp"
 #include "models/model_factories.hpp"
+#include "models/compiled_register.hpp"
 #include "models/value_table.hpp"
 
 namespace ariadne::models {
 
 namespace {
-
-enum class RegisterStep : std::uint8_t { any, read, write, cas, never };
-
-struct RegisterOp {
-  RegisterStep kind = RegisterStep::any;
-  std::uint32_t a = 0;  // read: the value read; write: the value written; cas: old
-  std::uint32_t b = 0;  // cas: new
-};
-
-class CompiledRegister final : public CompiledModel {
- public:
-  CompiledRegister(ValueTable values, std::vector<RegisterOp> ops, std::uint32_t initial)
-      : values_(std::move(values)), ops_(std::move(ops)), initial_(initial) {}
-
-  StateId initial() override { return initial_; }
-
-  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
-    const RegisterOp& o = ops_[op];
-    switch (o.kind) {
-      case RegisterStep::any: next.push_back(state); break;
-      case RegisterStep::read:
-        if (state == o.a) next.push_back(state);
-        break;
-      case RegisterStep::write: next.push_back(o.a); break;
-      case RegisterStep::cas:
-        if (state == o.a) next.push_back(o.b);
-        break;
-      case RegisterStep::never: break;
-    }
-  }
-
-  std::string describe_state(StateId state) const override {
-    return values_.at(static_cast<std::uint32_t>(state)).to_edn();
-  }
-
-  std::size_t memory_bytes() const override { return values_.memory_bytes(); }
-
- private:
-  ValueTable values_;
-  std::vector<RegisterOp> ops_;
-  std::uint32_t initial_;
-};
 
 class RegisterModel final : public BuiltinModel {
  public:
@@ -103,6 +62,12 @@ class RegisterModel final : public BuiltinModel {
         case RegisterStep::cas:
           m.effect = Effect::registers;
           m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}};
+          break;
+        case RegisterStep::cas_failed:
+        case RegisterStep::cas_unknown:
+          // etcd's steps: translate() never makes them here (a failed cas is dropped,
+          // a crashed one is a cas that may take effect).
+          m.effect = Effect::impossible;
           break;
       }
     }

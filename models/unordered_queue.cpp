@@ -8,6 +8,7 @@
 // pending element, and none on an empty queue. (Knossos would instead try to dequeue
 // the invocation's nil, which never fits.)
 #include "models/builtin_model.hpp"
+#include "models/container_op.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"
 #include "models/step_cache.hpp"
@@ -18,13 +19,6 @@
 namespace ariadne::models {
 
 namespace {
-
-enum class BagStep : std::uint8_t { any, enqueue, dequeue, dequeue_any, never };
-
-struct BagOp {
-  BagStep kind = BagStep::any;
-  std::uint32_t value = 0;
-};
 
 class CompiledUnorderedQueue final : public CompiledModel {
  public:
@@ -39,18 +33,18 @@ class CompiledUnorderedQueue final : public CompiledModel {
   StateId initial() override { return initial_; }
 
   void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
-    const BagOp& o = ops_[op];
+    const ContainerOp& o = ops_[op];
     const auto id = static_cast<std::uint32_t>(state);
     switch (o.kind) {
-      case BagStep::any: next.push_back(state); break;
-      case BagStep::enqueue:
+      case ContainerStep::any: next.push_back(state); break;
+      case ContainerStep::insert:
         cache_.append_successor(state, op, next, [&] { return enqueue(id, o.value); });
         break;
-      case BagStep::dequeue:
+      case ContainerStep::remove:
         cache_.append_successor(state, op, next, [&] { return dequeue(id, o.value); });
         break;
-      case BagStep::dequeue_any: dequeue_each(id, next); break;
-      case BagStep::never: break;
+      case ContainerStep::remove_any: dequeue_each(id, next); break;
+      case ContainerStep::never: break;
     }
   }
 
@@ -68,15 +62,7 @@ class CompiledUnorderedQueue final : public CompiledModel {
   }
 
  private:
-  BagOp translate(const Operation& op) {
-    if (op.status == OpStatus::failed) return {BagStep::any};  // never happened
-    if (op.f == "enqueue") return {BagStep::enqueue, values_.intern(op.value)};
-    if (op.f == "dequeue") {
-      if (op.status == OpStatus::crashed) return {BagStep::dequeue_any};
-      return {BagStep::dequeue, values_.intern(op.value)};
-    }
-    return {BagStep::never};  // rejected by check_operation beforehand
-  }
+  ContainerOp translate(const Operation& op) { return read_container_op(op, "enqueue", "dequeue", values_); }
 
   StateId enqueue(std::uint32_t state, std::uint32_t value) {
     const auto pending = states_.at(state);
@@ -113,7 +99,7 @@ class CompiledUnorderedQueue final : public CompiledModel {
   ValueTable values_;
   ContentTable<std::uint32_t> states_;
   StepCache cache_;
-  std::vector<BagOp> ops_;
+  std::vector<ContainerOp> ops_;
   std::vector<std::uint32_t> scratch_;
   std::uint32_t initial_ = 0;
 };

@@ -68,11 +68,9 @@ class BagAnalysis {
           dequeue_[m.element] = i;
           break;
         case Effect::remove_any: break;  // dropped: see the header
-        case Effect::none:
-        case Effect::impossible:
-          if (!answer_.inert(i, m, anywhere_)) return false;
+        default:
+          if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;
-        default: return answer_.decline("not a queue op");
       }
     }
     return true;

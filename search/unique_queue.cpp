@@ -137,11 +137,9 @@ class QueueAnalysis {
           break;
         }
         case Effect::remove_any: crashed_dequeues_.push_back(i); break;  // ascending call
-        case Effect::none:
-        case Effect::impossible:
-          if (!answer_.inert(i, m, anywhere_)) return false;
+        default:
+          if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;
-        default: return answer_.decline("not a queue op");
       }
     }
     return true;

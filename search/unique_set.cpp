@@ -63,11 +63,9 @@ class SetAnalysis {
           adder_[m.element] = i;
           break;
         case Effect::read_set: reads_.push_back(i); break;
-        case Effect::none:
-        case Effect::impossible:
-          if (!answer_.inert(i, m, anywhere_)) return false;
+        default:
+          if (!answer_.other(i, m, anywhere_, "not a set op")) return false;
           break;
-        default: return answer_.decline("not a set op");
       }
     }
     return true;

@@ -361,10 +361,6 @@ class StackAnalysis {
       if (stopping()) return false;
       const models::OpMeaning& m = semantics_.ops[i];
       switch (m.effect) {
-        case Effect::none:
-        case Effect::impossible:
-          if (!answer_.inert(i, m, anywhere_)) return false;
-          break;
         case Effect::insert:
           if (pusher_[m.element] != kNoOp) return decline("value " + value_name(m.element) + " is pushed twice");
           pusher_[m.element] = i;
@@ -380,7 +376,9 @@ class StackAnalysis {
           if (m.must_take_effect) return decline("a completed pop with an unknown result");
           crashed_pops_.push_back(i);  // in call order, as the ops are
           break;
-        default: return decline("not a stack op");
+        default:
+          if (!answer_.other(i, m, anywhere_, "not a stack op")) return false;
+          break;
       }
     }
     for (std::uint32_t at = 0; at < semantics_.initial.size(); ++at) {

@@ -92,6 +92,16 @@ class UniqueAnswer {
     anywhere.push_back(op);
     return true;
   }
+  // An op that none of a test's own cases took: an inert one (no effect, or one that
+  // cannot take effect) goes by inert(); any other effect is not of the test's kind of
+  // history, which it declines, saying `why_not` ("not a queue op").
+  bool other(std::uint32_t op, const models::OpMeaning& meaning, std::vector<std::uint32_t>& anywhere,
+             const std::string& why_not) {
+    if (meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible) {
+      return inert(op, meaning, anywhere);
+    }
+    return decline(why_not);
+  }
   void linearizable(std::vector<std::uint32_t> order) {
     result_.answer = UniqueValueAnalysis::Answer::linearizable;
     result_.order = std::move(order);
