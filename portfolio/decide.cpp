@@ -18,8 +18,8 @@ namespace ariadne::portfolio {
 
 using search::Outcome;
 
-CheckResult decide(const History& history, const Model& model, const CheckOptions& options,
-                   bool describe_refuted) {
+CheckResult decide(const History& history, const Model& model, const CheckOptions& options, bool describe_refuted,
+                   std::optional<Refutation>* kept) {
   const auto started = std::chrono::steady_clock::now();
   CheckResult result;
   result.operations = history.ops.size();
@@ -89,14 +89,18 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     const auto verdict_time = std::chrono::steady_clock::now() - started;
     result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
     Refutation refutation;
-    refutation.sub = &p.sub;
+    refutation.sub = p.sub;
     refutation.partition = describe_partition(model, p);
     refutation.winner = p.answer.winner;
     refutation.steps = p.answer.steps;
     refutation.refuting_ops = p.answer.refuting_ops;
     refutation.verdict_time = verdict_time;
     refutation.limits = schedule_done.limits;
-    if (describe_refuted) describe_refutation(refutation, model, options, limits, result);
+    if (describe_refuted) {
+      describe_refutation(refutation, model, options, limits, result);
+    } else if (kept && options.limits) {
+      *kept = std::move(refutation);
+    }
     return finish();
   }
   // Unknown: memory is the more specific reason, since running out of it stops the

@@ -6,10 +6,19 @@
 #include <ariadne/options.hpp>
 #include <ariadne/result.hpp>
 
+#include "portfolio/refutation.hpp"
+
+#include <optional>
+
 namespace ariadne::portfolio {
 
 // With describe_refuted false, a refuted history gets its verdict only: no failing
-// op, core or explanation (independent keys get theirs when the key is reported).
-CheckResult decide(const History& history, const Model& model, const CheckOptions& options, bool describe_refuted);
+// op, core or explanation. Its refutation is then kept in `kept` (when options.limits
+// is set, which the kept refutation's stop signal refers to), so that the caller may
+// describe it later (describe_refutation) without deciding the history again: an
+// independent history's keys are decided first, and only the key reported gets its
+// core.
+CheckResult decide(const History& history, const Model& model, const CheckOptions& options, bool describe_refuted,
+                   std::optional<Refutation>* kept = nullptr);
 
 }  // namespace ariadne::portfolio

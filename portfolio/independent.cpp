@@ -40,10 +40,12 @@ double ms_between(Clock::time_point from, Clock::time_point to) {
 // How many refuted keys the explanation names before "and N more".
 constexpr std::size_t kNamedKeys = 10;
 
-// A key's verdict alone; a nested independent(independent(M)) is checked in full.
-CheckResult decide_key(const History& history, const Model& inner, const CheckOptions& options) {
+// A key's verdict alone, its refutation (if refuted) kept for pass 2; a nested
+// independent(independent(M)) is checked in full, and keeps none.
+CheckResult decide_key(const History& history, const Model& inner, const CheckOptions& options,
+                       std::optional<Refutation>& kept) {
   if (const Model* nested = independent_inner_model(inner)) return check_independent(history, inner, *nested, options);
-  return decide(history, inner, options, /*describe_refuted=*/false);
+  return decide(history, inner, options, /*describe_refuted=*/false, &kept);
 }
 
 const Operation* op_with_id(const History& history, std::uint32_t id) {
@@ -115,6 +117,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
   per_key.jobs = keys.size() == 1 ? options.jobs : 1;
   per_key.prefix = false;
   std::vector<CheckResult> answers(keys.size());
+  std::vector<std::optional<Refutation>> refutations(keys.size());
   std::vector<std::size_t> largest_first(keys.size());
   std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
   std::stable_sort(largest_first.begin(), largest_first.end(), [&](std::size_t a, std::size_t b) {
@@ -125,7 +128,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
   for_each_index(keys.size(), options.jobs, [&](std::size_t n) {
     const std::size_t i = largest_first[n];
     try {
-      answers[i] = decide_key(keys[i].history, inner, per_key);
+      answers[i] = decide_key(keys[i].history, inner, per_key, refutations[i]);
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
       if (!failure) failure = std::current_exception();
@@ -175,7 +178,15 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.race.entrants = answers[f].race.entrants;
     CheckOptions full = options;
     full.limits = &limits;
-    CheckResult again = check(key.history, inner, full);
+    // The key's refutation from pass 1 is described now, without deciding the key
+    // again; a nested independent key, which keeps none, is checked once more.
+    CheckResult again;
+    if (refutations[f]) {
+      again = answers[f];
+      describe_refutation(*refutations[f], inner, full, limits, again);
+    } else {
+      again = check(key.history, inner, full);
+    }
     if (again.verdict == Verdict::linearizable) {
       throw InternalError("key " + shorten(result.failing_key) + " was refuted by the " + answers[f].engine +
                           " engine, then found linearizable by the " + again.engine + " engine");
@@ -192,6 +203,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
       result.engine = again.engine;
       if (!again.race.entrants.empty()) result.race.entrants = again.race.entrants;
       result.core = std::move(again.core);
+      result.failing_partition_ops = std::move(again.failing_partition_ops);
       result.core_minimal = again.core_minimal;
       result.core_ms = again.core_ms;
       result.core_real_time = std::move(again.core_real_time);
@@ -202,9 +214,10 @@ CheckResult check_independent(const History& history, const Model& model, const 
         result.failing_partition = "[" + result.failing_key + " " + again.failing_partition + "]";
       }
     } else {
-      // A limit stopped the second look at the key: its verdict stands, and the key's
-      // ops are the core, not shrunk.
+      // A limit stopped the second look at a nested independent key: its verdict
+      // stands, and the key's ops are the core, not shrunk.
       for (const Operation& op : key.history.ops) result.core.push_back(op.id);
+      result.failing_partition_ops = result.core;
       result.explanation = header + "The key's minimal core was not found: " + again.reason + ".\n";
     }
     if (result.failing_partition.empty()) result.failing_partition = result.failing_key;

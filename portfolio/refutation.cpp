@@ -28,7 +28,9 @@ search::StopSignal within(const search::StopSignal& limits, Clock::duration budg
 
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
                          const Limits& limits, CheckResult& result) {
-  const search::SubHistory& sub = *refutation.sub;
+  const search::SubHistory& sub = refutation.sub;
+  result.failing_partition_ops.reserve(sub.ops.size());
+  for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);
   // Where it goes wrong, within a budget proportional to the refutation's own cost.
   // It is a courtesy, not the verdict: if it runs out of memory, the answer stands.
   // With the refuting engine's own ops to start from, the search takes a few prefix

@@ -16,16 +16,16 @@
 namespace ariadne::portfolio {
 
 struct Refutation {
-  const search::SubHistory* sub = nullptr;  // the refuted partition
+  search::SubHistory sub;                   // the refuted partition (its ops outlive this)
   std::string partition;                    // " on key 3", or empty
   std::optional<Engine> winner;             // the engine that refuted it
   std::uint64_t steps = 0;                  // model steps the refutation took
   std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};
-  search::StopSignal limits;                // the check's own deadline and cancel flag
+  search::StopSignal limits;                // the check's own deadline and cancel flag (its Limits outlive this)
 };
 
-// Fills core, core_minimal, core_ms, core_real_time, failing_op, explanation and
+// Fills failing_partition_ops, core, core_minimal, core_ms, core_real_time, failing_op, explanation and
 // prefix_linearization of `result`. Each part is bounded: the failing-op search by a
 // quarter of the verdict's time (at least 250 ms), the prefix by as much again, the
 // core by core_seconds (by default 2 s plus ten times the verdict's time), and all by the check's own limits; a part

@@ -84,6 +84,9 @@ struct CheckResult {
   Limit limit = Limit::none;
   Phase limit_phase = Phase::starting;
   std::string failing_partition;  // the key of the failing partition, as EDN
+  // Not linearizable: the failing partition's ops (op ids, in call order), the ops
+  // around the core that a proof relaxes (check --proof, refute/proof_writer.hpp).
+  std::vector<std::uint32_t> failing_partition_ops = {};
   // Not linearizable: the op whose completion is the first event after which no order
   // exists (Knossos' failing op), when the search for it finished within its budget.
   std::optional<std::uint32_t> failing_op;
