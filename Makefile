@@ -8,6 +8,8 @@ FUZZ_BUILD ?= build-fuzz
 # Seconds each fuzz target runs in `make test` (fuzz-smoke), and in `make fuzz`.
 FUZZ_SMOKE_SECONDS ?= 8
 FUZZ_SECONDS ?= 3600
+# ON makes every compiler warning an error, in the release and the fuzz builds (CI).
+WERROR ?= OFF
 
 .PHONY: all deps configure build run test test-quick fuzz-configure fuzz-build fuzz-smoke fuzz \
         bench bench-engines bench-cores bench-unique clean
@@ -18,7 +20,7 @@ deps:
 	@scripts/install-deps.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
@@ -58,7 +60,7 @@ test-quick: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
 
 fuzz-configure: deps
-	@CC=clang-14 CXX=clang++-14 cmake -S fuzz -B $(FUZZ_BUILD) >/dev/null
+	@CC=clang-14 CXX=clang++-14 cmake -S fuzz -B $(FUZZ_BUILD) -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null
 
 fuzz-build: fuzz-configure
 	@cmake --build $(FUZZ_BUILD) -j$(JOBS)

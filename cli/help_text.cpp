@@ -9,7 +9,7 @@
 // The build may pass the project version; otherwise this must match project() in
 // CMakeLists.txt.
 #ifndef ARIADNE_VERSION
-#define ARIADNE_VERSION "0.1.0"
+#define ARIADNE_VERSION "0.2.0"
 #endif
 
 namespace ariadne::cli {

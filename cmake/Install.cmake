@@ -29,7 +29,7 @@ configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/ariadneConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/ariadneConfig.cmake
   INSTALL_DESTINATION ${ARIADNE_PACKAGE_DIR})
 # Before 1.0 a minor release may change the API (docs/library.md, "Stability"), so
-# find_package(ariadne 0.1) accepts 0.1.x only; from 1.0 on, the same major version.
+# find_package(ariadne 0.2) accepts 0.2.x only; from 1.0 on, the same major version.
 if(PROJECT_VERSION_MAJOR EQUAL 0)
   set(ARIADNE_COMPATIBILITY SameMinorVersion)
 else()
