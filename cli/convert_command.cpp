@@ -1,7 +1,7 @@
 #include "cli/convert_command.hpp"
 
-#include "cli/corpus_rows.hpp"
-#include "cli/option_values.hpp"
+#include "cli/common/option_values.hpp"
+#include "cli/corpus/corpus_rows.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>

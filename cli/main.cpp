@@ -1,16 +1,16 @@
 // ariadne's command line: parses arguments with CLI11, runs a subcommand, and maps
-// every outcome to the exit statuses of exit_status.hpp. No exception leaves main():
+// every outcome to the exit statuses of common/exit_status.hpp. No exception leaves main():
 // users' scripts must always get one of the documented statuses, and an uncaught
 // exception would abort with a signal instead.
-#include "cli/check_command.hpp"
+#include "cli/check/check_command.hpp"
+#include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
 #include "cli/convert_command.hpp"
-#include "cli/corpus_command.hpp"
-#include "cli/cross_check.hpp"
-#include "cli/exit_status.hpp"
-#include "cli/explore_command.hpp"
+#include "cli/corpus/corpus_command.hpp"
+#include "cli/cross_check/cross_check_command.hpp"
+#include "cli/explore/explore_command.hpp"
 #include "cli/generate_command.hpp"
-#include "cli/help_text.hpp"
-#include "cli/proof_commands.hpp"
+#include "cli/proof/proof_commands.hpp"
 #include "engines/engine_table.hpp"
 
 #include <ariadne/check.hpp>

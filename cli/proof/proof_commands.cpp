@@ -1,0 +1,124 @@
+#include "cli/proof/proof_commands.hpp"
+
+#include "certify/proof_checker.hpp"
+#include "cli/common/exit_status.hpp"
+#include "cli/common/option_values.hpp"
+#include "refute/proof_writer.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ariadne::cli {
+
+refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+                                             const CheckResult& result, const Limits& limits,
+                                             std::chrono::steady_clock::duration core_attempt) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
+    throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
+  }
+  // The core lies in one partition; the proof relaxes the rest of that partition.
+  const Operation* first = nullptr;
+  for (const Operation& op : history.ops) {
+    if (op.id == result.core.front()) first = &op;
+  }
+  if (!first) throw InternalError("--proof: the core names an unknown op");
+  std::vector<const Operation*> partition;
+  std::vector<std::uint32_t> core;
+  for (const Operation& op : history.ops) {
+    if (model.is_partitioned() && model.partition_key(op) != model.partition_key(*first)) continue;
+    if (std::binary_search(result.core.begin(), result.core.end(), op.id)) {
+      core.push_back(static_cast<std::uint32_t>(partition.size()));
+    }
+    partition.push_back(&op);
+  }
+  try {
+    return refute::write_proof(dir, partition, core, model, limits, core_attempt);
+  } catch (const LimitReached&) {
+    throw;
+  } catch (const std::logic_error& e) {
+    throw InternalError(std::string("--proof: ") + e.what());
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--proof: ") + e.what());
+  }
+}
+
+std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written) {
+  const std::string scope =
+      written.whole_partition
+          ? "the solver could not refute the minimal core's formula in time, so this proves the whole partition (" +
+                std::to_string(written.core_ops) + " ops); "
+          : "";
+  return "proof written to " + dir + ": " + scope + std::to_string(written.base_clauses) + " clauses, " +
+         std::to_string(written.lemmas) + " lemmas, DRAT " + std::to_string(written.proof_bytes) +
+         " bytes; check it with: ariadne verify-proof " + dir;
+}
+
+std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
+                             const CheckResult& result, const Limits& limits) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
+    return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+  }
+  try {
+    return describe_written_proof(dir, write_core_proof_files(dir, history, model, result, limits));
+  } catch (const LimitReached& stopped) {
+    return stopped.what();
+  }
+}
+
+int run_verify_proof_command(const std::string& dir) {
+  if (!std::filesystem::is_directory(dir)) throw UsageError("verify-proof: " + dir + " is not a directory");
+  const certify::ProofCheck check = certify::verify_proof(dir);
+  for (const std::string& line : check.passed) std::cout << "ok    " << line << "\n";
+  if (!check.valid) {
+    std::cout << "FAIL  " << check.failure << "\nThe proof in " << dir << " does NOT check." << std::endl;
+    return 1;
+  }
+  std::cout << "The proof in " << dir << " checks: the history in it is not linearizable." << std::endl;
+  return 0;
+}
+
+std::vector<std::uint32_t> read_witness_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, {}, "no such file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const Value document = parse_json_value(text.str(), path);
+  const Value* order = &document;
+  if (document.is_map()) {
+    order = document.find(Value::string("linearization"));
+    if (!order) throw InputError(path, {}, "expected a \"linearization\" field (an array of op ids)");
+  }
+  if (!order->is_sequential()) throw InputError(path, {}, "expected an array of op ids");
+  std::vector<std::uint32_t> ids;
+  for (const Value& id : order->elements()) {
+    if (!id.is_integer() || id.as_integer() < 0 || id.as_integer() > UINT32_MAX) {
+      throw InputError(path, {}, "expected op ids (whole numbers), got " + id.to_edn());
+    }
+    ids.push_back(static_cast<std::uint32_t>(id.as_integer()));
+  }
+  return ids;
+}
+
+int run_verify_witness_command(const VerifyWitnessOptions& options) {
+  const auto model = choose_model(options.model, options.init);
+  const Format format = choose_format(options.format);
+  if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
+  const History history = read_history(options.file, *model, format);
+  const std::vector<std::uint32_t> order = read_witness_file(options.witness);
+  if (const auto problem = verify_linearization(history, *model, order)) {
+    std::cout << "NOT A WITNESS  " << *problem << std::endl;
+    return 1;
+  }
+  std::cout << "WITNESS OK  the " << order.size() << " ops of " << options.witness
+            << " are a linearization of " << options.file << " under " << model->spec() << std::endl;
+  return 0;
+}
+
+}  // namespace ariadne::cli
