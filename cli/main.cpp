@@ -14,7 +14,6 @@
 #include "engines/engine_table.hpp"
 
 #include <ariadne/check.hpp>
-#include <ariadne/errors.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -24,8 +23,6 @@
 namespace ariadne::cli {
 
 namespace {
-
-constexpr const char* kUsageHint = "Run 'ariadne --help' for usage.";
 
 // CLI11's ranged validators print their bounds as 300-digit numbers; these say it
 // in words and add nothing to the option's type in --help.
@@ -385,8 +382,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     // --help and --version arrive as "errors" with status 0; CLI11 prints them.
     if (error.get_exit_code() == 0) return app.exit(error);
-    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
-    return kExitUsage;
+    throw;
   }
 
   if (app.got_subcommand("check")) return run_check_command(check_options);
@@ -410,26 +406,5 @@ int run(int argc, char** argv) {
 }  // namespace ariadne::cli
 
 int main(int argc, char** argv) {
-  using namespace ariadne::cli;
-  try {
-    return run(argc, argv);
-  } catch (const ariadne::InputError& error) {
-    std::cerr << "ariadne: " << error.what() << std::endl;
-    return kExitBadInput;
-  } catch (const ariadne::UsageError& error) {
-    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
-    return kExitUsage;
-  } catch (const CLI::Error& error) {
-    std::cerr << "ariadne: " << error.what() << "\n" << kUsageHint << std::endl;
-    return kExitUsage;
-  } catch (const ariadne::InternalError& error) {
-    std::cerr << "ariadne: internal error: " << error.what() << ", please report" << std::endl;
-    return kExitInternal;
-  } catch (const std::exception& error) {
-    std::cerr << "ariadne: internal error: " << error.what() << ", please report" << std::endl;
-    return kExitInternal;
-  } catch (...) {
-    std::cerr << "ariadne: internal error: unknown exception, please report" << std::endl;
-    return kExitInternal;
-  }
+  return ariadne::cli::run_guarded([argc, argv] { return ariadne::cli::run(argc, argv); });
 }

@@ -1,7 +1,7 @@
 // `ariadne check`: read, pair, check, report. Everything that can go wrong before the
 // search (options, the file, the model's view of each op) is reported as a typed
-// error and mapped to an exit status by main(); the search itself never throws for
-// bad input, it answers unknown with a reason.
+// error and mapped to an exit status by run_guarded(); the search itself never throws
+// for bad input, it answers unknown with a reason.
 //
 // One Limits object (include/ariadne/limits.hpp) is made as the command starts and
 // spans every phase: reading, the verdict, the core and explanation, the proof and the

@@ -29,7 +29,7 @@ struct CheckCommandOptions {
 };
 
 // Returns the exit status for the verdict. Throws UsageError for bad options and
-// InputError for a bad history; main() turns those into 64 and 65.
+// InputError for a bad history; run_guarded() turns those into 64 and 65.
 int run_check_command(const CheckCommandOptions& options);
 
 }  // namespace ariadne::cli

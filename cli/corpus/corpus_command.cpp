@@ -64,16 +64,8 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
     if (result.verdict == Verdict::unknown) outcome.reason = result.reason;
     outcome.ok = row.expected && result.verdict == *row.expected;
     return outcome;
-  } catch (const InputError& error) {
-    outcome.error = error.what();
-  } catch (const UsageError& error) {
-    outcome.error = error.what();
-  } catch (const InternalError& error) {
-    outcome.error = std::string("internal error: ") + error.what();
-  } catch (const std::exception& error) {
-    outcome.error = std::string("internal error: ") + error.what();
   } catch (...) {
-    outcome.error = "internal error: unknown exception";
+    outcome.error = current_failure().message;
   }
   outcome.elapsed_ms = ms_since(start);
   return outcome;

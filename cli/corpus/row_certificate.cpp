@@ -7,17 +7,18 @@
 
 #include "certify/proof_checker.hpp"
 #include "cli/check/check_report.hpp"
+#include "cli/common/exit_status.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/report_numbers.hpp"
 #include "cli/proof/proof_commands.hpp"
 #include "refute/proof_writer.hpp"
 
-#include <algorithm>
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -130,12 +131,8 @@ RowCertificate certify_row(const CorpusRow& row, const CheckOptions& options, co
   } catch (const LimitReached& stopped) {
     certificate.problem = std::string("no certificate: ") + stopped.what();
     certificate.stopped_by = stopped.limit();
-  } catch (const InputError& error) {
-    certificate.problem = error.what();
-  } catch (const UsageError& error) {
-    certificate.problem = error.what();
-  } catch (const std::exception& error) {
-    certificate.problem = std::string("internal error: ") + error.what();
+  } catch (...) {
+    certificate.problem = current_failure().message;
   }
   return certificate;
 }

@@ -128,14 +128,8 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
     const auto model = make_model_from_spec(row.row.model);
     const History history = read_history(row.row.path.string(), *model);
     for (const Engine engine : engines) row.runs.push_back(run_engine(engine, history, *model, base));
-  } catch (const InputError& error) {
-    row.error = error.what();
-    return;
-  } catch (const UsageError& error) {
-    row.error = error.what();
-    return;
-  } catch (const std::exception& error) {
-    row.error = std::string("internal error: ") + error.what();
+  } catch (...) {
+    row.error = current_failure().message;
     return;
   }
   const bool refuted = std::any_of(row.runs.begin(), row.runs.end(), [](const EngineRun& run) {
