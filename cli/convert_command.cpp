@@ -1,6 +1,8 @@
 #include "cli/convert_command.hpp"
 
+#include "cli/common/help_text.hpp"
 #include "cli/common/option_values.hpp"
+#include "cli/common/shared_options.hpp"
 #include "cli/corpus/corpus_rows.hpp"
 
 #include <ariadne/check.hpp>
@@ -32,6 +34,22 @@ Format target_format(const std::string& name) {
 }
 
 }  // namespace
+
+void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
+  // Text, not a function as the other commands give: CLI11 ends a footer it calls with one
+  // more blank line, which convert's help has never had.
+  convert.footer(convert_help_footer());
+  convert.add_option("FILE", options.file, "History file to convert");
+  convert.add_option("--corpus", options.corpus, "Convert every row of this expected.tsv instead")->type_name("TSV");
+  convert.add_option("--to", options.to, "The format to write")
+      ->required()
+      ->type_name("edn|jepsen-log|porcupine-kv|json");
+  add_format_option(convert, options.format);
+  convert.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  convert.add_option("--out-dir", options.out_dir,
+                     "With --corpus: write the converted files and their expected.tsv here")
+      ->type_name("DIR");
+}
 
 std::string extension_for(const std::string& format_name) {
   if (format_name == "jepsen-log") return ".log";

@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct ConvertCommandOptions {
@@ -16,6 +20,9 @@ struct ConvertCommandOptions {
   std::optional<std::string> output;   // -o FILE (one history); stdout when absent
   std::optional<std::string> out_dir;  // --out-dir DIR (a corpus): files and a new expected.tsv
 };
+
+// Adds FILE, --corpus, --to, --format and the outputs to `convert`, bound to `options`.
+void add_convert_options(CLI::App& convert, ConvertCommandOptions& options);
 
 // Returns 0 once everything is written. Throws UsageError for bad options and
 // InputError for a history that cannot be read or written in the target format.

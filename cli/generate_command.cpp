@@ -4,6 +4,8 @@
 // written (alone, with -o, or as one of a --count batch).
 #include "cli/generate_command.hpp"
 
+#include "cli/common/help_text.hpp"
+#include "cli/common/shared_options.hpp"
 #include "generators/generated_history.hpp"
 
 #include <ariadne/errors.hpp>
@@ -89,7 +91,106 @@ std::string shell_word(const std::string& word) {
   return quoted + "'";
 }
 
+// The output options every generate family shares. -o and --out-dir exclude each
+// other; run_generate_command says so, rather than CLI11's "Excludes:" notes
+// cluttering the help. `file_names` is the pattern of the names --out-dir writes.
+void add_generate_output_options(CLI::App& family, GenerateCommandOptions& options, const std::string& file_names) {
+  family.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  family.add_option("--out-dir", options.out_dir, "Write --count files named " + file_names + " into DIR")
+      ->type_name("DIR");
+  family.add_option("--count", options.count, "With --out-dir: this many files, seeds S to S+N-1")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+}
+
+void add_crash_storm_options(CLI::App& storm, GenerateCommandOptions& options) {
+  storm.footer(crash_storm_help_footer);
+  storm.parse_complete_callback([&options] { options.family = "crash-storm"; });
+  auto& shape = options.crash_storm;
+  storm.add_option("--ops", shape.operations, "Operations, crashed writes included")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm.add_option("--crashed-writes", shape.crashed_writes, "Writes that complete with :info (at most --ops)")
+      ->type_name("K")
+      ->capture_default_str()
+      ->check(whole_number());
+  storm.add_option("--clients", shape.clients, "Client processes running at once")
+      ->type_name("C")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm.add_flag("--stale-read", shape.stale_read,
+                 "Make one read return an overwritten value: not linearizable by construction");
+  storm.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(storm, options, "crash-storm-<ops>-<k>-<seed>[-stale].edn");
+}
+
+void add_atomic_options(CLI::App& atomic, GenerateCommandOptions& options) {
+  atomic.footer(atomic_help_footer);
+  atomic.parse_complete_callback([&options] { options.family = "atomic"; });
+  auto& shape = options.atomic;
+  atomic.add_option("-m,--model", shape.model_spec, "Model spec, e.g. 'register(0)', cas-register, kv, fifo-queue")
+      ->type_name("SPEC")
+      ->required();
+  atomic.add_option("--ops", shape.operations, "Invocations, crashed ones and the violation's included")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--processes", shape.processes, "Client processes running at once")
+      ->type_name("P")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--keys", shape.keys,
+                    "kv and multi-register: spread the operations over N keys (default: the spec's, else 3); "
+                    "independent(MODEL): N independent keys (default 10)")
+      ->type_name("N")
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--values", options.atomic_values,
+                    "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
+      ->type_name("unique|K")
+      ->capture_default_str();
+  atomic.add_option("--crash-rate", shape.crash_rate,
+                    "Probability that an operation crashes (:info, or no completion at the end)")
+      ->type_name("R")
+      ->capture_default_str();
+  atomic.add_flag("--violation", shape.violation,
+                  "Inject a pattern no order explains: not linearizable by construction");
+  atomic.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(atomic, options, "atomic-<model>-<ops>-<seed>[-violation].edn");
+}
+
 }  // namespace
+
+// `generate` groups the families; each family is its own subcommand with its shape
+// options and the output options every family shares.
+void add_generate_options(CLI::App& generate, GenerateCommandOptions& options) {
+  generate.footer(generate_help_footer);
+  // Not require_subcommand(1): CLI11 would then report a misspelt family as "A
+  // subcommand is required" instead of naming it; run_generate_command reports a
+  // missing one.
+  generate.require_subcommand(0, 1);
+  add_crash_storm_options(
+      *generate.add_subcommand(
+          "crash-storm", "A cas-register history in which many writes crash and stay open (hard for backtracking)"),
+      options);
+  add_atomic_options(
+      *generate.add_subcommand(
+          "atomic", "A history of one simulated atomic object, any model: linearizable, or with --violation not"),
+      options);
+}
 
 std::string crash_storm_command(const generators::CrashStormShape& shape) {
   std::string command = "ariadne generate crash-storm --ops " + std::to_string(shape.operations) +

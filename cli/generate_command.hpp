@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct GenerateCommandOptions {
@@ -22,6 +26,10 @@ struct GenerateCommandOptions {
   std::optional<std::string> out_dir;    // --out-dir DIR: files named after their shape
   std::size_t count = 1;                 // --count N: seeds S..S+N-1
 };
+
+// Adds the families (crash-storm, atomic) to `generate` as its subcommands, each with
+// its shape and output options, bound to `options`.
+void add_generate_options(CLI::App& generate, GenerateCommandOptions& options);
 
 // Returns 0 once every file is written. Throws UsageError for a missing family, bad
 // options, a shape that cannot be generated, or an output that cannot be written.

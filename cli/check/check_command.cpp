@@ -14,9 +14,11 @@
 #include "cli/check/check_report.hpp"
 #include "cli/check/edn_answer.hpp"
 #include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
 #include "cli/common/interrupt.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/report_numbers.hpp"
+#include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
 #include "cli/proof/proof_commands.hpp"
 #include "history/store_folder.hpp"
@@ -107,6 +109,48 @@ class ProgressLine {
 };
 
 }  // namespace
+
+void add_check_options(CLI::App& check, CheckCommandOptions& options) {
+  check.footer(check_help_footer);
+  check.add_option("FILE", options.file,
+                   "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
+                   "history.edn, else history.txt)")
+      ->required();
+  check.add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
+      ->required();
+  check.add_option("--init", options.init, "Initial state as EDN (overrides the spec's), e.g. 0 or '{:x 0}'");
+  check.add_flag("--independent", options.independent,
+                 "Values are [key value] tuples (Jepsen's jepsen.independent): check each key as its own history "
+                 "of the model, keys in parallel; the same as --model 'independent(MODEL)'");
+  add_format_option(check, options.format);
+  add_limit_options(check, options.limits, "");
+  check.add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
+  CLI::Option* check_json = check.add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  check.add_flag("--edn", options.edn,
+                 "Print one EDN map in the shape a Jepsen checker returns (:valid?, :core, :failing-op, ...)")
+      ->excludes(check_json);
+  check.add_flag("--progress", options.progress,
+                 "Print progress lines (phase, elapsed time, engines running) on stderr from the start, "
+                 "also when it is not a terminal (on a terminal, a progress line shows after 2 s anyway)");
+  check.add_flag("--full", options.full, "Print every table row (by default the first 40)");
+  check.add_flag("--explain", options.explain,
+                 "Not linearizable: say in words which ops conflict, the real-time facts binding them, and why "
+                 "no order works");
+  check.add_flag("--no-core", options.no_core,
+                 "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
+  check.add_option("--core-budget", options.core_budget,
+                   "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
+                   "reported (default: 2 s plus ten times the verdict's time; --timeout still bounds it)")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
+  check.add_flag("--prefix", options.prefix,
+                 "Not linearizable: print the longest linearizable prefix and its order (Knossos, Porcupine)");
+  check.add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")
+      ->type_name("FILE");
+  check.add_option("--proof", options.proof,
+                   "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
+      ->type_name("DIR");
+}
 
 int run_check_command(const CheckCommandOptions& options) {
   // Options first, so a typo fails fast before a large file is read.

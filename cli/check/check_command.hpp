@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct CheckCommandOptions {
@@ -27,6 +31,9 @@ struct CheckCommandOptions {
   std::optional<std::string> html;     // write the HTML report here
   std::optional<std::string> proof;    // write the core's CNF and DRAT proof into this directory
 };
+
+// Adds FILE, --model and the other options to `check`, bound to `options`.
+void add_check_options(CLI::App& check, CheckCommandOptions& options);
 
 // Returns the exit status for the verdict. Throws UsageError for bad options and
 // InputError for a bad history; run_guarded() turns those into 64 and 65.

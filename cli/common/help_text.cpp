@@ -48,6 +48,33 @@ std::string engines_section() {
          "         removal it cannot place), saying why (docs/unique-values.md)\n";
 }
 
+// Words filled into lines of at most 80 columns, as the prose around them is.
+std::string filled(const std::string& text) {
+  constexpr std::size_t kWidth = 80;
+  std::string out;
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > kWidth) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line + "\n";
+}
+
+// Names every command, from the command table, so a new one cannot be left out.
+std::string command_help_pointer(const std::vector<std::string>& commands) {
+  std::string names;
+  for (const std::string& command : commands) names += (names.empty() ? "" : ", ") + command;
+  return "Run 'ariadne COMMAND --help' (" + names + ") for each command's options.";
+}
+
 std::string check_exit_statuses() {
   return "Exit status:\n"
          "  0   linearizable\n"
@@ -87,7 +114,7 @@ std::string program_description() {
          "be ordered whatever the others did), why in words, and on request a proof.";
 }
 
-std::string main_help_footer() {
+std::string main_help_footer(const std::vector<std::string>& commands) {
   return "\nExamples:\n"
          "  ariadne check history.edn --model cas-register --init 0\n"
          "  ariadne check etcd_001.log --model etcd --json\n"
@@ -99,9 +126,8 @@ std::string main_help_footer() {
          "  ariadne convert history.edn --to jepsen-log -o history.log\n"
          "  ariadne cross-check corpus/ --import knossos knossos-results/\n"
          "  ariadne explore redis-wait --trajectories 40000 -o counterexample.edn\n"
-         "\nRun 'ariadne COMMAND --help' (check, corpus, generate, convert, cross-check,\n"
-         "explore, verify-proof, verify-witness) for each command's options.\n\n" +
-         check_exit_statuses() + "\n" + models_section();
+         "\n" +
+         filled(command_help_pointer(commands)) + "\n" + check_exit_statuses() + "\n" + models_section();
 }
 
 std::string check_help_footer() {
@@ -167,6 +193,16 @@ std::string corpus_help_footer() {
          "\nCtrl-C (or SIGTERM) cancels the running checks and prints the rows done so far\n"
          "with how many were not checked; a second Ctrl-C ends the process at once.\n\n" +
          engines_section() + "\n" + corpus_exit_statuses();
+}
+
+std::string convert_help_footer() {
+  return "\nThe events keep their order, so op ids (invocation positions) and real time are kept;\n"
+         "jepsen-log has no :key (a keyed history is an error) and drops :index; json has no keywords\n"
+         "inside collections and no strings that are not UTF-8 (either is an error). Knossos reads edn;\n"
+         "Porcupine's tests read jepsen-log (etcd) and porcupine-kv (kv).\n"
+         "\nExamples:\n"
+         "  ariadne convert history.edn --to json -o history.json\n"
+         "  ariadne convert --corpus ../shared/corpus/knossos/expected.tsv --to jepsen-log --out-dir knossos-logs\n";
 }
 
 std::string cross_check_help_footer() {

@@ -13,10 +13,12 @@
 #include "cli/corpus/corpus_command.hpp"
 
 #include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
 #include "cli/common/interrupt.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/progress_bar.hpp"
 #include "cli/common/report_numbers.hpp"
+#include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
 #include "cli/corpus/corpus_merge.hpp"
 #include "cli/corpus/corpus_report.hpp"
@@ -187,6 +189,28 @@ int run_merge(const CorpusCommandOptions& options) {
 }
 
 }  // namespace
+
+void add_corpus_options(CLI::App& corpus, CorpusCommandOptions& options) {
+  corpus.footer(corpus_help_footer);
+  // Not required: --merge reads shard reports instead; run_corpus_command asks for one or the other.
+  corpus.add_option("CORPUS", options.corpus, "An expected.tsv, or a directory of .edn files with headers");
+  corpus.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+      ->type_name("N")
+      ->check(at_least(1, "at least 1"));
+  add_limit_options(corpus, options.limits, " (per file)");
+  corpus.add_flag("--json", options.json, "Print one JSON object with every row and the totals");
+  corpus.add_option("--certify", options.certify_dir,
+                    "Write each row's certificate into DIR (witness, or minimal core, explanation and proof), "
+                    "replay it, and index them in DIR/certificates.tsv")
+      ->type_name("DIR");
+  corpus.add_option("--shard", options.shard,
+                    "Check only shard I of N (0-based, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): "
+                    "every Nth row from row I; --json writes a report for --merge")
+      ->type_name("I/N");
+  corpus.add_option("--merge", options.merge_reports,
+                    "Join the --json reports of all N shards into the report of one whole run")
+      ->type_name("REPORT.json");
+}
 
 int run_corpus_command(const CorpusCommandOptions& options) {
   if (!options.merge_reports.empty()) return run_merge(options);

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct CorpusCommandOptions {
@@ -23,6 +27,10 @@ struct CorpusCommandOptions {
   // shards into the report one unsharded run would have printed.
   std::vector<std::string> merge_reports;
 };
+
+// Adds CORPUS, --jobs, the limits, --certify, --shard and --merge to `corpus`, bound
+// to `options`.
+void add_corpus_options(CLI::App& corpus, CorpusCommandOptions& options);
 
 // 0 when every row matched, 1 on any mismatch or error row; 128 + the signal's number
 // (130 for Ctrl-C) when a signal stopped the run, after printing the rows done. Throws

@@ -3,12 +3,14 @@
 // judgement per row. A run that throws is recorded, never allowed to stop the others:
 // an exception out of an engine is exactly what a referee must report.
 #include "cli/cross_check/cross_check_command.hpp"
-#include "cli/common/interrupt.hpp"
 
 #include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
+#include "cli/common/interrupt.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/progress_bar.hpp"
 #include "cli/common/report_numbers.hpp"
+#include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
 #include "cli/corpus/row_certificate.hpp"
 #include "cli/cross_check/cross_check_report.hpp"
@@ -147,6 +149,40 @@ fs::path make_scratch_folder() {
 }
 
 }  // namespace
+
+void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options) {
+  cross.footer(cross_check_help_footer);
+  cross.add_option("CORPUS", options.corpora, "expected.tsv files or directories (folders of families are read whole)")
+      ->required();
+  cross.add_option("--engines", options.engines, "Comma-separated engines to run on every file")
+      ->type_name("LIST")
+      ->capture_default_str();
+  cross.add_option("--timeout", options.timeout_seconds, "Seconds each engine may take on each file")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(at_least(0, "zero or more"));
+  cross.add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
+      ->type_name("BYTES");
+  cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+      ->type_name("N")
+      ->check(at_least(1, "at least 1"));
+  cross.add_flag("!--no-proofs", options.proofs,
+                 "Skip certifying refutations (minimal core and DRAT proof); witnesses are still replayed");
+  // --import takes two words, the checker and its results, which CLI11 hands over as one list.
+  cross
+      .add_option_function<std::vector<std::string>>(
+          "--import",
+          [&options](const std::vector<std::string>& words) {
+            if (words.size() != 2) return;
+            options.import_checker = words[0];
+            options.import_results = words[1];
+          },
+          "Compare another checker's verdicts too: knossos (result maps) or porcupine "
+          "(file<TAB>true|false|unknown)")
+      ->expected(2)
+      ->type_name("CHECKER RESULTS");
+  cross.add_flag("--json", options.json, "Print one JSON object with every row, run and total");
+}
 
 std::vector<Engine> parse_engine_list(const std::string& list) {
   std::vector<Engine> engines;

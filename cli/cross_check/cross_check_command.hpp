@@ -18,6 +18,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct CrossCheckOptions {
@@ -75,6 +79,10 @@ struct CrossCheckResult {
   std::optional<ImportedVerdicts> imported;
   double wall_ms = 0;
 };
+
+// Adds CORPUS..., the engines, the limits, --import and --json to `cross`, bound to
+// `options`.
+void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options);
 
 // Parses "wgl,jit,..." into engines, in order and without repeats. Throws UsageError.
 std::vector<Engine> parse_engine_list(const std::string& list);

@@ -3,7 +3,9 @@
 #include "cli/check/check_report.hpp"
 #include "cli/common/byte_size.hpp"
 #include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
 #include "cli/common/interrupt.hpp"
+#include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
 #include "cli/explore/explore_report.hpp"
 #include "explore/explorer.hpp"
@@ -130,6 +132,52 @@ CheckResult certify(const History& history, const Model& model, bool refuted_onl
 }
 
 }  // namespace
+
+void add_explore_options(CLI::App& explore, ExploreCommandOptions& options) {
+  explore.footer(explore_help_footer);
+  explore.add_option("DESIGN", options.design, "The design to explore (--list shows them), e.g. redis-wait");
+  explore.add_flag("--list", options.list, "List the designs and their parameters");
+  explore.add_option("--depth", options.depth, "Steps per trajectory, or the exhaustive search's bound")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(at_least(1, "at least 1"));
+  explore.add_option("--trajectories", options.trajectories, "Random trajectories to walk in all")
+      ->type_name("K")
+      ->capture_default_str()
+      ->check(whole_number());
+  explore.add_option("--seed", options.seed, "Random seed; trajectory i is the same whatever --jobs is")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  explore.add_option("-j,--jobs", options.jobs, "Threads walking trajectories (default: number of cores)")
+      ->type_name("J")
+      ->check(at_least(1, "at least 1"));
+  explore.add_flag("--exhaustive", options.exhaustive,
+                   "Search every trajectory of up to --depth steps (depth-first, states visited once)");
+  explore.add_option("--timeout", options.timeout_seconds, "Stop searching after this many seconds")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
+  explore.add_option("--memory-limit", options.memory_limit, "Memory for the exhaustive search's visited set")
+      ->type_name("BYTES")
+      ->capture_default_str();
+  explore.add_option("--shrink-seconds", options.shrink_seconds,
+                     "Time to spend looking for a shorter counterexample")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(at_least(0, "zero or more"));
+  explore.add_flag("--no-shrink", options.no_shrink, "Report the counterexample as found");
+  explore.add_option("--replay", options.replay,
+                     "Replay one trajectory given as step names, 'c1 write; n2 replicate-from-primary; ...' or "
+                     "@FILE (a step per line), and check its history")
+      ->type_name("STEPS");
+  explore.add_option("--param", options.params, "A design parameter (see --list); repeatable")
+      ->type_name("NAME=VALUE");
+  explore.add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  explore.add_option("--html", options.html, "Write the counterexample's timeline as an HTML page")
+      ->type_name("FILE");
+  explore.add_option("-o,--output", options.output, "Write the counterexample's history as EDN (for corpus/)")
+      ->type_name("FILE");
+}
 
 int run_explore_command(const ExploreCommandOptions& options) {
   if (options.list) {

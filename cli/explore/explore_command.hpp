@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct ExploreCommandOptions {
@@ -29,6 +33,10 @@ struct ExploreCommandOptions {
   std::optional<std::string> html;     // the counterexample's timeline
   std::optional<std::string> output;   // the counterexample's history as EDN
 };
+
+// Adds DESIGN and the search, shrinking and output options to `explore`, bound to
+// `options`.
+void add_explore_options(CLI::App& explore, ExploreCommandOptions& options);
 
 // Exit status: 0 no counterexample (within the budget given), 1 one was found,
 // 2 an exhaustive search stopped at a limit without finding one. With --replay, the

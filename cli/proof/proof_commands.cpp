@@ -3,6 +3,7 @@
 #include "certify/proof_checker.hpp"
 #include "cli/common/exit_status.hpp"
 #include "cli/common/option_values.hpp"
+#include "cli/common/shared_options.hpp"
 #include "refute/proof_writer.hpp"
 
 #include <ariadne/check.hpp>
@@ -72,7 +73,12 @@ std::string write_core_proof(const std::string& dir, const History& history, con
   }
 }
 
-int run_verify_proof_command(const std::string& dir) {
+void add_verify_proof_options(CLI::App& verify, VerifyProofOptions& options) {
+  verify.add_option("DIR", options.dir, "The directory check --proof wrote")->required();
+}
+
+int run_verify_proof_command(const VerifyProofOptions& options) {
+  const std::string& dir = options.dir;
   if (!std::filesystem::is_directory(dir)) throw UsageError("verify-proof: " + dir + " is not a directory");
   const certify::ProofCheck check = certify::verify_proof(dir);
   for (const std::string& line : check.passed) std::cout << "ok    " << line << "\n";
@@ -104,6 +110,17 @@ std::vector<std::uint32_t> read_witness_file(const std::string& path) {
     ids.push_back(static_cast<std::uint32_t>(id.as_integer()));
   }
   return ids;
+}
+
+void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options) {
+  verify.add_option("FILE", options.file, "History file")->required();
+  verify.add_option("-m,--model", options.model, "Model name or spec")->required();
+  verify.add_option("--init", options.init, "Initial state as EDN (overrides the spec's)");
+  add_format_option(verify, options.format);
+  verify.add_option("-w,--witness", options.witness,
+                    "JSON file: an array of op ids, or check --json output with its \"linearization\"")
+      ->required()
+      ->type_name("W.json");
 }
 
 int run_verify_witness_command(const VerifyWitnessOptions& options) {

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 // After `check` answered not linearizable: writes the core's proof into `dir`.
@@ -36,8 +40,15 @@ std::string describe_written_proof(const std::string& dir, const refute::ProofWr
 std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
                              const CheckResult& result, const Limits& limits);
 
+struct VerifyProofOptions {
+  std::string dir;  // what check --proof wrote
+};
+
+// Adds DIR to `verify`, bound to `options`.
+void add_verify_proof_options(CLI::App& verify, VerifyProofOptions& options);
+
 // Exit 0 when the proof checks, 1 when it does not (the reason on stdout).
-int run_verify_proof_command(const std::string& dir);
+int run_verify_proof_command(const VerifyProofOptions& options);
 
 // The op ids of a witness file: a JSON array of ids, or an object whose
 // "linearization" is one (what `check --json` prints). Throws InputError.
@@ -50,6 +61,9 @@ struct VerifyWitnessOptions {
   std::string format = "auto";
   std::string witness;  // a JSON array of op ids, or an object with "linearization"
 };
+
+// Adds FILE, --model, --init, --format and --witness to `verify`, bound to `options`.
+void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options);
 
 // Exit 0 when the witness is a linearization of the history, 1 when not (with the
 // reason), 65 when the history or the witness file is malformed.
