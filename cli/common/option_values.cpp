@@ -9,29 +9,17 @@
 
 namespace ariadne::cli {
 
-namespace {
-
-}  // namespace
-
 std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init) {
-  if (base::trim(model).empty()) throw UsageError("--model: expected a model name such as cas-register");
-  if (!init) return make_model_from_spec(base::trim(model));
-  // --init sets the initial state of each key's model.
-  constexpr std::string_view kIndependent = "independent(";
-  if (const std::string_view spec = base::trim(model); spec.starts_with(kIndependent) && spec.ends_with(')')) {
-    return make_independent_model(
-        choose_model(spec.substr(kIndependent.size(), spec.size() - kIndependent.size() - 1), init));
-  }
-
+  const std::string_view spec = base::trim(model);
+  if (spec.empty()) throw UsageError("--model: expected a model name such as cas-register");
+  if (!init) return make_model_from_spec(spec);
   Value initial;
   try {
     initial = parse_edn_value(*init, "--init");
   } catch (const InputError& error) {
     throw UsageError("--init: " + error.message());
   }
-  // --init replaces whatever initial state the spec carried: keep only its name.
-  const std::string_view name = base::trim(model.substr(0, model.find('(')));
-  return make_model(name, initial);
+  return make_model_from_spec(spec, initial);
 }
 
 Format choose_format(std::string_view name) {

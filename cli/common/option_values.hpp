@@ -14,8 +14,9 @@
 
 namespace ariadne::cli {
 
-// `model` is a name ("cas-register") or a spec ("cas-register(0)"). A given `init`
-// (EDN text) replaces the spec's initial state. Throws UsageError.
+// `model` is a name ("cas-register") or a spec ("cas-register(0)"), as --model takes
+// it. A given `init` (--init, EDN text) replaces the spec's initial state, of each
+// key's model for independent(MODEL). Throws UsageError.
 std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init);
 
 // "auto" or a format name. Throws UsageError.

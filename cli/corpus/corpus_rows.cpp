@@ -5,6 +5,7 @@
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
 #include <ariadne/value.hpp>
 
 #include <algorithm>
@@ -186,13 +187,21 @@ Value keywords_as_strings(const Value& value) {
 }  // namespace
 
 std::string model_spec_for_format(const std::string& spec, Format format) {
-  const auto open = spec.find('(');
-  const auto close = spec.rfind(')');
-  if (format != Format::json || open == std::string::npos || close == std::string::npos || close <= open + 1) {
+  if (format != Format::json) return spec;
+  ModelSpecParts parts;
+  try {
+    parts = split_model_spec(spec);
+  } catch (const UsageError&) {
+    // Converting checks no model: a spec that no model reads is copied as it is, and
+    // `ariadne corpus` reports it on the converted corpus as on the original.
     return spec;
   }
-  const Value init = parse_edn_value(std::string_view(spec).substr(open + 1, close - open - 1), spec);
-  return spec.substr(0, open + 1) + keywords_as_strings(init).to_edn() + spec.substr(close);
+  if (!parts.argument || parts.argument->empty()) return spec;
+  if (parts.name == "independent") {
+    return "independent(" + model_spec_for_format(std::string(*parts.argument), format) + ")";
+  }
+  const Value init = parse_edn_value(*parts.argument, spec);
+  return std::string(parts.name) + "(" + keywords_as_strings(init).to_edn() + ")";
 }
 
 fs::path path_below(const fs::path& dir, const std::string& row_name) {

@@ -28,8 +28,9 @@ std::optional<Verdict> parse_verdict(std::string_view name);
 
 // A row's model spec for its history converted to `format`. JSON has no keywords, so
 // converting writes them as strings; a keyword in the spec's initial state
-// (`fifo-queue([:a])`) must become a string too (`fifo-queue(["a"])`), or the
-// converted history would no longer match its own model. Other formats keep the spec.
+// (`fifo-queue([:a])`, or inside `independent(fifo-queue([:a]))`) must become a
+// string too (`fifo-queue(["a"])`), or the converted history would no longer match
+// its own model. Other formats keep the spec.
 std::string model_spec_for_format(const std::string& spec, Format format);
 
 // Where a file derived from a row goes under `dir` (a converted copy, a certificate):
