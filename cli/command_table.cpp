@@ -9,7 +9,7 @@
 #include "cli/cross_check/cross_check_command.hpp"
 #include "cli/explore/explore_command.hpp"
 #include "cli/generate_command.hpp"
-#include "cli/proof/proof_commands.hpp"
+#include "cli/proof/verify_commands.hpp"
 
 #include <memory>
 

@@ -20,7 +20,7 @@
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
-#include "cli/proof/proof_commands.hpp"
+#include "cli/proof/core_proof.hpp"
 #include "history/store_folder.hpp"
 #include "report/html_report.hpp"
 

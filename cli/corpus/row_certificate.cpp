@@ -10,7 +10,8 @@
 #include "cli/common/exit_status.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/report_numbers.hpp"
-#include "cli/proof/proof_commands.hpp"
+#include "cli/proof/core_proof.hpp"
+#include "cli/proof/verify_commands.hpp"
 #include "refute/proof_writer.hpp"
 
 #include <ariadne/check.hpp>
