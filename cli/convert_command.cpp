@@ -33,6 +33,14 @@ Format target_format(const std::string& name) {
   throw UsageError("--to: expected edn, jepsen-log, porcupine-kv or json, got '" + name + "'");
 }
 
+// The file extension for a format: .edn, .log, .txt or .json.
+std::string extension_for(const std::string& format_name) {
+  if (format_name == "jepsen-log") return ".log";
+  if (format_name == "porcupine-kv") return ".txt";
+  if (format_name == "json") return ".json";
+  return ".edn";
+}
+
 }  // namespace
 
 void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
@@ -49,13 +57,6 @@ void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
   convert.add_option("--out-dir", options.out_dir,
                      "With --corpus: write the converted files and their expected.tsv here")
       ->type_name("DIR");
-}
-
-std::string extension_for(const std::string& format_name) {
-  if (format_name == "jepsen-log") return ".log";
-  if (format_name == "porcupine-kv") return ".txt";
-  if (format_name == "json") return ".json";
-  return ".edn";
 }
 
 int run_convert_command(const ConvertCommandOptions& options) {

@@ -28,7 +28,4 @@ void add_convert_options(CLI::App& convert, ConvertCommandOptions& options);
 // InputError for a history that cannot be read or written in the target format.
 int run_convert_command(const ConvertCommandOptions& options);
 
-// The file extension for a format: .edn, .log, .txt or .json.
-std::string extension_for(const std::string& format_name);
-
 }  // namespace ariadne::cli

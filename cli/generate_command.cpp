@@ -31,6 +31,60 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
+// A word a POSIX shell reads back unchanged: bare when it holds only characters no
+// shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-.,/:=+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command that prints exactly this history, every shape option spelled out,
+// e.g. "ariadne generate crash-storm --ops 60 --crashed-writes 4 --clients 4 --seed 7".
+std::string crash_storm_command(const generators::CrashStormShape& shape) {
+  std::string command = "ariadne generate crash-storm --ops " + std::to_string(shape.operations) +
+                        " --crashed-writes " + std::to_string(shape.crashed_writes) + " --clients " +
+                        std::to_string(shape.clients);
+  if (shape.stale_read) command += " --stale-read";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+// "crash-storm-<ops>-<crashed writes>-<seed>[-stale].edn".
+std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
+  return "crash-storm-" + std::to_string(shape.operations) + "-" + std::to_string(shape.crashed_writes) + "-" +
+         std::to_string(shape.seed) + (shape.stale_read ? "-stale" : "") + ".edn";
+}
+
+// The command that prints exactly this history, e.g. "ariadne generate atomic --model
+// 'register(0)' --ops 40 --processes 4 --values unique --crash-rate 0.1 --seed 1": the
+// model's canonical spec, quoted for a POSIX shell where it needs to be.
+std::string atomic_command(const generators::AtomicShape& shape) {
+  std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
+                        std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
+                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
+                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
+                        generators::format_crash_rate(shape.crash_rate);
+  if (shape.violation) command += " --violation";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+// "atomic-<model name>-<ops>-<seed>[-violation].edn".
+std::string atomic_file_name(const generators::AtomicShape& shape) {
+  // independent(cas-register) becomes independent-cas-register: no parentheses for shells.
+  std::string model;
+  for (const char c : make_model_from_spec(shape.model_spec)->name()) {
+    if (c == '(') model += '-';
+    if (c != '(' && c != ')') model += c;
+  }
+  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
+         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
+}
+
 // The files of the chosen family: the first seed, and for any seed the file's name
 // and its whole text. Shapes are read and checked here, once, before any file is
 // written.
@@ -78,17 +132,6 @@ void check_batch_options(const GenerateCommandOptions& options, std::uint64_t fi
     throw UsageError("--seed " + std::to_string(first_seed) + " plus --count " + std::to_string(options.count) +
                      " runs past the largest seed");
   }
-}
-
-// A word a POSIX shell reads back unchanged: bare when it holds only characters no
-// shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789_-.,/:=+@%") == std::string::npos;
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 // The output options every generate family shares. -o and --out-dir exclude each
@@ -190,42 +233,6 @@ void add_generate_options(CLI::App& generate, GenerateCommandOptions& options) {
       *generate.add_subcommand(
           "atomic", "A history of one simulated atomic object, any model: linearizable, or with --violation not"),
       options);
-}
-
-std::string crash_storm_command(const generators::CrashStormShape& shape) {
-  std::string command = "ariadne generate crash-storm --ops " + std::to_string(shape.operations) +
-                        " --crashed-writes " + std::to_string(shape.crashed_writes) + " --clients " +
-                        std::to_string(shape.clients);
-  if (shape.stale_read) command += " --stale-read";
-  command += " --seed " + std::to_string(shape.seed);
-  return command;
-}
-
-std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
-  return "crash-storm-" + std::to_string(shape.operations) + "-" + std::to_string(shape.crashed_writes) + "-" +
-         std::to_string(shape.seed) + (shape.stale_read ? "-stale" : "") + ".edn";
-}
-
-std::string atomic_command(const generators::AtomicShape& shape) {
-  std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
-                        std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
-                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
-                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
-                        generators::format_crash_rate(shape.crash_rate);
-  if (shape.violation) command += " --violation";
-  command += " --seed " + std::to_string(shape.seed);
-  return command;
-}
-
-std::string atomic_file_name(const generators::AtomicShape& shape) {
-  // independent(cas-register) becomes independent-cas-register: no parentheses for shells.
-  std::string model;
-  for (const char c : make_model_from_spec(shape.model_spec)->name()) {
-    if (c == '(') model += '-';
-    if (c != '(' && c != ')') model += c;
-  }
-  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
-         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
 }
 
 int run_generate_command(const GenerateCommandOptions& options) {

@@ -35,19 +35,4 @@ void add_generate_options(CLI::App& generate, GenerateCommandOptions& options);
 // options, a shape that cannot be generated, or an output that cannot be written.
 int run_generate_command(const GenerateCommandOptions& options);
 
-// The command that prints exactly this history, every shape option spelled out,
-// e.g. "ariadne generate crash-storm --ops 60 --crashed-writes 4 --clients 4 --seed 7".
-std::string crash_storm_command(const generators::CrashStormShape& shape);
-
-// "crash-storm-<ops>-<crashed writes>-<seed>[-stale].edn".
-std::string crash_storm_file_name(const generators::CrashStormShape& shape);
-
-// The command that prints exactly this history, e.g. "ariadne generate atomic --model
-// 'register(0)' --ops 40 --processes 4 --values unique --crash-rate 0.1 --seed 1": the
-// model's canonical spec, quoted for a POSIX shell where it needs to be.
-std::string atomic_command(const generators::AtomicShape& shape);
-
-// "atomic-<model name>-<ops>-<seed>[-violation].edn".
-std::string atomic_file_name(const generators::AtomicShape& shape);
-
 }  // namespace ariadne::cli

@@ -28,6 +28,14 @@ std::string warning_text(const std::string& source, const ReadWarning& warning) 
   return InputError(source, warning.pos, warning.message).what();
 }
 
+const Operation* find_op(const History& history, std::uint32_t id) {
+  // Ops are kept in invocation order, which is ascending id.
+  const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
+                                   [](const Operation& op, std::uint32_t key) { return op.id < key; });
+  if (it == history.ops.end() || it->id != id) return nullptr;
+  return &*it;
+}
+
 namespace {
 
 std::string format_ms(double ms) {
@@ -47,14 +55,6 @@ std::string_view status_name(OpStatus status) {
     case OpStatus::failed: return "failed";
   }
   return "?";
-}
-
-const Operation* find_op(const History& history, std::uint32_t id) {
-  // Ops are kept in invocation order, which is ascending id.
-  const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
-                                   [](const Operation& op, std::uint32_t key) { return op.id < key; });
-  if (it == history.ops.end() || it->id != id) return nullptr;
-  return &*it;
 }
 
 // The ops table: one row per id, in the order given, at most kTableRowLimit rows
@@ -237,14 +237,10 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       } else if (!result.failing_partition.empty()) {
         line("partition", shorten(result.failing_partition));
       }
-      if (result.failing_op) {
-        const auto op = std::find_if(history.ops.begin(), history.ops.end(),
-                                     [&](const Operation& o) { return o.id == *result.failing_op; });
-        if (op != history.ops.end()) {
-          line("failing op", style.red(std::to_string(op->id)) + " (process " + std::to_string(op->process) + ", " +
-                                 shorten(op->f) + " " + shorten(op->value.to_edn()) + ", completed at event " + std::to_string(op->ret) +
-                                 "): the first result no order explains");
-        }
+      if (const Operation* op = result.failing_op ? find_op(history, *result.failing_op) : nullptr) {
+        line("failing op", style.red(std::to_string(op->id)) + " (process " + std::to_string(op->process) + ", " +
+                               shorten(op->f) + " " + shorten(op->value.to_edn()) + ", completed at event " +
+                               std::to_string(op->ret) + "): the first result no order explains");
       }
       if (report.core_shrunk) {
         line("core", std::to_string(result.core.size()) + " ops, " +

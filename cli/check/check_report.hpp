@@ -36,6 +36,9 @@ std::pair<Limit, Phase> reported_limit(const CheckReport& report);
 // "file:line:column: message", as errors name their place.
 std::string warning_text(const std::string& source, const ReadWarning& warning);
 
+// The op of `history` with this id; nullptr if there is none.
+const Operation* find_op(const History& history, std::uint32_t id);
+
 // Tables longer than this show their first rows only, unless `full` is set.
 inline constexpr std::size_t kTableRowLimit = 40;
 

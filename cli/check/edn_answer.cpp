@@ -3,7 +3,6 @@
 #include <ariadne/check.hpp>
 #include <ariadne/limits.hpp>
 
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -25,12 +24,6 @@ Value op_map(const Operation& op) {
   if (!op.key.is_nil()) entries.emplace_back(kw("key"), op.key);
   entries.emplace_back(kw("index"), Value::integer(op.id));
   return Value::map(std::move(entries));
-}
-
-const Operation* op_with_id(const History& history, std::uint32_t id) {
-  const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
-                                   [](const Operation& op, std::uint32_t wanted) { return op.id < wanted; });
-  return it != history.ops.end() && it->id == id ? &*it : nullptr;
 }
 
 Value ids(const std::vector<std::uint32_t>& ops) {
@@ -63,12 +56,12 @@ std::string format_check_edn(const CheckReport& report) {
   if (result.verdict == Verdict::not_linearizable) {
     std::vector<Value> core;
     for (const std::uint32_t id : result.core) {
-      if (const Operation* op = report.history ? op_with_id(*report.history, id) : nullptr) core.push_back(op_map(*op));
+      if (const Operation* op = report.history ? find_op(*report.history, id) : nullptr) core.push_back(op_map(*op));
     }
     entries.emplace_back(kw("core"), Value::vector(std::move(core)));
     entries.emplace_back(kw("core-minimal?"), Value::boolean(result.core_minimal));
     if (result.failing_op && report.history) {
-      if (const Operation* op = op_with_id(*report.history, *result.failing_op)) {
+      if (const Operation* op = find_op(*report.history, *result.failing_op)) {
         entries.emplace_back(kw("failing-op"), op_map(*op));
       }
     }

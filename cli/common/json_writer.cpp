@@ -8,7 +8,6 @@
 
 namespace ariadne::cli {
 
-
 void JsonWriter::separate() {
   if (after_key_) {
     after_key_ = false;
@@ -20,28 +19,15 @@ void JsonWriter::separate() {
   }
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   container_has_elements_.push_back(false);
   return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
-  out_ += '}';
-  container_has_elements_.pop_back();
-  return *this;
-}
-
-JsonWriter& JsonWriter::begin_array() {
-  separate();
-  out_ += '[';
-  container_has_elements_.push_back(false);
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-  out_ += ']';
+JsonWriter& JsonWriter::close(char bracket) {
+  out_ += bracket;
   container_has_elements_.pop_back();
   return *this;
 }

@@ -14,10 +14,10 @@ namespace ariadne::cli {
 
 class JsonWriter {
  public:
-  JsonWriter& begin_object();
-  JsonWriter& end_object();
-  JsonWriter& begin_array();
-  JsonWriter& end_array();
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
   // Inside an object, every value is preceded by its key.
   JsonWriter& key(std::string_view name);
 
@@ -45,11 +45,12 @@ class JsonWriter {
   // Writes the separator a new element needs: ", " between siblings, nothing after
   // a key or at the start of a container.
   void separate();
+  JsonWriter& open(char bracket);
+  JsonWriter& close(char bracket);
 
   std::string out_;
   std::vector<bool> container_has_elements_;
   bool after_key_ = false;
 };
-
 
 }  // namespace ariadne::cli

@@ -9,6 +9,17 @@
 
 namespace ariadne::cli {
 
+namespace {
+
+// "auto" or an engine name. Throws UsageError.
+Engine choose_engine(std::string_view name) {
+  if (name == "auto") return Engine::automatic;
+  if (const auto engine = parse_engine(name)) return *engine;
+  throw UsageError("--engine: unknown engine '" + std::string(name) + "' (expected " + engine_names_listed() + ")");
+}
+
+}  // namespace
+
 std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<std::string>& init) {
   const std::string_view spec = base::trim(model);
   if (spec.empty()) throw UsageError("--model: expected a model name such as cas-register");
@@ -27,12 +38,6 @@ Format choose_format(std::string_view name) {
   if (const auto format = parse_format(name)) return *format;
   throw UsageError("--format: unknown format '" + std::string(name) +
                    "' (expected auto, edn, jepsen-log, porcupine-kv or json)");
-}
-
-Engine choose_engine(std::string_view name) {
-  if (name == "auto") return Engine::automatic;
-  if (const auto engine = parse_engine(name)) return *engine;
-  throw UsageError("--engine: unknown engine '" + std::string(name) + "' (expected " + engine_names_listed() + ")");
 }
 
 CheckOptions make_check_options(const SearchLimits& limits, unsigned jobs) {

@@ -21,8 +21,6 @@ std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<
 
 // "auto" or a format name. Throws UsageError.
 Format choose_format(std::string_view name);
-// "auto" or an engine name. Throws UsageError.
-Engine choose_engine(std::string_view name);
 
 // The options every check takes, as the command line spells them.
 struct SearchLimits {

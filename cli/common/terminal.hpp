@@ -21,7 +21,6 @@ class Style {
   // Colour for `stream` per the NO_COLOR convention.
   static Style for_stream(std::FILE* stream);
 
-  bool enabled() const { return enabled_; }
   std::string bold(std::string_view text) const { return wrap("1", text); }
   std::string dim(std::string_view text) const { return wrap("2", text); }
   std::string green(std::string_view text) const { return wrap("1;32", text); }

@@ -14,7 +14,6 @@ class TextTable {
   void add_column(std::string header, Align align = Align::left);
   // One cell per column; missing cells are blank.
   void add_row(std::vector<std::string> cells);
-  std::size_t row_count() const { return rows_.size(); }
 
   // The header, a rule and the rows, each line prefixed by `indent`. Trailing blanks
   // are trimmed so the output diffs cleanly.

@@ -148,42 +148,8 @@ fs::path make_scratch_folder() {
   return folder;
 }
 
-}  // namespace
 
-void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options) {
-  cross.footer(cross_check_help_footer);
-  cross.add_option("CORPUS", options.corpora, "expected.tsv files or directories (folders of families are read whole)")
-      ->required();
-  cross.add_option("--engines", options.engines, "Comma-separated engines to run on every file")
-      ->type_name("LIST")
-      ->capture_default_str();
-  cross.add_option("--timeout", options.timeout_seconds, "Seconds each engine may take on each file")
-      ->type_name("SECONDS")
-      ->capture_default_str()
-      ->check(at_least(0, "zero or more"));
-  cross.add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
-      ->type_name("BYTES");
-  cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
-      ->type_name("N")
-      ->check(at_least(1, "at least 1"));
-  cross.add_flag("!--no-proofs", options.proofs,
-                 "Skip certifying refutations (minimal core and DRAT proof); witnesses are still replayed");
-  // --import takes two words, the checker and its results, which CLI11 hands over as one list.
-  cross
-      .add_option_function<std::vector<std::string>>(
-          "--import",
-          [&options](const std::vector<std::string>& words) {
-            if (words.size() != 2) return;
-            options.import_checker = words[0];
-            options.import_results = words[1];
-          },
-          "Compare another checker's verdicts too: knossos (result maps) or porcupine "
-          "(file<TAB>true|false|unknown)")
-      ->expected(2)
-      ->type_name("CHECKER RESULTS");
-  cross.add_flag("--json", options.json, "Print one JSON object with every row, run and total");
-}
-
+// Parses "wgl,jit,..." into engines, in order and without repeats. Throws UsageError.
 std::vector<Engine> parse_engine_list(const std::string& list) {
   std::vector<Engine> engines;
   std::istringstream words(list);
@@ -200,6 +166,8 @@ std::vector<Engine> parse_engine_list(const std::string& list) {
   return engines;
 }
 
+// Fills in `problems` and `agreed` from the runs, the expected verdict, the
+// refutation's certificate and the imported verdict.
 void judge_row(CrossCheckRow& row, const std::string& importer) {
   row.problems.clear();
   row.agreed.reset();
@@ -245,6 +213,41 @@ void judge_row(CrossCheckRow& row, const std::string& importer) {
     }
   }
 }
+}  // namespace
+
+void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options) {
+  cross.footer(cross_check_help_footer);
+  cross.add_option("CORPUS", options.corpora, "expected.tsv files or directories (folders of families are read whole)")
+      ->required();
+  cross.add_option("--engines", options.engines, "Comma-separated engines to run on every file")
+      ->type_name("LIST")
+      ->capture_default_str();
+  cross.add_option("--timeout", options.timeout_seconds, "Seconds each engine may take on each file")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(at_least(0, "zero or more"));
+  cross.add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
+      ->type_name("BYTES");
+  cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+      ->type_name("N")
+      ->check(at_least(1, "at least 1"));
+  cross.add_flag("!--no-proofs", options.proofs,
+                 "Skip certifying refutations (minimal core and DRAT proof); witnesses are still replayed");
+  // --import takes two words, the checker and its results, which CLI11 hands over as one list.
+  cross
+      .add_option_function<std::vector<std::string>>(
+          "--import",
+          [&options](const std::vector<std::string>& words) {
+            if (words.size() != 2) return;
+            options.import_checker = words[0];
+            options.import_results = words[1];
+          },
+          "Compare another checker's verdicts too: knossos (result maps) or porcupine "
+          "(file<TAB>true|false|unknown)")
+      ->expected(2)
+      ->type_name("CHECKER RESULTS");
+  cross.add_flag("--json", options.json, "Print one JSON object with every row, run and total");
+}
 
 int run_cross_check_command(const CrossCheckOptions& options) {
   // Options first, so a typo fails before any file is read.
@@ -253,9 +256,6 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   limits.timeout_seconds = options.timeout_seconds;
   limits.memory_limit = options.memory_limit;
   if (options.corpora.empty()) throw UsageError("cross-check needs at least one corpus (an expected.tsv or a directory)");
-  if (options.import_checker.has_value() != options.import_results.has_value()) {
-    throw UsageError("--import takes a checker and its results: --import knossos|porcupine RESULTS");
-  }
 
   const auto start = Clock::now();
   CrossCheckResult result;

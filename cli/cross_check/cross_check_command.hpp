@@ -31,7 +31,7 @@ struct CrossCheckOptions {
   std::string memory_limit = "2GiB";    // per engine and file
   unsigned jobs = 0;                    // files at once; 0: one per core
   bool proofs = true;                   // certify refutations with a core and a proof
-  std::optional<std::string> import_checker;   // "knossos" or "porcupine"
+  std::optional<std::string> import_checker;   // "knossos" or "porcupine"; --import sets both or neither
   std::optional<std::string> import_results;   // their results
   bool json = false;
 };
@@ -83,13 +83,6 @@ struct CrossCheckResult {
 // Adds CORPUS..., the engines, the limits, --import and --json to `cross`, bound to
 // `options`.
 void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options);
-
-// Parses "wgl,jit,..." into engines, in order and without repeats. Throws UsageError.
-std::vector<Engine> parse_engine_list(const std::string& list);
-
-// Fills in `problems` and `agreed` from the runs, the expected verdict, the
-// refutation's certificate and the imported verdict.
-void judge_row(CrossCheckRow& row, const std::string& importer);
 
 // Exit 0 when no row has a problem, 1 otherwise. Throws UsageError for bad options
 // and InputError when a corpus or the imported results cannot be read.
