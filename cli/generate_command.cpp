@@ -6,6 +6,7 @@
 
 #include "cli/common/help_text.hpp"
 #include "cli/common/shared_options.hpp"
+#include "cli/common/text_files.hpp"
 #include "generators/generated_history.hpp"
 
 #include <ariadne/errors.hpp>
@@ -15,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 
@@ -25,10 +25,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
+void write_generated(const fs::path& path, const std::string& text) {
+  if (!write_text_file(path, text)) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
 }
 
 // A word a POSIX shell reads back unchanged: bare when it holds only characters no
@@ -244,10 +242,9 @@ int run_generate_command(const GenerateCommandOptions& options) {
   if (!options.out_dir) {
     const std::string text = files.text(files.first_seed);
     if (options.output) {
-      write_file(*options.output, text);
+      write_generated(*options.output, text);
     } else {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
+      print(text);
     }
     return 0;
   }
@@ -259,7 +256,7 @@ int run_generate_command(const GenerateCommandOptions& options) {
   for (std::size_t i = 0; i < options.count; ++i) {
     const std::uint64_t seed = files.first_seed + i;
     const fs::path file = directory / files.name(seed);
-    write_file(file, files.text(seed));
+    write_generated(file, files.text(seed));
     // One path per line, so a script can pick up exactly the files written.
     std::printf("%s\n", file.string().c_str());
   }

@@ -20,6 +20,7 @@
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
+#include "cli/common/text_files.hpp"
 #include "cli/proof/core_proof.hpp"
 #include "history/store_folder.hpp"
 #include "report/html_report.hpp"
@@ -222,8 +223,7 @@ int run_check_command(const CheckCommandOptions& options) {
       options.json  ? format_check_json(report)
       : options.edn ? format_check_edn(report)
                     : format_check_text(report, Style::for_stream(stdout), options.full);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  print(text);
   if (options.html && !interrupt.interrupted()) {
     limits.enter(Phase::report);
     write_html_file(*options.html, history, *model, result, options.file);

@@ -20,6 +20,7 @@
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
+#include "cli/common/text_files.hpp"
 #include "cli/corpus/corpus_merge.hpp"
 #include "cli/corpus/corpus_report.hpp"
 #include "cli/corpus/corpus_rows.hpp"
@@ -161,11 +162,6 @@ AnsweredRows answered_rows(const RunRows& run, const std::vector<CorpusOutcome>&
     if (!run.positions.empty()) done.positions.push_back(run.positions[i]);
   }
   return done;
-}
-
-void print(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
 }
 
 int run_merge(const CorpusCommandOptions& options) {

@@ -9,6 +9,7 @@
 // trusted only if it is the one round-robin selection gives that shard.
 #include "cli/corpus/corpus_merge.hpp"
 
+#include "cli/common/text_files.hpp"
 #include "cli/corpus/corpus_shard.hpp"
 
 #include <ariadne/errors.hpp>
@@ -16,10 +17,8 @@
 #include <ariadne/value.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 namespace ariadne::cli {
 
@@ -107,14 +106,6 @@ class ReportReader {
   const std::string& path_;
 };
 
-std::string read_report_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, {}, "cannot open the shard report");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::string count_rows(std::size_t count) { return std::to_string(count) + (count == 1 ? " row" : " rows"); }
 
 std::string shard_name(ShardSpec spec) { return std::to_string(spec.index) + "/" + std::to_string(spec.count); }
@@ -148,7 +139,7 @@ void read_row(const ReportReader& reader, const Value& item, const std::string& 
 }
 
 ShardReport read_shard_report(const std::string& path) {
-  const Value document = parse_json_value(read_report_text(path), path);
+  const Value document = parse_json_value(read_text_file(path, "cannot open the shard report"), path);
   const ReportReader reader(path);
   if (!document.is_map()) reader.fail("", "not a corpus report: expected a JSON object, got " + document.to_json());
   ShardReport report;

@@ -2,6 +2,7 @@
 // lines starting with '#' in a TSV are skipped so a corpus can be annotated.
 #include "cli/corpus/corpus_rows.hpp"
 #include "base/text.hpp"
+#include "cli/common/text_files.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 namespace ariadne::cli {
 
@@ -18,16 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, {}, "cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::vector<CorpusRow> read_tsv(const std::string& tsv) {
-  const std::string text = read_file(tsv);
+  const std::string text = read_text_file(tsv, "cannot open");
   const fs::path folder = fs::path(tsv).parent_path();
   std::vector<CorpusRow> rows;
   std::uint32_t line_number = 0;

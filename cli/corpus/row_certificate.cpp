@@ -10,6 +10,7 @@
 #include "cli/common/exit_status.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/report_numbers.hpp"
+#include "cli/common/text_files.hpp"
 #include "cli/proof/core_proof.hpp"
 #include "cli/proof/verify_commands.hpp"
 #include "refute/proof_writer.hpp"
@@ -21,7 +22,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
 namespace ariadne::cli {
 
@@ -30,12 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = ReportClock;
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw UsageError("cannot write " + path.string());
-}
 
 fs::path with_suffix(const fs::path& stem, const std::string& suffix) {
   return fs::path(stem.string() + suffix);
@@ -100,7 +94,9 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
     certificate.proof_covers_whole_partition = written.whole_partition;
   }
   certificate.answer_json = with_suffix(stem, ".json");
-  write_text(certificate.answer_json, format_check_json(report));
+  if (!write_text_file(certificate.answer_json, format_check_json(report))) {
+    throw UsageError("cannot write " + certificate.answer_json.string());
+  }
 
   if (result.verdict == Verdict::linearizable) {
     certificate.problem = replay_witness(row, certificate.answer_json);

@@ -12,6 +12,7 @@
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
+#include "cli/common/text_files.hpp"
 #include "cli/corpus/row_certificate.hpp"
 #include "cli/cross_check/cross_check_report.hpp"
 #include "portfolio/parallel.hpp"
@@ -313,8 +314,7 @@ int run_cross_check_command(const CrossCheckOptions& options) {
 
   const std::string text = options.json ? format_cross_check_json(options, result)
                                         : format_cross_check_text(options, result, Style::for_stream(stdout));
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  print(text);
   const bool clean = std::all_of(result.rows.begin(), result.rows.end(),
                                  [](const CrossCheckRow& row) { return row.problems.empty(); });
   if (interrupt.interrupted()) return interrupt.exit_status();

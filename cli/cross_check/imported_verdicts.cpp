@@ -6,6 +6,8 @@
 #include "cli/cross_check/imported_verdicts.hpp"
 #include "base/text.hpp"
 
+#include "cli/common/text_files.hpp"
+
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/value.hpp>
@@ -13,7 +15,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace ariadne::cli {
@@ -22,13 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_whole_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), {}, "cannot read the results file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_results_file(const fs::path& path) { return read_text_file(path, "cannot read the results file"); }
 
 // Case does not matter: Porcupine's CheckResult prints as Ok, Illegal, Unknown.
 std::optional<Verdict> listed_verdict(std::string_view text) {
@@ -57,7 +52,7 @@ std::string file_key(const Value& key, const std::string& source) {
 
 void read_knossos_file(const fs::path& path, ImportedVerdicts& imported) {
   const std::string source = path.string();
-  const Value document = parse_edn_value(read_whole_file(path), source);
+  const Value document = parse_edn_value(read_results_file(path), source);
   if (document.is_map() && !document.find_keyword("valid?")) {
     for (const auto& [key, result] : document.entries()) {
       imported.by_file[file_key(key, source)] = knossos_verdict(result, source + " at " + key.to_edn());
@@ -82,7 +77,7 @@ void read_knossos_directory(const fs::path& directory, ImportedVerdicts& importe
   for (auto it = fs::recursive_directory_iterator(directory, error); !error && it != fs::recursive_directory_iterator();
        it.increment(error)) {
     if (!it->is_regular_file() || it->path().extension() != ".edn") continue;
-    const Value result = parse_edn_value(read_whole_file(it->path()), it->path().string());
+    const Value result = parse_edn_value(read_results_file(it->path()), it->path().string());
     std::string name = it->path().lexically_relative(directory).generic_string();
     name.resize(name.size() - std::string_view(".edn").size());
     imported.by_file[name] = knossos_verdict(result, it->path().string());
@@ -93,7 +88,7 @@ void read_knossos_directory(const fs::path& directory, ImportedVerdicts& importe
 
 void read_listing(const fs::path& path, ImportedVerdicts& imported) {
   const std::string source = path.string();
-  std::istringstream lines(read_whole_file(path));
+  std::istringstream lines(read_results_file(path));
   std::string line;
   std::uint32_t number = 0;
   while (std::getline(lines, line)) {

@@ -7,6 +7,7 @@
 #include "cli/common/interrupt.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
+#include "cli/common/text_files.hpp"
 #include "cli/explore/explore_report.hpp"
 #include "explore/explorer.hpp"
 #include "report/html_report.hpp"
@@ -32,13 +33,6 @@ std::vector<systems::DesignParameter> parse_params(const std::vector<std::string
     params.push_back({text.substr(0, equals), text.substr(equals + 1)});
   }
   return params;
-}
-
-void write_file(const std::string& option, const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) throw UsageError(option + ": cannot write " + path);
 }
 
 // --replay's steps: "a; b; c", or @FILE with one step per line (blank lines and
@@ -182,7 +176,7 @@ void add_explore_options(CLI::App& explore, ExploreCommandOptions& options) {
 int run_explore_command(const ExploreCommandOptions& options) {
   if (options.list) {
     const std::string text = format_design_list(explore::design_catalogue());
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print(text);
     return 0;
   }
   if (options.design.empty()) throw UsageError("explore: name a design (ariadne explore --list shows them)");
@@ -244,9 +238,10 @@ int run_explore_command(const ExploreCommandOptions& options) {
   }
 
   const std::string text = options.json ? format_explore_json(run) : format_explore_text(run, Style::for_stream(stdout));
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-  if (run.trace && options.output) write_file("--output", *options.output, format_counterexample_edn(run));
+  print(text);
+  if (run.trace && options.output && !write_text_file(*options.output, format_counterexample_edn(run))) {
+    throw UsageError("--output: cannot write " + *options.output);
+  }
   if (run.trace && options.html) {
     std::ofstream out(*options.html, std::ios::binary);
     report::write_html_report(out, history, *model, result,

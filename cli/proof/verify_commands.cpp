@@ -6,15 +6,14 @@
 #include "certify/proof_checker.hpp"
 #include "cli/common/option_values.hpp"
 #include "cli/common/shared_options.hpp"
+#include "cli/common/text_files.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace ariadne::cli {
 
@@ -36,11 +35,7 @@ int run_verify_proof_command(const VerifyProofOptions& options) {
 }
 
 std::vector<std::uint32_t> read_witness_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, {}, "no such file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const Value document = parse_json_value(text.str(), path);
+  const Value document = parse_json_value(read_text_file(path, "no such file"), path);
   const Value* order = &document;
   if (document.is_map()) {
     order = document.find(Value::string("linearization"));
