@@ -1,15 +1,16 @@
 #include "cli/convert_command.hpp"
 
-#include "cli/corpus_rows.hpp"
-#include "cli/option_values.hpp"
+#include "cli/common/help_text.hpp"
+#include "cli/common/option_values.hpp"
+#include "cli/common/shared_options.hpp"
+#include "cli/common/text_files.hpp"
+#include "cli/corpus/corpus_rows.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace ariadne::cli {
@@ -18,12 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const fs::path& path, const std::string& text) {
+void write_converted(const fs::path& path, const std::string& text) {
   if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) throw UsageError("convert: cannot write " + path.string());
+  if (!write_text_file(path, text)) throw UsageError("convert: cannot write " + path.string());
 }
 
 Format target_format(const std::string& name) {
@@ -31,13 +29,30 @@ Format target_format(const std::string& name) {
   throw UsageError("--to: expected edn, jepsen-log, porcupine-kv or json, got '" + name + "'");
 }
 
-}  // namespace
-
+// The file extension for a format: .edn, .log, .txt or .json.
 std::string extension_for(const std::string& format_name) {
   if (format_name == "jepsen-log") return ".log";
   if (format_name == "porcupine-kv") return ".txt";
   if (format_name == "json") return ".json";
   return ".edn";
+}
+
+}  // namespace
+
+void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
+  // Text, not a function as the other commands give: CLI11 ends a footer it calls with one
+  // more blank line, which convert's help has never had.
+  convert.footer(convert_help_footer());
+  convert.add_option("FILE", options.file, "History file to convert");
+  convert.add_option("--corpus", options.corpus, "Convert every row of this expected.tsv instead")->type_name("TSV");
+  convert.add_option("--to", options.to, "The format to write")
+      ->required()
+      ->type_name("edn|jepsen-log|porcupine-kv|json");
+  add_format_option(convert, options.format);
+  convert.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  convert.add_option("--out-dir", options.out_dir,
+                     "With --corpus: write the converted files and their expected.tsv here")
+      ->type_name("DIR");
 }
 
 int run_convert_command(const ConvertCommandOptions& options) {
@@ -51,9 +66,9 @@ int run_convert_command(const ConvertCommandOptions& options) {
     if (!fs::exists(*options.file)) throw InputError(*options.file, {}, "no such file");
     const std::string text = format_events(read_events(*options.file, from), to);
     if (options.output) {
-      write_text(*options.output, text);
+      write_converted(*options.output, text);
     } else {
-      std::fwrite(text.data(), 1, text.size(), stdout);
+      print(text);
     }
     return 0;
   }
@@ -66,14 +81,14 @@ int run_convert_command(const ConvertCommandOptions& options) {
     if (!row.error.empty()) throw UsageError("convert --corpus: " + row.name + ": " + row.error);
     fs::path file = path_below(out_dir, row.name);
     file.replace_extension(extension_for(options.to));
-    write_text(file, format_events(read_events(row.path.string(), from), to));
+    write_converted(file, format_events(read_events(row.path.string(), from), to));
     tsv += file.lexically_relative(out_dir).generic_string() + "\t" +
            (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" +
            model_spec_for_format(row.model, to) +
            "\n";
     ++converted;
   }
-  write_text(out_dir / "expected.tsv", tsv);
+  write_converted(out_dir / "expected.tsv", tsv);
   std::cerr << "ariadne: converted " << converted << " histories to " << options.to << " in " << out_dir.string()
             << " (with expected.tsv)" << std::endl;
   return 0;

@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct ConvertCommandOptions {
@@ -17,11 +21,11 @@ struct ConvertCommandOptions {
   std::optional<std::string> out_dir;  // --out-dir DIR (a corpus): files and a new expected.tsv
 };
 
+// Adds FILE, --corpus, --to, --format and the outputs to `convert`, bound to `options`.
+void add_convert_options(CLI::App& convert, ConvertCommandOptions& options);
+
 // Returns 0 once everything is written. Throws UsageError for bad options and
 // InputError for a history that cannot be read or written in the target format.
 int run_convert_command(const ConvertCommandOptions& options);
-
-// The file extension for a format: .edn, .log, .txt or .json.
-std::string extension_for(const std::string& format_name);
 
 }  // namespace ariadne::cli

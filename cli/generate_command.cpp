@@ -4,6 +4,9 @@
 // written (alone, with -o, or as one of a --count batch).
 #include "cli/generate_command.hpp"
 
+#include "cli/common/help_text.hpp"
+#include "cli/common/shared_options.hpp"
+#include "cli/common/text_files.hpp"
 #include "generators/generated_history.hpp"
 
 #include <ariadne/errors.hpp>
@@ -13,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 
@@ -23,10 +25,62 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
+void write_generated(const fs::path& path, const std::string& text) {
+  if (!write_text_file(path, text)) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
+}
+
+// A word a POSIX shell reads back unchanged: bare when it holds only characters no
+// shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_-.,/:=+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// The command that prints exactly this history, every shape option spelled out,
+// e.g. "ariadne generate crash-storm --ops 60 --crashed-writes 4 --clients 4 --seed 7".
+std::string crash_storm_command(const generators::CrashStormShape& shape) {
+  std::string command = "ariadne generate crash-storm --ops " + std::to_string(shape.operations) +
+                        " --crashed-writes " + std::to_string(shape.crashed_writes) + " --clients " +
+                        std::to_string(shape.clients);
+  if (shape.stale_read) command += " --stale-read";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+// "crash-storm-<ops>-<crashed writes>-<seed>[-stale].edn".
+std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
+  return "crash-storm-" + std::to_string(shape.operations) + "-" + std::to_string(shape.crashed_writes) + "-" +
+         std::to_string(shape.seed) + (shape.stale_read ? "-stale" : "") + ".edn";
+}
+
+// The command that prints exactly this history, e.g. "ariadne generate atomic --model
+// 'register(0)' --ops 40 --processes 4 --values unique --crash-rate 0.1 --seed 1": the
+// model's canonical spec, quoted for a POSIX shell where it needs to be.
+std::string atomic_command(const generators::AtomicShape& shape) {
+  std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
+                        std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
+                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
+                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
+                        generators::format_crash_rate(shape.crash_rate);
+  if (shape.violation) command += " --violation";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+// "atomic-<model name>-<ops>-<seed>[-violation].edn".
+std::string atomic_file_name(const generators::AtomicShape& shape) {
+  // independent(cas-register) becomes independent-cas-register: no parentheses for shells.
+  std::string model;
+  for (const char c : make_model_from_spec(shape.model_spec)->name()) {
+    if (c == '(') model += '-';
+    if (c != '(' && c != ')') model += c;
+  }
+  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
+         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
 }
 
 // The files of the chosen family: the first seed, and for any seed the file's name
@@ -78,53 +132,105 @@ void check_batch_options(const GenerateCommandOptions& options, std::uint64_t fi
   }
 }
 
-// A word a POSIX shell reads back unchanged: bare when it holds only characters no
-// shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789_-.,/:=+@%") == std::string::npos;
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
+// The output options every generate family shares. -o and --out-dir exclude each
+// other; run_generate_command says so, rather than CLI11's "Excludes:" notes
+// cluttering the help. `file_names` is the pattern of the names --out-dir writes.
+void add_generate_output_options(CLI::App& family, GenerateCommandOptions& options, const std::string& file_names) {
+  family.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
+  family.add_option("--out-dir", options.out_dir, "Write --count files named " + file_names + " into DIR")
+      ->type_name("DIR");
+  family.add_option("--count", options.count, "With --out-dir: this many files, seeds S to S+N-1")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+}
+
+void add_crash_storm_options(CLI::App& storm, GenerateCommandOptions& options) {
+  storm.footer(crash_storm_help_footer);
+  storm.parse_complete_callback([&options] { options.family = "crash-storm"; });
+  auto& shape = options.crash_storm;
+  storm.add_option("--ops", shape.operations, "Operations, crashed writes included")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm.add_option("--crashed-writes", shape.crashed_writes, "Writes that complete with :info (at most --ops)")
+      ->type_name("K")
+      ->capture_default_str()
+      ->check(whole_number());
+  storm.add_option("--clients", shape.clients, "Client processes running at once")
+      ->type_name("C")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  storm.add_flag("--stale-read", shape.stale_read,
+                 "Make one read return an overwritten value: not linearizable by construction");
+  storm.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(storm, options, "crash-storm-<ops>-<k>-<seed>[-stale].edn");
+}
+
+void add_atomic_options(CLI::App& atomic, GenerateCommandOptions& options) {
+  atomic.footer(atomic_help_footer);
+  atomic.parse_complete_callback([&options] { options.family = "atomic"; });
+  auto& shape = options.atomic;
+  atomic.add_option("-m,--model", shape.model_spec, "Model spec, e.g. 'register(0)', cas-register, kv, fifo-queue")
+      ->type_name("SPEC")
+      ->required();
+  atomic.add_option("--ops", shape.operations, "Invocations, crashed ones and the violation's included")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--processes", shape.processes, "Client processes running at once")
+      ->type_name("P")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--keys", shape.keys,
+                    "kv and multi-register: spread the operations over N keys (default: the spec's, else 3); "
+                    "independent(MODEL): N independent keys (default 10)")
+      ->type_name("N")
+      ->check(whole_number())
+      ->check(at_least(1, "at least 1"));
+  atomic.add_option("--values", options.atomic_values,
+                    "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
+      ->type_name("unique|K")
+      ->capture_default_str();
+  atomic.add_option("--crash-rate", shape.crash_rate,
+                    "Probability that an operation crashes (:info, or no completion at the end)")
+      ->type_name("R")
+      ->capture_default_str();
+  atomic.add_flag("--violation", shape.violation,
+                  "Inject a pattern no order explains: not linearizable by construction");
+  atomic.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(atomic, options, "atomic-<model>-<ops>-<seed>[-violation].edn");
 }
 
 }  // namespace
 
-std::string crash_storm_command(const generators::CrashStormShape& shape) {
-  std::string command = "ariadne generate crash-storm --ops " + std::to_string(shape.operations) +
-                        " --crashed-writes " + std::to_string(shape.crashed_writes) + " --clients " +
-                        std::to_string(shape.clients);
-  if (shape.stale_read) command += " --stale-read";
-  command += " --seed " + std::to_string(shape.seed);
-  return command;
-}
-
-std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
-  return "crash-storm-" + std::to_string(shape.operations) + "-" + std::to_string(shape.crashed_writes) + "-" +
-         std::to_string(shape.seed) + (shape.stale_read ? "-stale" : "") + ".edn";
-}
-
-std::string atomic_command(const generators::AtomicShape& shape) {
-  std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
-                        std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
-                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
-                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
-                        generators::format_crash_rate(shape.crash_rate);
-  if (shape.violation) command += " --violation";
-  command += " --seed " + std::to_string(shape.seed);
-  return command;
-}
-
-std::string atomic_file_name(const generators::AtomicShape& shape) {
-  // independent(cas-register) becomes independent-cas-register: no parentheses for shells.
-  std::string model;
-  for (const char c : make_model_from_spec(shape.model_spec)->name()) {
-    if (c == '(') model += '-';
-    if (c != '(' && c != ')') model += c;
-  }
-  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
-         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
+// `generate` groups the families; each family is its own subcommand with its shape
+// options and the output options every family shares.
+void add_generate_options(CLI::App& generate, GenerateCommandOptions& options) {
+  generate.footer(generate_help_footer);
+  // Not require_subcommand(1): CLI11 would then report a misspelt family as "A
+  // subcommand is required" instead of naming it; run_generate_command reports a
+  // missing one.
+  generate.require_subcommand(0, 1);
+  add_crash_storm_options(
+      *generate.add_subcommand(
+          "crash-storm", "A cas-register history in which many writes crash and stay open (hard for backtracking)"),
+      options);
+  add_atomic_options(
+      *generate.add_subcommand(
+          "atomic", "A history of one simulated atomic object, any model: linearizable, or with --violation not"),
+      options);
 }
 
 int run_generate_command(const GenerateCommandOptions& options) {
@@ -136,10 +242,9 @@ int run_generate_command(const GenerateCommandOptions& options) {
   if (!options.out_dir) {
     const std::string text = files.text(files.first_seed);
     if (options.output) {
-      write_file(*options.output, text);
+      write_generated(*options.output, text);
     } else {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      std::fflush(stdout);
+      print(text);
     }
     return 0;
   }
@@ -151,7 +256,7 @@ int run_generate_command(const GenerateCommandOptions& options) {
   for (std::size_t i = 0; i < options.count; ++i) {
     const std::uint64_t seed = files.first_seed + i;
     const fs::path file = directory / files.name(seed);
-    write_file(file, files.text(seed));
+    write_generated(file, files.text(seed));
     // One path per line, so a script can pick up exactly the files written.
     std::printf("%s\n", file.string().c_str());
   }

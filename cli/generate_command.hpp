@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace ariadne::cli {
 
 struct GenerateCommandOptions {
@@ -23,23 +27,12 @@ struct GenerateCommandOptions {
   std::size_t count = 1;                 // --count N: seeds S..S+N-1
 };
 
+// Adds the families (crash-storm, atomic) to `generate` as its subcommands, each with
+// its shape and output options, bound to `options`.
+void add_generate_options(CLI::App& generate, GenerateCommandOptions& options);
+
 // Returns 0 once every file is written. Throws UsageError for a missing family, bad
 // options, a shape that cannot be generated, or an output that cannot be written.
 int run_generate_command(const GenerateCommandOptions& options);
-
-// The command that prints exactly this history, every shape option spelled out,
-// e.g. "ariadne generate crash-storm --ops 60 --crashed-writes 4 --clients 4 --seed 7".
-std::string crash_storm_command(const generators::CrashStormShape& shape);
-
-// "crash-storm-<ops>-<crashed writes>-<seed>[-stale].edn".
-std::string crash_storm_file_name(const generators::CrashStormShape& shape);
-
-// The command that prints exactly this history, e.g. "ariadne generate atomic --model
-// 'register(0)' --ops 40 --processes 4 --values unique --crash-rate 0.1 --seed 1": the
-// model's canonical spec, quoted for a POSIX shell where it needs to be.
-std::string atomic_command(const generators::AtomicShape& shape);
-
-// "atomic-<model name>-<ops>-<seed>[-violation].edn".
-std::string atomic_file_name(const generators::AtomicShape& shape);
 
 }  // namespace ariadne::cli

@@ -1,6 +1,7 @@
 // The model registry: built-in models by name, the spec notation of expected.tsv
-// files ("cas-register(0)"), the catalogue for --help, and the default description
-// of an operation. Like Bitwuzla's solver factory, one table says what exists.
+// files ("cas-register(0)"), which only the functions here take apart, the catalogue
+// for --help, and the default description of an operation. Like Bitwuzla's solver
+// factory, one table says what exists.
 //
 // Spec convention, chosen so every spec reads back into an equal model and matches
 // the corpora's own spelling: Knossos-style models always print their initial state
@@ -51,6 +52,11 @@ constexpr std::array kModels{
                models::make_etcd},
 };
 
+[[noreturn]] void throw_no_inner_model(std::string_view spec) {
+  throw UsageError("model spec '" + std::string(spec) +
+                   "': expected independent(MODEL), e.g. independent(cas-register(0))");
+}
+
 }  // namespace
 
 std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
@@ -66,30 +72,45 @@ std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
   throw UsageError("unknown model '" + std::string(name) + "' (known models: " + known + ")");
 }
 
-std::unique_ptr<Model> make_model_from_spec(std::string_view spec) {
+ModelSpecParts split_model_spec(std::string_view spec) {
   const std::string_view text = base::trim(spec);
   const auto open = text.find('(');
-  if (open == std::string_view::npos) return make_model(text, Value());
+  if (open == std::string_view::npos) return {text, std::nullopt};
   if (text.back() != ')') {
     throw UsageError("model spec '" + std::string(spec) + "': expected name(initial-state), missing ')'");
   }
-  const std::string_view name = base::trim(text.substr(0, open));
-  const std::string_view init_text = base::trim(text.substr(open + 1, text.size() - open - 2));
+  return {base::trim(text.substr(0, open)), base::trim(text.substr(open + 1, text.size() - open - 2))};
+}
+
+std::unique_ptr<Model> make_model_from_spec(std::string_view spec) {
+  const ModelSpecParts parts = split_model_spec(spec);
+  if (!parts.argument) return make_model(parts.name, Value());
   // independent(MODEL) holds a spec, not an initial state.
-  if (name == "independent") {
-    if (init_text.empty()) {
-      throw UsageError("model spec '" + std::string(spec) + "': expected independent(MODEL), e.g. independent(cas-register(0))");
-    }
-    return make_independent_model(make_model_from_spec(init_text));
+  if (parts.name == "independent") {
+    if (parts.argument->empty()) throw_no_inner_model(spec);
+    return make_independent_model(make_model_from_spec(*parts.argument));
   }
-  if (init_text.empty()) return make_model(name, Value());
+  if (parts.argument->empty()) return make_model(parts.name, Value());
   Value init;
   try {
-    init = parse_edn_value(init_text, "model spec");
+    init = parse_edn_value(*parts.argument, "model spec");
   } catch (const InputError& e) {
     throw UsageError("model spec '" + std::string(spec) + "': bad initial state: " + e.message());
   }
-  return make_model(name, init);
+  return make_model(parts.name, init);
+}
+
+std::unique_ptr<Model> make_model_from_spec(std::string_view spec, const Value& init) {
+  const std::string_view text = base::trim(spec);
+  constexpr std::string_view kIndependent = "independent(";
+  if (text.starts_with(kIndependent) && text.ends_with(')')) {
+    const std::string_view inner = text.substr(kIndependent.size(), text.size() - kIndependent.size() - 1);
+    if (base::trim(inner).empty()) throw_no_inner_model(spec);
+    return make_independent_model(make_model_from_spec(inner, init));
+  }
+  // `init` replaces whatever the parentheses hold, so only the name is read; a spec
+  // whose own initial state would not parse is still one name.
+  return make_model(base::trim(text.substr(0, text.find('('))), init);
 }
 
 std::vector<std::pair<std::string, std::string>> model_catalogue() {

@@ -129,6 +129,21 @@ std::unique_ptr<Model> make_model(std::string_view name, const Value& init);
 // "cas-register(0)", "multi-register({:x 0 :y 0})", "mutex()", "kv": the notation of
 // expected.tsv files. Throws UsageError.
 std::unique_ptr<Model> make_model_from_spec(std::string_view spec);
+// The model `spec` names, started from `init` in place of the spec's own initial
+// state, which is not read (the command line's --init): "register(5)" with init 0 is
+// "register(0)". In "independent(MODEL)" every key's MODEL starts from `init`.
+// Throws UsageError.
+std::unique_ptr<Model> make_model_from_spec(std::string_view spec, const Value& init);
+// A spec taken apart without making its model: "cas-register(0)" is the name
+// "cas-register" and the argument "0", the EDN of the initial state; "kv" has no
+// argument and "mutex()" an empty one; the argument of "independent(cas-register(0))"
+// is the inner spec. Both are trimmed, and views into `spec`. Throws UsageError for a
+// '(' without a ')' at the end.
+struct ModelSpecParts {
+  std::string_view name;
+  std::optional<std::string_view> argument;
+};
+ModelSpecParts split_model_spec(std::string_view spec);
 // Jepsen's jepsen.independent: every op's value is a tuple [key value], and each key
 // is an object of its own, checked as a history of `inner` (locality, [HerlihyWing90]).
 // check() checks the keys one by one and composes their answers as Jepsen does (any

@@ -4,7 +4,7 @@
 #include <ariadne/check.hpp>
 
 #include "certify/witness_checker.hpp"
-#include "cli/corpus_rows.hpp"
+#include "cli/corpus/corpus_rows.hpp"
 
 #include <doctest/doctest.h>
 

@@ -6,7 +6,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
-#include "cli/corpus_rows.hpp"
+#include "cli/corpus/corpus_rows.hpp"
 
 #include <memory>
 #include <string>

@@ -1,0 +1,236 @@
+// `ariadne check`: read, pair, check, report. Everything that can go wrong before the
+// search (options, the file, the model's view of each op) is reported as a typed
+// error and mapped to an exit status by run_guarded(); the search itself never throws
+// for bad input, it answers unknown with a reason.
+//
+// One Limits object (include/ariadne/limits.hpp) is made as the command starts and
+// spans every phase: reading, the verdict, the core and explanation, the proof and the
+// HTML report. --timeout is the whole command's, --memory-limit bounds what the whole
+// command takes (its resident size, watched by a LimitsWatch, plus a solver's child
+// process), and Ctrl-C or SIGTERM stops whatever phase is running: the report printed
+// then says which limit stopped which phase, and the exit status is 130 or 143.
+#include "cli/check/check_command.hpp"
+
+#include "cli/check/check_report.hpp"
+#include "cli/check/edn_answer.hpp"
+#include "cli/common/exit_status.hpp"
+#include "cli/common/help_text.hpp"
+#include "cli/common/interrupt.hpp"
+#include "cli/common/option_values.hpp"
+#include "cli/common/report_numbers.hpp"
+#include "cli/common/shared_options.hpp"
+#include "cli/common/terminal.hpp"
+#include "cli/common/text_files.hpp"
+#include "cli/proof/core_proof.hpp"
+#include "history/store_folder.hpp"
+#include "report/html_report.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+
+namespace ariadne::cli {
+
+namespace {
+
+// A missing or unreadable file is bad input naming that file, whatever the reader
+// would have said about it. A directory must be a Jepsen store folder, whose history
+// file the reader then takes (history/store_folder.hpp).
+void require_readable_file(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw InputError(path, {}, "no such file");
+  if (std::filesystem::is_directory(status)) history_file_in(path);
+}
+
+void write_html_file(const std::string& path, const History& history, const Model& model,
+                     const CheckResult& result, const std::string& source) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw UsageError("--html: cannot write " + path);
+  report::write_html_report(out, history, model, result, report::ReportContext{source, model.spec()});
+  out.flush();
+  if (!out) throw UsageError("--html: failed writing " + path);
+}
+
+// Progress of a long check on stderr: what phase, how long so far, which engines are
+// running. On a terminal, one line rewritten in place from 2 s on and erased before
+// the report; with --progress, plain lines from the start, one when the phase
+// changes and one a second otherwise, for logs and for scripts that watch a check.
+class ProgressLine {
+ public:
+  ProgressLine(const Limits& limits, bool on_terminal, bool plain) : limits_(limits), terminal_(on_terminal && !plain), plain_(plain) {}
+  Limits::Clock::duration starts_after() const { return plain_ ? Limits::Clock::duration::zero() : std::chrono::seconds(2); }
+  bool shown() const { return terminal_ || plain_; }
+
+  void update() {
+    const auto now = Limits::Clock::now();
+    const Phase phase = limits_.phase();
+    if (plain_ && phase == last_phase_ && now - last_line_ < std::chrono::seconds(1)) return;
+    const double seconds = std::chrono::duration<double>(now - limits_.started()).count();
+    std::string engines;
+    for (const Engine engine : limits_.running_engines()) {
+      engines += (engines.empty() ? "" : ", ") + std::string(engine_name(engine));
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "%sariadne: %.1f s, %s%s%s%s", terminal_ ? "\r\033[K" : "", seconds,
+                  std::string(phase_name(phase)).c_str(), engines.empty() ? "" : " (running: ", engines.c_str(),
+                  engines.empty() ? "" : ")");
+    std::lock_guard lock(mutex_);
+    std::fputs(line, stderr);
+    if (plain_) std::fputc('\n', stderr);
+    std::fflush(stderr);
+    drawn_ = terminal_;
+    last_phase_ = phase;
+    last_line_ = now;
+  }
+  void erase() {
+    std::lock_guard lock(mutex_);
+    if (!drawn_) return;
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+    drawn_ = false;
+  }
+
+ private:
+  const Limits& limits_;
+  const bool terminal_;
+  const bool plain_;
+  std::mutex mutex_;
+  bool drawn_ = false;
+  Phase last_phase_ = Phase::done;
+  Limits::Clock::time_point last_line_{};
+};
+
+}  // namespace
+
+void add_check_options(CLI::App& check, CheckCommandOptions& options) {
+  check.footer(check_help_footer);
+  check.add_option("FILE", options.file,
+                   "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
+                   "history.edn, else history.txt)")
+      ->required();
+  check.add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
+      ->required();
+  check.add_option("--init", options.init, "Initial state as EDN (overrides the spec's), e.g. 0 or '{:x 0}'");
+  check.add_flag("--independent", options.independent,
+                 "Values are [key value] tuples (Jepsen's jepsen.independent): check each key as its own history "
+                 "of the model, keys in parallel; the same as --model 'independent(MODEL)'");
+  add_format_option(check, options.format);
+  add_limit_options(check, options.limits, "");
+  check.add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
+  CLI::Option* check_json = check.add_flag("--json", options.json, "Print one JSON object instead of the human report");
+  check.add_flag("--edn", options.edn,
+                 "Print one EDN map in the shape a Jepsen checker returns (:valid?, :core, :failing-op, ...)")
+      ->excludes(check_json);
+  check.add_flag("--progress", options.progress,
+                 "Print progress lines (phase, elapsed time, engines running) on stderr from the start, "
+                 "also when it is not a terminal (on a terminal, a progress line shows after 2 s anyway)");
+  check.add_flag("--full", options.full, "Print every table row (by default the first 40)");
+  check.add_flag("--explain", options.explain,
+                 "Not linearizable: say in words which ops conflict, the real-time facts binding them, and why "
+                 "no order works");
+  check.add_flag("--no-core", options.no_core,
+                 "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
+  check.add_option("--core-budget", options.core_budget,
+                   "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
+                   "reported (default: 2 s plus ten times the verdict's time; --timeout still bounds it)")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"));
+  check.add_flag("--prefix", options.prefix,
+                 "Not linearizable: print the longest linearizable prefix and its order (Knossos, Porcupine)");
+  check.add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")
+      ->type_name("FILE");
+  check.add_option("--proof", options.proof,
+                   "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
+      ->type_name("DIR");
+}
+
+int run_check_command(const CheckCommandOptions& options) {
+  // Options first, so a typo fails fast before a large file is read.
+  CheckOptions check_options = make_check_options(options.limits, options.jobs);
+  check_options.prefix = options.prefix;
+  check_options.minimal_core = !options.no_core;
+  check_options.core_seconds = options.core_budget;
+  const Format format = choose_format(options.format);
+  std::unique_ptr<Model> model = choose_model(options.model, options.init);
+  if (options.independent) {
+    if (independent_inner_model(*model)) {
+      throw UsageError("--independent: the model " + model->spec() + " is independent already");
+    }
+    model = make_independent_model(std::move(model));
+  }
+
+  const InterruptScope interrupt;
+  const Limits limits(check_options.timeout_seconds, check_options.memory_limit, &interrupt.flag());
+  check_options.limits = &limits;
+  ProgressLine progress(limits, is_terminal(stderr), options.progress);
+  std::optional<LimitsWatch> watch;
+  std::function<void()> show_progress;
+  if (progress.shown()) show_progress = [&progress] { progress.update(); };
+  watch.emplace(limits, show_progress, progress.starts_after());
+
+  const auto start = limits.started();
+  limits.enter(Phase::reading);
+  require_readable_file(options.file);
+  History history;
+  CheckResult result;
+  double read_ms = 0;
+  try {
+    history = read_history(options.file, *model, format, limits);
+    read_ms = ms_since(start);
+    for (const ReadWarning& warning : history.warnings) {
+      progress.erase();
+      std::fprintf(stderr, "ariadne: warning: %s\n", warning_text(history.source, warning).c_str());
+    }
+    result = check(history, *model, check_options);
+  } catch (const LimitReached& stopped) {
+    // Reading was cut short: nothing to check, and the answer is unknown.
+    read_ms = ms_since(start);
+    result.verdict = Verdict::unknown;
+    result.reason = stopped.what();
+    result.limit = stopped.limit();
+    result.limit_phase = Phase::reading;
+  }
+  const double total_ms = ms_since(start);
+
+  CheckReport report;
+  report.file = options.file;
+  report.model_spec = model->spec();
+  report.history = &history;
+  report.result = &result;
+  report.limits = &limits;
+  report.total_ms = total_ms;
+  report.read_ms = read_ms;
+  report.explain = options.explain;
+  report.prefix = options.prefix;
+  report.core_shrunk = !options.no_core;
+  if (options.proof) {
+    limits.enter(Phase::proof);
+    report.proof_dir = *options.proof;
+    report.proof_note = write_core_proof(*options.proof, history, *model, result, limits);
+  }
+  watch.reset();
+  progress.erase();
+  const std::string text =
+      options.json  ? format_check_json(report)
+      : options.edn ? format_check_edn(report)
+                    : format_check_text(report, Style::for_stream(stdout), options.full);
+  print(text);
+  if (options.html && !interrupt.interrupted()) {
+    limits.enter(Phase::report);
+    write_html_file(*options.html, history, *model, result, options.file);
+  }
+
+  if (interrupt.interrupted()) return interrupt.exit_status();
+  return exit_status_for(result.verdict);
+}
+
+}  // namespace ariadne::cli

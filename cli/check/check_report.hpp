@@ -1,0 +1,55 @@
+// The two answers of `ariadne check`: a short human report and the --json object.
+#pragma once
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
+
+#include <string>
+#include <utility>
+
+namespace ariadne::cli {
+
+class Style;
+
+struct CheckReport {
+  std::string file;
+  std::string model_spec;
+  const History* history = nullptr;
+  const CheckResult* result = nullptr;
+  // The command's limits, when it had them: a limit reached after the verdict (in the
+  // core, the proof) is named in the report.
+  const Limits* limits = nullptr;
+  double total_ms = 0;  // reading and checking, for the human report
+  double read_ms = 0;   // reading the file and pairing its events into operations
+  bool explain = false;  // the human report prints the whole explanation
+  bool prefix = false;   // ... and the longest linearizable prefix
+  bool core_shrunk = true;  // false with --no-core
+  std::string proof_dir;   // --proof, when given
+  std::string proof_note;  // what --proof wrote, one line
+};
+
+// The limit that stopped some phase, and the phase: the command's own limits, which
+// saw every phase, else what check() recorded; Limit::none if none did.
+std::pair<Limit, Phase> reported_limit(const CheckReport& report);
+
+// "file:line:column: message", as errors name their place.
+std::string warning_text(const std::string& source, const ReadWarning& warning);
+
+// The op of `history` with this id; nullptr if there is none.
+const Operation* find_op(const History& history, std::uint32_t id);
+
+// Tables longer than this show their first rows only, unless `full` is set.
+inline constexpr std::size_t kTableRowLimit = 40;
+
+// The verdict first, then model, engine, time and op count; then the witness (when
+// linearizable), the offending ops and the explanation (when not), or the reason
+// (when unknown).
+std::string format_check_text(const CheckReport& report, const Style& style, bool full);
+
+// One JSON object with the fields the command-line contract names (verdict, model,
+// engine, operations, elapsed_ms, and linearization, core and explanation, or reason)
+// plus file, partitions, steps, failing_partition and peak_search_bytes.
+std::string format_check_json(const CheckReport& report);
+
+}  // namespace ariadne::cli

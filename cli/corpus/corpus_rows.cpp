@@ -1,0 +1,227 @@
+// Reading corpus rows; see corpus_rows.hpp for the two layouts. Blank lines and
+// lines starting with '#' in a TSV are skipped so a corpus can be annotated.
+#include "cli/corpus/corpus_rows.hpp"
+#include "base/text.hpp"
+#include "cli/common/text_files.hpp"
+
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+#include <ariadne/value.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+namespace ariadne::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<CorpusRow> read_tsv(const std::string& tsv) {
+  const std::string text = read_text_file(tsv, "cannot open");
+  const fs::path folder = fs::path(tsv).parent_path();
+  std::vector<CorpusRow> rows;
+  std::uint32_t line_number = 0;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + begin, end - begin);
+    begin = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (base::trim(line).empty() || base::trim(line).front() == '#') continue;
+
+    std::vector<std::string_view> fields;
+    std::vector<std::uint32_t> columns;
+    std::size_t field_begin = 0;
+    while (true) {
+      const std::size_t tab = line.find('\t', field_begin);
+      columns.push_back(static_cast<std::uint32_t>(field_begin + 1));
+      fields.push_back(line.substr(field_begin, tab == std::string_view::npos ? tab : tab - field_begin));
+      if (tab == std::string_view::npos) break;
+      field_begin = tab + 1;
+    }
+    if (fields.size() != 3) {
+      throw InputError(tsv, {line_number, 1},
+                       "expected path<TAB>verdict<TAB>model, got " + std::to_string(fields.size()) + " field" +
+                           (fields.size() == 1 ? "" : "s"));
+    }
+    CorpusRow row;
+    row.name = std::string(base::trim(fields[0]));
+    row.path = folder / row.name;
+    row.expected = parse_verdict(base::trim(fields[1]));
+    if (!row.expected) {
+      throw InputError(tsv, {line_number, columns[1]},
+                       "expected a verdict (linearizable, not-linearizable or unknown), got '" +
+                           std::string(base::trim(fields[1])) + "'");
+    }
+    row.model = std::string(base::trim(fields[2]));
+    if (row.name.empty() || row.model.empty()) {
+      throw InputError(tsv, {line_number, row.name.empty() ? 1 : columns[2]}, "empty field");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The value of a header line "; <key>: <value>" (any number of ';'), if it is one.
+std::optional<std::string> header_value(std::string_view line, std::string_view key) {
+  line = base::trim(line);
+  while (!line.empty() && line.front() == ';') line.remove_prefix(1);
+  line = base::trim(line);
+  if (line.substr(0, key.size()) != key) return std::nullopt;
+  line.remove_prefix(key.size());
+  line = base::trim(line);
+  if (line.empty() || line.front() != ':') return std::nullopt;
+  line.remove_prefix(1);
+  return std::string(base::trim(line));
+}
+
+// A row for `file` if its leading comment lines hold an expected verdict or a model;
+// nullopt for a file without a header, which is not part of the corpus.
+std::optional<CorpusRow> read_header(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  CorpusRow row;
+  row.name = file.filename().string();
+  row.path = file;
+  if (!in) {
+    row.error = "cannot open";
+    return row;
+  }
+  std::optional<std::string> expected;
+  std::optional<std::string> model;
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string_view trimmed = base::trim(line);
+    if (trimmed.empty()) continue;
+    if (trimmed.front() != ';') break;  // the header ends with the first non-comment
+    if (auto value = header_value(trimmed, "expected")) expected = std::move(value);
+    if (auto value = header_value(trimmed, "model")) model = std::move(value);
+  }
+  if (!expected && !model) return std::nullopt;
+  row.model = model.value_or("");
+  if (!model || model->empty()) {
+    row.error = "header has '; expected:' but no '; model:'";
+  } else if (!expected) {
+    row.error = "header has '; model:' but no '; expected:'";
+  } else if (!(row.expected = parse_verdict(*expected))) {
+    row.error = "header's expected verdict '" + *expected +
+                "' is not linearizable, not-linearizable or unknown";
+  }
+  return row;
+}
+
+// A directory is a corpus of its .edn files with headers, and of every folder
+// below it: a folder with its own expected.tsv contributes that TSV's rows (a
+// family whose files carry no header, such as a converted copy), any other folder
+// is scanned the same way. So `ariadne corpus corpus/` checks every family at once.
+// Row names are paths relative to the top directory, in sorted order, so reports
+// are comparable between runs.
+void collect_directory(const fs::path& top, const fs::path& directory, std::vector<CorpusRow>& rows) {
+  const auto relative_name = [&](const fs::path& path) { return path.lexically_relative(top).generic_string(); };
+  if (directory != top && fs::is_regular_file(directory / "expected.tsv")) {
+    for (CorpusRow row : read_tsv((directory / "expected.tsv").string())) {
+      row.name = relative_name(directory / row.name);
+      rows.push_back(std::move(row));
+    }
+    return;
+  }
+  std::vector<fs::path> files;
+  std::vector<fs::path> folders;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".edn") files.push_back(entry.path());
+    // Hidden folders (.git) and proof directories (whose core.edn is a history with no
+    // verdict header) are not families.
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && !name.starts_with(".") && !name.ends_with(".proof")) folders.push_back(entry.path());
+  }
+  if (error) throw InputError(directory.string(), {}, "cannot read directory: " + error.message());
+  std::sort(files.begin(), files.end());
+  std::sort(folders.begin(), folders.end());
+  for (const auto& file : files) {
+    if (auto row = read_header(file)) {
+      row->name = relative_name(file);
+      rows.push_back(std::move(*row));
+    }
+  }
+  for (const auto& folder : folders) collect_directory(top, folder, rows);
+}
+
+std::vector<CorpusRow> read_directory(const std::string& directory) {
+  std::vector<CorpusRow> rows;
+  collect_directory(fs::path(directory), fs::path(directory), rows);
+  return rows;
+}
+
+}  // namespace
+
+namespace {
+
+Value keywords_as_strings(const Value& value) {
+  if (value.is_keyword()) return Value::string(value.text());
+  if (value.is_map()) {
+    std::vector<Value::Entry> entries;
+    for (const auto& [key, item] : value.entries()) entries.emplace_back(keywords_as_strings(key), keywords_as_strings(item));
+    return Value::map(std::move(entries));
+  }
+  if (value.is_sequential() || value.is_set()) {
+    std::vector<Value> elements;
+    for (const Value& item : value.elements()) elements.push_back(keywords_as_strings(item));
+    if (value.is_set()) return Value::set(std::move(elements));
+    return value.kind() == Value::Kind::list ? Value::list(std::move(elements)) : Value::vector(std::move(elements));
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string model_spec_for_format(const std::string& spec, Format format) {
+  if (format != Format::json) return spec;
+  ModelSpecParts parts;
+  try {
+    parts = split_model_spec(spec);
+  } catch (const UsageError&) {
+    // Converting checks no model: a spec that no model reads is copied as it is, and
+    // `ariadne corpus` reports it on the converted corpus as on the original.
+    return spec;
+  }
+  if (!parts.argument || parts.argument->empty()) return spec;
+  if (parts.name == "independent") {
+    return "independent(" + model_spec_for_format(std::string(*parts.argument), format) + ")";
+  }
+  const Value init = parse_edn_value(*parts.argument, spec);
+  return std::string(parts.name) + "(" + keywords_as_strings(init).to_edn() + ")";
+}
+
+fs::path path_below(const fs::path& dir, const std::string& row_name) {
+  fs::path relative = fs::path(row_name).lexically_normal();
+  if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") relative = relative.filename();
+  return dir / relative;
+}
+
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (const auto verdict : {Verdict::linearizable, Verdict::not_linearizable, Verdict::unknown}) {
+    if (name == verdict_name(verdict)) return verdict;
+  }
+  return std::nullopt;
+}
+
+std::vector<CorpusRow> read_corpus_rows(const std::string& corpus) {
+  std::error_code error;
+  const auto status = fs::status(corpus, error);
+  if (error || !fs::exists(status)) throw InputError(corpus, {}, "no such file or directory");
+  std::vector<CorpusRow> rows = fs::is_directory(status) ? read_directory(corpus) : read_tsv(corpus);
+  // An empty corpus is almost always a wrong path or a missing header; passing it
+  // silently would let a CI job check nothing and succeed.
+  if (rows.empty()) {
+    throw InputError(corpus, {},
+                     fs::is_directory(status) ? "no .edn file with a '; expected:' and '; model:' header"
+                                              : "no rows");
+  }
+  return rows;
+}
+
+}  // namespace ariadne::cli

@@ -1,0 +1,47 @@
+// The rows of a corpus: which file to check, with which model, expecting which
+// verdict. Two sources: an expected.tsv (`path<TAB>verdict<TAB>model`, paths relative
+// to the TSV's folder) or a directory of .edn files that carry their verdict in a
+// leading comment header (`; expected: <verdict>` and `; model: <spec>`), keeping
+// each verdict with its data. A directory's subfolders are read too (each through
+// its own expected.tsv if it has one), so a folder of families is one corpus.
+#pragma once
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ariadne::cli {
+
+struct CorpusRow {
+  std::string name;             // as the TSV wrote it, or the file name in a directory
+  std::filesystem::path path;   // where to read it
+  std::string model;            // a spec, e.g. "cas-register(0)"
+  std::optional<Verdict> expected;
+  std::string error;            // non-empty: the row cannot be checked (bad header)
+};
+
+std::optional<Verdict> parse_verdict(std::string_view name);
+
+// A row's model spec for its history converted to `format`. JSON has no keywords, so
+// converting writes them as strings; a keyword in the spec's initial state
+// (`fifo-queue([:a])`, or inside `independent(fifo-queue([:a]))`) must become a
+// string too (`fifo-queue(["a"])`), or the converted history would no longer match
+// its own model. Other formats keep the spec.
+std::string model_spec_for_format(const std::string& spec, Format format);
+
+// Where a file derived from a row goes under `dir` (a converted copy, a certificate):
+// the row's name as a path below `dir`, so the output mirrors the corpus; a name that
+// is absolute or climbs out of its folder ("../x.edn") keeps only its file name, so
+// nothing is ever written outside `dir`.
+std::filesystem::path path_below(const std::filesystem::path& dir, const std::string& row_name);
+
+// Reads an expected.tsv, or scans a directory. Throws InputError (with line and
+// column for a malformed TSV line) when the corpus itself cannot be read; a single
+// file with a malformed header becomes a row carrying an error instead.
+std::vector<CorpusRow> read_corpus_rows(const std::string& corpus);
+
+}  // namespace ariadne::cli

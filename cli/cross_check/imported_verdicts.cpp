@@ -1,0 +1,150 @@
+// Reading another checker's verdicts. Knossos reports :valid? as true, false or
+// :unknown (when it ran out of time or memory); Porcupine's CheckOperations gives a
+// bool and CheckOperationsVerbose an Ok/Illegal/Unknown result. Everything else
+// Knossos puts in its map (:configs, :final-paths, :op ...) is ignored: only the
+// verdict is compared, since ariadne's own certificates say why.
+#include "cli/cross_check/imported_verdicts.hpp"
+#include "base/text.hpp"
+
+#include "cli/common/text_files.hpp"
+
+#include <ariadne/errors.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/value.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <sstream>
+
+namespace ariadne::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_results_file(const fs::path& path) { return read_text_file(path, "cannot read the results file"); }
+
+// Case does not matter: Porcupine's CheckResult prints as Ok, Illegal, Unknown.
+std::optional<Verdict> listed_verdict(std::string_view text) {
+  std::string word(text);
+  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (word == "true" || word == "ok" || word == "linearizable") return Verdict::linearizable;
+  if (word == "false" || word == "illegal" || word == "not-linearizable") return Verdict::not_linearizable;
+  if (word == "unknown") return Verdict::unknown;
+  return std::nullopt;
+}
+
+// Knossos' :valid? is true, false or :unknown.
+Verdict knossos_verdict(const Value& result, const std::string& source) {
+  if (!result.is_map()) throw InputError(source, {}, "expected a Knossos result map {:valid? ...}, got " + result.to_edn());
+  const Value* valid = result.find_keyword("valid?");
+  if (!valid) throw InputError(source, {}, "the result map has no :valid? key");
+  if (valid->kind() == Value::Kind::boolean) return valid->as_boolean() ? Verdict::linearizable : Verdict::not_linearizable;
+  if (valid->is_keyword() && valid->text() == "unknown") return Verdict::unknown;
+  throw InputError(source, {}, ":valid? must be true, false or :unknown, got " + valid->to_edn());
+}
+
+std::string file_key(const Value& key, const std::string& source) {
+  if (key.is_string() || key.is_keyword() || key.kind() == Value::Kind::symbol) return key.text();
+  throw InputError(source, {}, "expected a file name as the key, got " + key.to_edn());
+}
+
+void read_knossos_file(const fs::path& path, ImportedVerdicts& imported) {
+  const std::string source = path.string();
+  const Value document = parse_edn_value(read_results_file(path), source);
+  if (document.is_map() && !document.find_keyword("valid?")) {
+    for (const auto& [key, result] : document.entries()) {
+      imported.by_file[file_key(key, source)] = knossos_verdict(result, source + " at " + key.to_edn());
+    }
+    return;
+  }
+  if (document.is_sequential()) {
+    for (const Value& result : document.elements()) {
+      const Value* file = result.find_keyword("file");
+      if (!file) throw InputError(source, {}, "each result map in the vector needs :file, got " + result.to_edn());
+      imported.by_file[file_key(*file, source)] = knossos_verdict(result, source);
+    }
+    return;
+  }
+  throw InputError(source, {},
+                   "expected a map from file name to Knossos result map, or a vector of result maps with :file "
+                   "(a single result map belongs in a directory, named after its history plus .edn)");
+}
+
+void read_knossos_directory(const fs::path& directory, ImportedVerdicts& imported) {
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(directory, error); !error && it != fs::recursive_directory_iterator();
+       it.increment(error)) {
+    if (!it->is_regular_file() || it->path().extension() != ".edn") continue;
+    const Value result = parse_edn_value(read_results_file(it->path()), it->path().string());
+    std::string name = it->path().lexically_relative(directory).generic_string();
+    name.resize(name.size() - std::string_view(".edn").size());
+    imported.by_file[name] = knossos_verdict(result, it->path().string());
+  }
+  if (error) throw InputError(directory.string(), {}, "cannot read directory: " + error.message());
+  if (imported.by_file.empty()) throw InputError(directory.string(), {}, "no Knossos result maps (*.edn) in it");
+}
+
+void read_listing(const fs::path& path, ImportedVerdicts& imported) {
+  const std::string source = path.string();
+  std::istringstream lines(read_results_file(path));
+  std::string line;
+  std::uint32_t number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    const std::string_view text = base::trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const auto tab = line.rfind('\t');
+    if (tab == std::string::npos) throw InputError(source, {number, 1}, "expected file<TAB>true|false|unknown");
+    const std::string_view word = base::trim(std::string_view(line).substr(tab + 1));
+    const auto verdict = listed_verdict(word);
+    if (!verdict) {
+      throw InputError(source, {number, static_cast<std::uint32_t>(tab + 2)},
+                       "expected true, false or unknown (or ok, illegal, linearizable, not-linearizable), got '" +
+                           std::string(word) + "'");
+    }
+    const std::string_view file = base::trim(std::string_view(line).substr(0, tab));
+    if (file.empty()) throw InputError(source, {number, 1}, "empty file name");
+    imported.by_file[std::string(file)] = *verdict;
+  }
+  if (imported.by_file.empty()) throw InputError(source, {}, "no verdicts in it");
+}
+
+}  // namespace
+
+std::optional<Verdict> ImportedVerdicts::find(const CorpusRow& row) const {
+  if (const auto it = by_file.find(row.name); it != by_file.end()) return it->second;
+  const std::string base = fs::path(row.name).filename().string();
+  std::optional<Verdict> found;
+  for (const auto& [file, verdict] : by_file) {
+    if (fs::path(file).filename().string() != base) continue;
+    if (found) return std::nullopt;  // two candidates: ambiguous, so missing
+    found = verdict;
+  }
+  return found;
+}
+
+ImportedVerdicts read_imported_verdicts(std::string_view checker, const std::string& path) {
+  ImportedVerdicts imported;
+  imported.checker = std::string(checker);
+  imported.source = path;
+  std::error_code error;
+  const auto status = fs::status(path, error);
+  if (error || !fs::exists(status)) throw InputError(path, {}, "no such file or directory");
+  if (checker == "knossos") {
+    if (fs::is_directory(status)) {
+      read_knossos_directory(path, imported);
+    } else {
+      read_knossos_file(path, imported);
+    }
+  } else if (checker == "porcupine") {
+    if (fs::is_directory(status)) throw InputError(path, {}, "is a directory; a Porcupine listing is one file");
+    read_listing(path, imported);
+  } else {
+    throw UsageError("--import " + std::string(checker) + ": expected " + std::string(kImportableCheckers));
+  }
+  return imported;
+}
+
+}  // namespace ariadne::cli

@@ -1,0 +1,68 @@
+// See core_proof.hpp.
+#include "cli/proof/core_proof.hpp"
+
+#include <ariadne/errors.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace ariadne::cli {
+
+refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
+                                             const CheckResult& result, const Limits& limits,
+                                             std::chrono::steady_clock::duration core_attempt) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
+    throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
+  }
+  // The core lies in one partition; the proof relaxes the rest of that partition.
+  const Operation* first = nullptr;
+  for (const Operation& op : history.ops) {
+    if (op.id == result.core.front()) first = &op;
+  }
+  if (!first) throw InternalError("--proof: the core names an unknown op");
+  std::vector<const Operation*> partition;
+  std::vector<std::uint32_t> core;
+  for (const Operation& op : history.ops) {
+    if (model.is_partitioned() && model.partition_key(op) != model.partition_key(*first)) continue;
+    if (std::binary_search(result.core.begin(), result.core.end(), op.id)) {
+      core.push_back(static_cast<std::uint32_t>(partition.size()));
+    }
+    partition.push_back(&op);
+  }
+  try {
+    return refute::write_proof(dir, partition, core, model, limits, core_attempt);
+  } catch (const LimitReached&) {
+    throw;
+  } catch (const std::logic_error& e) {
+    throw InternalError(std::string("--proof: ") + e.what());
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--proof: ") + e.what());
+  }
+}
+
+std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written) {
+  const std::string scope =
+      written.whole_partition
+          ? "the solver could not refute the minimal core's formula in time, so this proves the whole partition (" +
+                std::to_string(written.core_ops) + " ops); "
+          : "";
+  return "proof written to " + dir + ": " + scope + std::to_string(written.base_clauses) + " clauses, " +
+         std::to_string(written.lemmas) + " lemmas, DRAT " + std::to_string(written.proof_bytes) +
+         " bytes; check it with: ariadne verify-proof " + dir;
+}
+
+std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
+                             const CheckResult& result, const Limits& limits) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
+    return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+  }
+  try {
+    return describe_written_proof(dir, write_core_proof_files(dir, history, model, result, limits));
+  } catch (const LimitReached& stopped) {
+    return stopped.what();
+  }
+}
+
+}  // namespace ariadne::cli
