@@ -35,6 +35,18 @@ TEST_CASE("convert --corpus writes the files and an expected.tsv that corpus che
   CHECK(run_cli({"corpus", out + "/expected.tsv"}).status == 0);
 }
 
+TEST_CASE("convert --corpus to json keeps an independent(MODEL) row's spec, which corpus then reads") {
+  TempDir dir;
+  const std::string tsv = dir.write("in/expected.tsv", "a.edn\tlinearizable\tindependent(register(0))\n");
+  dir.write("in/a.edn",
+            "{:process 0 :type :invoke :f :write :value [1 1]}\n{:process 0 :type :ok :f :write :value [1 1]}\n"
+            "{:process 1 :type :invoke :f :read :value [1 nil]}\n{:process 1 :type :ok :f :read :value [1 1]}\n");
+  const std::string out = (dir.path() / "out").string();
+  REQUIRE(run_cli({"convert", "--corpus", tsv, "--to", "json", "--out-dir", out}).status == 0);
+  CHECK(read_text(dir.path() / "out" / "expected.tsv") == "a.json\tlinearizable\tindependent(register(0))\n");
+  CHECK(run_cli({"corpus", out + "/expected.tsv"}).status == 0);
+}
+
 TEST_CASE("convert: what a format cannot hold, and bad options, are errors") {
   TempDir dir;
   const std::string keyed = dir.write("kv.txt", "{:process 0, :type :invoke, :f :get, :key \"0\", :value nil}\n");

@@ -148,4 +148,19 @@ TEST_CASE("check --independent: values that are not tuples are bad input; a doub
   CHECK(twice.status == 64);
 }
 
+TEST_CASE("check --init starts every key of independent(MODEL) from it, whatever the spec's own state") {
+  TempDir dir;
+  const fs::path reads = dir.path() / "reads.edn";
+  std::ofstream(reads) << "{:process 0, :type :invoke, :f :read, :value [1 nil]}\n"
+                          "{:process 0, :type :ok, :f :read, :value [1 5]}\n"
+                          "{:process 1, :type :invoke, :f :read, :value [2 nil]}\n"
+                          "{:process 1, :type :ok, :f :read, :value [2 5]}\n";
+  CHECK(run_cli({"check", reads.string(), "--model", "independent(register(0))"}).status == 1);
+  CHECK(run_cli({"check", reads.string(), "--model", "independent(register(0))", "--init", "5"}).status == 0);
+  CHECK(run_cli({"check", reads.string(), "--independent", "--model", "register(0)", "--init", "5"}).status == 0);
+  const RunResult bad_init = run_cli({"check", reads.string(), "--model", "independent(register)", "--init", "[5"});
+  CHECK(bad_init.status == 64);
+  CHECK_MESSAGE(bad_init.err.find("ariadne: --init: ") == 0, bad_init.err);
+}
+
 }  // TEST_SUITE
