@@ -2,6 +2,8 @@
 // advertise a model the binary lacks or miss one it has.
 #include "cli/common/help_text.hpp"
 
+#include "engines/engine_table.hpp"
+
 #include <ariadne/model.hpp>
 
 #include <algorithm>
@@ -30,22 +32,21 @@ std::string models_section() {
 }
 
 std::string engines_section() {
-  return "Engines (--engine):\n"
-         "  auto   the default: the unique-value test first, which answers at once on the\n"
-         "         histories it covers and declines the others; then WGL alone for each\n"
-         "         partition's first 100 ms, which decides nearly every real history; then a\n"
-         "         race of WGL and SAT, joined a second later by JIT and SMT; the first\n"
-         "         certified answer wins, the rest are stopped\n"
-         "  wgl    Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)\n"
-         "  jit    Lowe's just-in-time linearization, carrying configurations forward\n"
-         "  sat    CaDiCaL on the history encoded as ordering constraints\n"
-         "  smt    Z3 on the same constraints, as integer difference logic\n"
-         "  brute  every order, for histories of at most 14 operations (the test oracle)\n"
-         "  unique near-linear tests for histories whose values are written, enqueued,\n"
-         "         pushed or added once: register, cas-register, etcd without failed cas,\n"
-         "         each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"
-         "         declines any other history (a value written twice, an append, a crashed\n"
-         "         removal it cannot place), saying why (docs/unique-values.md)\n";
+  // From the engine table, which declares every engine once; each entry's later
+  // lines line up under its first.
+  std::string out = "Engines (--engine):\n";
+  auto entry = [&out](std::string_view name, std::string_view help) {
+    out += "  " + std::string(name) + std::string(name.size() < 7 ? 7 - name.size() : 1, ' ');
+    for (std::size_t at = 0; at <= help.size();) {
+      const std::size_t end = std::min(help.find('\n', at), help.size());
+      if (at > 0) out += "         ";
+      out += std::string(help.substr(at, end - at)) + "\n";
+      at = end + 1;
+    }
+  };
+  entry(engine_name(Engine::automatic), engines::kAutomaticHelp);
+  for (const engines::EngineRow& row : engines::engine_rows()) entry(row.name, row.help);
+  return out;
 }
 
 // Words filled into lines of at most 80 columns, as the prose around them is.

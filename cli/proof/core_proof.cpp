@@ -16,21 +16,21 @@ refute::ProofWritten write_core_proof_files(const std::string& dir, const Histor
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
     throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
   }
-  // The core lies in one partition; the proof relaxes the rest of that partition.
-  const Operation* first = nullptr;
-  for (const Operation& op : history.ops) {
-    if (op.id == result.core.front()) first = &op;
-  }
-  if (!first) throw InternalError("--proof: the core names an unknown op");
+  // The core lies in one partition, whose ops check() kept: the proof relaxes the
+  // rest of that partition. Ops are in id order, which is call order.
   std::vector<const Operation*> partition;
   std::vector<std::uint32_t> core;
-  for (const Operation& op : history.ops) {
-    if (model.is_partitioned() && model.partition_key(op) != model.partition_key(*first)) continue;
-    if (std::binary_search(result.core.begin(), result.core.end(), op.id)) {
+  partition.reserve(result.failing_partition_ops.size());
+  for (const std::uint32_t id : result.failing_partition_ops) {
+    const auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
+                                     [](const Operation& op, std::uint32_t wanted) { return op.id < wanted; });
+    if (it == history.ops.end() || it->id != id) throw InternalError("--proof: the result names an unknown op");
+    if (std::binary_search(result.core.begin(), result.core.end(), id)) {
       core.push_back(static_cast<std::uint32_t>(partition.size()));
     }
-    partition.push_back(&op);
+    partition.push_back(&*it);
   }
+  if (core.size() != result.core.size()) throw InternalError("--proof: the core lies outside the failing partition");
   try {
     return refute::write_proof(dir, partition, core, model, limits, core_attempt);
   } catch (const LimitReached&) {
