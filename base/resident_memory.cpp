@@ -1,9 +1,9 @@
 // resident_bytes() from /proc/<pid>/statm (Linux): its second field is resident pages.
 #include "base/resident_memory.hpp"
 
+#include <unistd.h>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 namespace ariadne::base {
 

@@ -88,10 +88,16 @@ void write_edn(std::string& out, const Value& v) {
     case Value::Kind::nil: out += "nil"; break;
     case Value::Kind::boolean: out += v.as_boolean() ? "true" : "false"; break;
     case Value::Kind::integer: out += std::to_string(v.as_integer()); break;
-    case Value::Kind::big_integer: out += v.text(); out += 'N'; break;
+    case Value::Kind::big_integer:
+      out += v.text();
+      out += 'N';
+      break;
     case Value::Kind::floating: out += format_double(v.as_floating()); break;
     case Value::Kind::string: append_edn_string(out, v.text()); break;
-    case Value::Kind::keyword: out += ':'; out += v.text(); break;
+    case Value::Kind::keyword:
+      out += ':';
+      out += v.text();
+      break;
     case Value::Kind::symbol: out += v.text(); break;
     case Value::Kind::vector: write_edn_seq(out, v.elements(), "[", ']'); break;
     case Value::Kind::list: write_edn_seq(out, v.elements(), "(", ')'); break;
@@ -118,9 +124,7 @@ void write_json(std::string& out, const Value& v) {
     case Value::Kind::boolean: out += v.as_boolean() ? "true" : "false"; break;
     case Value::Kind::integer: out += std::to_string(v.as_integer()); break;
     case Value::Kind::big_integer: out += v.text(); break;
-    case Value::Kind::floating:
-      out += std::isfinite(v.as_floating()) ? format_double(v.as_floating()) : "null";
-      break;
+    case Value::Kind::floating: out += std::isfinite(v.as_floating()) ? format_double(v.as_floating()) : "null"; break;
     case Value::Kind::string:
     case Value::Kind::keyword:
     case Value::Kind::symbol: out += json_quote(v.text()); break;
@@ -143,8 +147,7 @@ void write_json(std::string& out, const Value& v) {
       for (const auto& [k, val] : v.entries()) {
         if (!first) out += ',';
         first = false;
-        if (k.kind() == Value::Kind::string || k.kind() == Value::Kind::keyword ||
-            k.kind() == Value::Kind::symbol) {
+        if (k.kind() == Value::Kind::string || k.kind() == Value::Kind::keyword || k.kind() == Value::Kind::symbol) {
           out += json_quote(k.text());
         } else {
           out += json_quote(k.to_edn());
@@ -234,8 +237,7 @@ Value Value::set(std::vector<Value> elements) {
 
 Value Value::map(std::vector<Entry> entries) {
   // Stable sort keeps insertion order among equal keys, so the last one can win.
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.first < b.first; });
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.first < b.first; });
   std::vector<Entry> unique;
   unique.reserve(entries.size());
   for (auto& e : entries) {
@@ -267,8 +269,7 @@ const std::vector<Value::Entry>& Value::entries() const {
 const Value* Value::find(const Value& key) const {
   if (kind_ != Kind::map) return nullptr;
   const auto& es = entries();
-  auto it = std::lower_bound(es.begin(), es.end(), key,
-                             [](const Entry& e, const Value& k) { return e.first < k; });
+  auto it = std::lower_bound(es.begin(), es.end(), key, [](const Entry& e, const Value& k) { return e.first < k; });
   if (it != es.end() && it->first == key) return &it->second;
   return nullptr;
 }

@@ -41,7 +41,7 @@ constexpr std::int64_t kMaxExternal = std::numeric_limits<std::int32_t>::max();
 struct Step {
   bool deletion = false;
   std::vector<std::int32_t> literals;  // DIMACS numbering, without the closing 0
-  std::size_t position = 0;  // line of a text input, byte offset of a binary proof
+  std::size_t position = 0;            // line of a text input, byte offset of a binary proof
 };
 
 // Quotes an unexpected token so that a binary or enormous token cannot garble the message.
@@ -53,9 +53,7 @@ std::string quote(std::string_view token) {
   return out + "'";
 }
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 // Splits DIMACS-style text into whitespace-separated tokens and skips comment lines:
 // a token starting with 'c' that is the first on its line begins a comment.
@@ -134,8 +132,8 @@ std::optional<std::string> read_formula(std::string_view text, std::vector<Step>
       const auto format = tokens.next();
       const auto v = tokens.next();
       const auto c = tokens.next();
-      if (format.kind != Kind::word || format.text != "cnf" || v.kind != Kind::number ||
-          c.kind != Kind::number || v.value < 0 || c.value < 0)
+      if (format.kind != Kind::word || format.text != "cnf" || v.kind != Kind::number || c.kind != Kind::number ||
+          v.value < 0 || c.value < 0)
         return where() + "expected the header 'p cnf VARIABLES CLAUSES'";
       have_header = true;
       variables = v.value;
@@ -144,8 +142,7 @@ std::optional<std::string> read_formula(std::string_view text, std::vector<Step>
     }
     if (token.kind == Kind::word) return where() + "unexpected " + quote(token.text);
     if (!have_header) return where() + "a clause before the 'p cnf' header";
-    if (token.kind == Kind::out_of_range)
-      return where() + "literal " + quote(token.text) + " is out of range";
+    if (token.kind == Kind::out_of_range) return where() + "literal " + quote(token.text) + " is out of range";
     if (!in_clause) {
       clause = Step{false, {}, token.line};
       in_clause = true;
@@ -160,16 +157,15 @@ std::optional<std::string> read_formula(std::string_view text, std::vector<Step>
       continue;
     }
     if (token.value > variables || -token.value > variables)
-      return where() + "literal " + std::to_string(token.value) + " exceeds the " +
-             std::to_string(variables) + " variables declared in the header";
+      return where() + "literal " + std::to_string(token.value) + " exceeds the " + std::to_string(variables) +
+             " variables declared in the header";
     clause.literals.push_back(static_cast<std::int32_t>(token.value));
   }
   if (!have_header) return "cnf: no 'p cnf' header";
-  if (in_clause)
-    return "cnf line " + std::to_string(clause.position) + ": the last clause is not terminated by 0";
+  if (in_clause) return "cnf line " + std::to_string(clause.position) + ": the last clause is not terminated by 0";
   if (static_cast<std::int64_t>(clauses.size()) != declared_clauses)
-    return "cnf: the header declares " + std::to_string(declared_clauses) +
-           " clauses but the file has " + std::to_string(clauses.size());
+    return "cnf: the header declares " + std::to_string(declared_clauses) + " clauses but the file has " +
+           std::to_string(clauses.size());
   return std::nullopt;
 }
 
@@ -183,8 +179,7 @@ class ProofReader {
   explicit ProofReader(std::string_view proof)
       : text_(proof),
         tokens_(proof),
-        binary_(!proof.empty() && (proof[0] == 'a' || proof[0] == 'd') &&
-                proof.find('\0') != std::string_view::npos) {}
+        binary_(!proof.empty() && (proof[0] == 'a' || proof[0] == 'd') && proof.find('\0') != std::string_view::npos) {}
 
   Status next(Step& step, std::string& error) {
     step.deletion = false;
@@ -386,8 +381,7 @@ class Checker {
       const Clause& clause = clauses_[it->second];
       if (clause.size != lits.size()) continue;
       const std::span<const Lit> stored = literals(it->second);
-      if (!std::all_of(stored.begin(), stored.end(), [this](Lit lit) { return marks_[lit] == stamp_; }))
-        continue;
+      if (!std::all_of(stored.begin(), stored.end(), [this](Lit lit) { return marks_[lit] == stamp_; })) continue;
       if (is_reason(it->second)) return Deletion::ignored_reason;
       clauses_[it->second].active = false;  // watches and occurrences drop it lazily
       by_literals_.erase(it);
@@ -416,9 +410,7 @@ class Checker {
     return rat ? Lemma::rat : Lemma::rejected;
   }
 
-  std::span<const Lit> literals(ClauseId id) const {
-    return {arena_.data() + clauses_[id].begin, clauses_[id].size};
-  }
+  std::span<const Lit> literals(ClauseId id) const { return {arena_.data() + clauses_[id].begin, clauses_[id].size}; }
   const Origin& origin(ClauseId id) const { return origins_[id]; }
   std::int32_t external(Lit lit) const {
     const std::int32_t variable = external_variable_[lit >> 1];
@@ -432,8 +424,8 @@ class Checker {
   static constexpr Lit kNoLiteral = std::numeric_limits<Lit>::max();
 
   Lit internal(std::int32_t literal) {
-    const std::uint32_t magnitude = literal < 0 ? -static_cast<std::uint32_t>(literal)
-                                                : static_cast<std::uint32_t>(literal);
+    const std::uint32_t magnitude =
+        literal < 0 ? -static_cast<std::uint32_t>(literal) : static_cast<std::uint32_t>(literal);
     std::uint32_t* slot = nullptr;
     if (magnitude < direct_limit_) {
       if (magnitude >= direct_.size()) direct_.resize(magnitude + 1, kNoVariable);
@@ -505,9 +497,8 @@ class Checker {
   // reason is this clause means the clause holds up part of the persistent trail.
   bool is_reason(ClauseId id) const {
     const std::span<const Lit> lits = literals(id);
-    return std::any_of(lits.begin(), lits.end(), [this, id](Lit lit) {
-      return value(lit) == kTrue && reason_[lit >> 1] == id;
-    });
+    return std::any_of(lits.begin(), lits.end(),
+                       [this, id](Lit lit) { return value(lit) == kTrue && reason_[lit >> 1] == id; });
   }
 
   // Unit propagation with two watched literals; false on conflict.
@@ -537,8 +528,8 @@ class Checker {
             list[kept++] = {watch.clause, other, false};
             continue;
           }
-          Lit* replacement = std::find_if(lits + 2, lits + clause.size,
-                                          [this](Lit lit) { return value(lit) != kFalse; });
+          Lit* replacement =
+              std::find_if(lits + 2, lits + clause.size, [this](Lit lit) { return value(lit) != kFalse; });
           if (replacement != lits + clause.size) {
             std::swap(lits[1], *replacement);
             // A different list from `list`: lits[1] is not false, `falsified` is.
@@ -622,8 +613,7 @@ class Checker {
 std::string describe(const Checker& checker, std::span<const Lit> lits) {
   constexpr std::size_t kShown = 16;
   std::string out;
-  for (std::size_t i = 0; i < lits.size() && i < kShown; ++i)
-    out += std::to_string(checker.external(lits[i])) + " ";
+  for (std::size_t i = 0; i < lits.size() && i < kShown; ++i) out += std::to_string(checker.external(lits[i])) + " ";
   if (lits.size() > kShown) out += "... (" + std::to_string(lits.size()) + " literals) ";
   return out + "0";
 }
@@ -631,22 +621,20 @@ std::string describe(const Checker& checker, std::span<const Lit> lits) {
 std::string rejection(const Checker& checker, const ProofReader& reader, std::size_t position,
                       std::span<const Lit> lemma, ClauseId blocking) {
   const std::string where = reader.where(position) + ": ";
-  if (lemma.empty())
-    return where + "the empty clause is not RUP (unit propagation finds no conflict)";
-  std::string message = where + "lemma " + describe(checker, lemma) +
-                        " is neither RUP nor RAT on " + std::to_string(checker.external(lemma[0]));
+  if (lemma.empty()) return where + "the empty clause is not RUP (unit propagation finds no conflict)";
+  std::string message = where + "lemma " + describe(checker, lemma) + " is neither RUP nor RAT on " +
+                        std::to_string(checker.external(lemma[0]));
   if (blocking == kNoReason) return message;
   const Origin& origin = checker.origin(blocking);
-  const std::string source = origin.from_proof ? reader.where(origin.position)
-                                               : "cnf line " + std::to_string(origin.position);
-  return message + " (its resolvent with " + describe(checker, checker.literals(blocking)) +
-         " from " + source + " is not RUP)";
+  const std::string source =
+      origin.from_proof ? reader.where(origin.position) : "cnf line " + std::to_string(origin.position);
+  return message + " (its resolvent with " + describe(checker, checker.literals(blocking)) + " from " + source +
+         " is not RUP)";
 }
 
 std::string counts(const DratVerdict& verdict) {
-  return std::to_string(verdict.lemmas) + " lemmas (" + std::to_string(verdict.rat_lemmas) +
-         " RAT), " + std::to_string(verdict.deletions) + " deletions (" +
-         std::to_string(verdict.ignored_deletions) + " ignored)";
+  return std::to_string(verdict.lemmas) + " lemmas (" + std::to_string(verdict.rat_lemmas) + " RAT), " +
+         std::to_string(verdict.deletions) + " deletions (" + std::to_string(verdict.ignored_deletions) + " ignored)";
 }
 
 DratVerdict check_forward(std::string_view cnf, std::string_view proof, const std::function<bool()>& should_stop) {
@@ -672,8 +660,8 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof, const st
     checker.add(lits, tautology, false, clause.position);
     if (checker.refuted()) {
       verdict.valid = true;
-      verdict.message = "valid: the formula is refuted by unit propagation alone (cnf line " +
-                        std::to_string(clause.position) + ")";
+      verdict.message =
+          "valid: the formula is refuted by unit propagation alone (cnf line " + std::to_string(clause.position) + ")";
       return verdict;
     }
   }
@@ -682,13 +670,11 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof, const st
   Step step;
   for (;;) {
     switch (reader.next(step, verdict.message)) {
-      case ProofReader::Status::error:
-        return verdict;
+      case ProofReader::Status::error: return verdict;
       case ProofReader::Status::end:
         verdict.message = "the proof ends without deriving the empty clause, after " + counts(verdict);
         return verdict;
-      case ProofReader::Status::step:
-        break;
+      case ProofReader::Status::step: break;
     }
     if (stop_now()) {
       verdict.stopped = true;
@@ -712,8 +698,8 @@ DratVerdict check_forward(std::string_view cnf, std::string_view proof, const st
     checker.add(lits, tautology, true, step.position);
     if (checker.refuted()) {
       verdict.valid = true;
-      verdict.message = "valid: the empty clause is derived at " + reader.where(step.position) +
-                        ", after " + counts(verdict);
+      verdict.message =
+          "valid: the empty clause is derived at " + reader.where(step.position) + ", after " + counts(verdict);
       return verdict;
     }
   }

@@ -12,13 +12,13 @@
 namespace ariadne::certify {
 
 struct DratVerdict {
-  bool valid = false;  // the proof derives the empty clause and every step up to it checks
-  std::string message;  // when invalid: what failed and where; when valid: a one-line summary
+  bool valid = false;                 // the proof derives the empty clause and every step up to it checks
+  std::string message;                // when invalid: what failed and where; when valid: a one-line summary
   std::size_t lemmas = 0;             // lemmas added (checked and accepted)
   std::size_t deletions = 0;          // deletion steps read
   std::size_t ignored_deletions = 0;  // deletions skipped: unit or reason clauses, or absent ones
   std::size_t rat_lemmas = 0;         // lemmas that were not RUP and needed the RAT check
-  bool stopped = false;  // should_stop said so before the check ended: neither valid nor refuted
+  bool stopped = false;               // should_stop said so before the check ended: neither valid nor refuted
 };
 
 // Checks `proof` against the DIMACS formula `cnf`, forward, step by step.

@@ -4,8 +4,8 @@
 #include "certify/proof_checker.hpp"
 
 #include "certify/drat_checker.hpp"
-#include "encoder/encode.hpp"
 #include "certify/proof_format.hpp"
+#include "encoder/encode.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -244,8 +244,8 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
     return fail(*cnf_name + ": its first " + std::to_string(base) + " clauses are not the encoding of " +
                 *history_name + " under " + *spec + " (" + std::to_string(formula.clause_count()) + " clauses)");
   }
-  check.passed.push_back("formula: the " + std::to_string(base) + " base clauses are the encoding of " +
-                         *history_name + " (" + std::to_string(history.ops.size()) + " ops) under " + *spec);
+  check.passed.push_back("formula: the " + std::to_string(base) + " base clauses are the encoding of " + *history_name +
+                         " (" + std::to_string(history.ops.size()) + " ops) under " + *spec);
 
   // 2. Every lemma forbids a cycle.
   if (should_stop && should_stop()) return stopped("lemmas");

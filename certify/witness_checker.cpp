@@ -91,8 +91,9 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
     next.erase(std::unique(next.begin(), next.end()), next.end());
     if (next.empty()) {
       std::string state_text = compiled->describe_state(states.front());
-      return describe(model, *part[i]) + " cannot take effect where the linearization puts it: the model's state there is " +
-             state_text + (states.size() > 1 ? " (or one of " + std::to_string(states.size()) + " states)" : "");
+      return describe(model, *part[i]) +
+             " cannot take effect where the linearization puts it: the model's state there is " + state_text +
+             (states.size() > 1 ? " (or one of " + std::to_string(states.size()) + " states)" : "");
     }
     if (next.size() > kMaxTrackedStates) {
       return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +

@@ -50,8 +50,8 @@ void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
       ->type_name("edn|jepsen-log|porcupine-kv|json");
   add_format_option(convert, options.format);
   convert.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
-  convert.add_option("--out-dir", options.out_dir,
-                     "With --corpus: write the converted files and their expected.tsv here")
+  convert
+      .add_option("--out-dir", options.out_dir, "With --corpus: write the converted files and their expected.tsv here")
       ->type_name("DIR");
 }
 
@@ -84,8 +84,7 @@ int run_convert_command(const ConvertCommandOptions& options) {
     write_converted(file, format_events(read_events(row.path.string(), from), to));
     tsv += file.lexically_relative(out_dir).generic_string() + "\t" +
            (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" +
-           model_spec_for_format(row.model, to) +
-           "\n";
+           model_spec_for_format(row.model, to) + "\n";
     ++converted;
   }
   write_converted(out_dir / "expected.tsv", tsv);

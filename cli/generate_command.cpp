@@ -32,8 +32,9 @@ void write_generated(const fs::path& path, const std::string& text) {
 // A word a POSIX shell reads back unchanged: bare when it holds only characters no
 // shell treats specially, otherwise in single quotes (a quote inside becomes '\'').
 std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789_-.,/:=+@%") == std::string::npos;
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_-.,/:=+@%") == std::string::npos;
   if (plain) return word;
   std::string quoted = "'";
   for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -63,8 +64,8 @@ std::string crash_storm_file_name(const generators::CrashStormShape& shape) {
 std::string atomic_command(const generators::AtomicShape& shape) {
   std::string command = "ariadne generate atomic --model " + shell_word(shape.model_spec) + " --ops " +
                         std::to_string(shape.operations) + " --processes " + std::to_string(shape.processes) +
-                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) +
-                        " --values " + generators::value_domain_text(shape.values) + " --crash-rate " +
+                        (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) + " --values " +
+                        generators::value_domain_text(shape.values) + " --crash-rate " +
                         generators::format_crash_rate(shape.crash_rate);
   if (shape.violation) command += " --violation";
   command += " --seed " + std::to_string(shape.seed);
@@ -79,8 +80,8 @@ std::string atomic_file_name(const generators::AtomicShape& shape) {
     if (c == '(') model += '-';
     if (c != '(' && c != ')') model += c;
   }
-  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" +
-         std::to_string(shape.seed) + (shape.violation ? "-violation" : "") + ".edn";
+  return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" + std::to_string(shape.seed) +
+         (shape.violation ? "-violation" : "") + ".edn";
 }
 
 // The files of the chosen family: the first seed, and for any seed the file's name
@@ -190,18 +191,21 @@ void add_atomic_options(CLI::App& atomic, GenerateCommandOptions& options) {
       ->capture_default_str()
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));
-  atomic.add_option("--keys", shape.keys,
-                    "kv and multi-register: spread the operations over N keys (default: the spec's, else 3); "
-                    "independent(MODEL): N independent keys (default 10)")
+  atomic
+      .add_option("--keys", shape.keys,
+                  "kv and multi-register: spread the operations over N keys (default: the spec's, else 3); "
+                  "independent(MODEL): N independent keys (default 10)")
       ->type_name("N")
       ->check(whole_number())
       ->check(at_least(1, "at least 1"));
-  atomic.add_option("--values", options.atomic_values,
-                    "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
+  atomic
+      .add_option("--values", options.atomic_values,
+                  "unique: every value written or inserted is fresh; K: drawn from K values, 0 to K-1")
       ->type_name("unique|K")
       ->capture_default_str();
-  atomic.add_option("--crash-rate", shape.crash_rate,
-                    "Probability that an operation crashes (:info, or no completion at the end)")
+  atomic
+      .add_option("--crash-rate", shape.crash_rate,
+                  "Probability that an operation crashes (:info, or no completion at the end)")
       ->type_name("R")
       ->capture_default_str();
   atomic.add_flag("--violation", shape.violation,

@@ -237,8 +237,8 @@ class ContainerEncoding {
     for (std::uint32_t k = 0; k < inserts_.size(); ++k) {
       if (inserts_[k].initial) continue;
       const std::uint64_t call = real_time.call(inserts_[k].index);
-      const auto returned_before = std::ranges::partition_point(
-          completed, [&](std::uint32_t op) { return real_time.ret(op) < call; });
+      const auto returned_before =
+          std::ranges::partition_point(completed, [&](std::uint32_t op) { return real_time.ret(op) < call; });
       const auto count = static_cast<std::size_t>(returned_before - completed.begin());
       if (count > 0) fifo_cutoffs_[k] = latest_call[count - 1];
     }

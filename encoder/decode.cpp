@@ -107,9 +107,8 @@ class ModelOrder {
   // start searches; those cuts hold presence literals only, or none.
   std::vector<std::vector<Literal>> cycle_cuts(std::size_t max_cuts) const {
     std::vector<std::size_t> component(op_of_.size());
-    boost::strong_components(graph_,
-                             boost::make_iterator_property_map(component.begin(),
-                                                               boost::get(boost::vertex_index, graph_)));
+    boost::strong_components(
+        graph_, boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, graph_)));
     std::vector<bool> on_found_cycle(edge_count_, false);
     std::set<std::vector<Literal>> seen;
     std::vector<std::vector<Literal>> cuts;
@@ -204,9 +203,8 @@ class ModelOrder {
 // Sorts ops by a key, ties by op index.
 template <typename Key>
 void sort_by_key(std::vector<std::uint32_t>& ops, const std::vector<Key>& key_of_op) {
-  std::sort(ops.begin(), ops.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::pair(key_of_op[a], a) < std::pair(key_of_op[b], b);
-  });
+  std::sort(ops.begin(), ops.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return std::pair(key_of_op[a], a) < std::pair(key_of_op[b], b); });
 }
 
 }  // namespace

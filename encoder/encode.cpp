@@ -31,7 +31,8 @@ std::string theory_name(models::Theory theory) {
 // With selectors (OpSelector), a kept op's presence answers to its selector: a
 // completed one took effect exactly when the selector holds, a crashed one only if it
 // does; its relaxed twin may take effect only when the selector does not hold.
-void set_presence(FormulaBuilder& builder, const models::Semantics& semantics, const std::vector<OpSelector>& selectors) {
+void set_presence(FormulaBuilder& builder, const models::Semantics& semantics,
+                  const std::vector<OpSelector>& selectors) {
   std::vector<Literal> selector_literals;
   for (const OpSelector& s : selectors) {
     if (s.side == OpSelector::Side::none) continue;

@@ -35,7 +35,7 @@ namespace {
 using models::RegisterAccess;
 
 constexpr std::uint32_t kInitialWrite = UINT32_MAX;  // the virtual write of the initial value
-constexpr std::size_t kMaxDecompositions = 64;        // per read of a key with appends
+constexpr std::size_t kMaxDecompositions = 64;       // per read of a key with appends
 
 struct Writer {
   std::uint32_t op = 0;
@@ -152,7 +152,7 @@ class RegisterEncoder {
     }
     const std::string_view seen = semantics_.text.at(reader.value);
     std::vector<std::vector<std::uint32_t>> decompositions;  // ops: base (or kInitialWrite), then appends
-    std::vector<std::uint32_t> pruned_by;  // overwriters that ruled a decomposition out
+    std::vector<std::uint32_t> pruned_by;                    // overwriters that ruled a decomposition out
 
     std::unordered_map<std::string_view, std::vector<std::uint32_t>> appends_by_text;
     std::vector<std::size_t> lengths;
@@ -211,9 +211,9 @@ class RegisterEncoder {
         if (op != kInitialWrite && std::ranges::find(group_ops, op) == group_ops.end()) group_ops.push_back(op);
       }
     }
-    builder_.begin_group("op " + op_id(reader.op) + " reads " + value_name(reader.value) +
-                             " from one write and the appends after it",
-                         std::move(group_ops));
+    builder_.begin_group(
+        "op " + op_id(reader.op) + " reads " + value_name(reader.value) + " from one write and the appends after it",
+        std::move(group_ops));
     for (const std::uint32_t op : pruned_by) builder_.mention(op);
     const Literal present = builder_.presence(reader.op);
     std::vector<Literal> choice{-present};

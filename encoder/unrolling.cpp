@@ -51,7 +51,7 @@ constexpr std::uint64_t kMaxTransitionClauses = 4'000'000;  // ops * ops * state
 // initial state), with the successors of every state that is not at the bound.
 struct StateSpace {
   std::vector<StateId> states;
-  std::vector<std::uint32_t> depth;  // fewest steps from the initial state
+  std::vector<std::uint32_t> depth;                                 // fewest steps from the initial state
   std::vector<std::vector<std::vector<std::uint32_t>>> successors;  // [state][op]
 };
 
@@ -85,7 +85,8 @@ std::optional<StateSpace> explore(CompiledModel& model, std::uint32_t op_count, 
       for (const StateId s : next) {
         auto [it, inserted] = index.try_emplace(s, static_cast<std::uint32_t>(space.states.size()));
         if (inserted) {
-          if (space.states.size() == kMaxStates) return fail("more than " + std::to_string(kMaxStates) + " reachable states");
+          if (space.states.size() == kMaxStates)
+            return fail("more than " + std::to_string(kMaxStates) + " reachable states");
           space.states.push_back(s);
           space.depth.push_back(space.depth[q] + 1);
         }

@@ -31,9 +31,8 @@ constexpr std::uint64_t kNativeFailingOpSteps = 8;
 const std::array<EngineRow, kEngineCount - 1> kRows = {{
     {Engine::wgl, "wgl", EngineKind::native, RaceRole::opening, nullptr, kNativeFailingOpSteps,
      "Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)",
-     [](const search::SubHistory& sub, const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop) {
-       return search::make_segmented_wgl(sub, model, memory, stop);
-     }},
+     [](const search::SubHistory& sub, const Model& model, search::MemoryBudget& memory,
+        const search::StopSignal& stop) { return search::make_segmented_wgl(sub, model, memory, stop); }},
     {Engine::jit, "jit", EngineKind::native, RaceRole::second, nullptr, kNativeFailingOpSteps,
      "Lowe's just-in-time linearization, carrying configurations forward", search::make_jit},
     {Engine::sat, "sat", EngineKind::solver, RaceRole::partner, refuses_unencodable, 0,
@@ -99,7 +98,8 @@ std::string_view engine_name(Engine e) {
 std::string engine_names_listed() {
   std::string out = "auto";
   const std::span<const engines::EngineRow> rows = engines::engine_rows();
-  for (std::size_t i = 0; i < rows.size(); ++i) out += std::string(i + 1 == rows.size() ? " or " : ", ") + std::string(rows[i].name);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out += std::string(i + 1 == rows.size() ? " or " : ", ") + std::string(rows[i].name);
   return out;
 }
 

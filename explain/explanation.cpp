@@ -1,9 +1,9 @@
 #include "explain/explanation.hpp"
 
 #include "explain/reads_from.hpp"
+#include "models/semantics.hpp"
 #include "refute/relaxed_history.hpp"
 #include "refute/relevant_relaxed.hpp"
-#include "models/semantics.hpp"
 #include "search/twin_classes.hpp"
 
 #include <algorithm>
@@ -32,10 +32,10 @@ std::string event_span(const Operation& op) {
 // queue's second dequeue of 1 is not stuck "at the start" if an enqueue of 1 by
 // someone else may take effect first.
 struct SearchOps {
-  RelaxedHistory relaxed;                    // ops in ascending call order
-  std::vector<const Operation*> recorded;    // per relaxed op: the op as recorded, for naming
-  std::size_t others = 0;                    // relaxed ops among them
-  std::size_t others_left_out = 0;           // could change the state, but over the size limit
+  RelaxedHistory relaxed;                  // ops in ascending call order
+  std::vector<const Operation*> recorded;  // per relaxed op: the op as recorded, for naming
+  std::size_t others = 0;                  // relaxed ops among them
+  std::size_t others_left_out = 0;         // could change the state, but over the size limit
 };
 
 // Whether relaxed op `meaning` can never change the state: a read or observation
@@ -44,14 +44,12 @@ bool cannot_change_state(const models::OpMeaning& meaning) {
   switch (meaning.effect) {
     case models::Effect::none:
     case models::Effect::impossible:
-    case models::Effect::read_set:
-      return true;
+    case models::Effect::read_set: return true;
     case models::Effect::registers:
       return std::all_of(meaning.accesses.begin(), meaning.accesses.end(), [](const models::RegisterAccess& a) {
         return a.kind == models::RegisterAccess::Kind::read || a.kind == models::RegisterAccess::Kind::read_other_than;
       });
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -67,7 +65,8 @@ std::vector<bool> register_writes_that_matter(const RelaxedRelevance& relevance,
   using Kind = models::RegisterAccess::Kind;
   // Per op of the partition: as recorded if kept, else its relaxed twin.
   const auto meaning_of = [&](std::size_t i) -> const models::OpMeaning& {
-    return keep[i] ? relevance.recorded(static_cast<std::uint32_t>(i)) : relevance.relaxed(static_cast<std::uint32_t>(i));
+    return keep[i] ? relevance.recorded(static_cast<std::uint32_t>(i))
+                   : relevance.relaxed(static_cast<std::uint32_t>(i));
   };
   std::set<std::pair<std::uint32_t, std::uint32_t>> needed;  // (key, value) some op that matters reads
   std::set<std::uint32_t> open_keys;                         // keys where any write matters
@@ -258,9 +257,8 @@ class DeadEndSearch {
       return;
     }
     if (dead_ends_.size() >= kMaxKeptDeadEnds) {
-      auto longest = std::max_element(dead_ends_.begin(), dead_ends_.end(), [](const auto& a, const auto& b) {
-        return a.second.size() < b.second.size();
-      });
+      auto longest = std::max_element(dead_ends_.begin(), dead_ends_.end(),
+                                      [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
       if (longest->second.size() <= path_.size()) {
         ++dropped_;
         return;
@@ -341,8 +339,9 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
   });
   std::string out = "Why no order works: ";
   if (search.cut_short()) {
-    out += "orders run into dead ends such as these (too many orders to list them all; the solver's refutation "
-           "covers every one)";
+    out +=
+        "orders run into dead ends such as these (too many orders to list them all; the solver's refutation "
+        "covers every one)";
   } else if (ops.others_left_out != 0) {
     out += "every order of these ops and " + std::to_string(ops.others) +
            " others that could change the state runs into one of these dead ends";
@@ -374,7 +373,8 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
   const std::size_t more = ends.size() - std::min(ends.size(), kMaxDeadEnds) + search.dropped();
   if (more != 0) out += "  - and " + std::to_string(more) + (search.cut_short() ? " more, at least" : " more") + ".\n";
   if (ops.others_left_out != 0) {
-    out += "  (" + std::to_string(ops.others_left_out) + " more ops outside the core could change the state; "
+    out += "  (" + std::to_string(ops.others_left_out) +
+           " more ops outside the core could change the state; "
            "they are left out of this search, not of the refutation, which shows that they cannot help either.)\n";
   }
   return out;

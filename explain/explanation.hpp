@@ -11,10 +11,10 @@
 // relaxed history still covers them (and --proof writes it down).
 #pragma once
 
-#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
+#include <ariadne/result.hpp>
 
 #include <chrono>
 #include <span>
@@ -30,9 +30,9 @@ namespace ariadne::explain {
 using refute::RelaxedRelevance;
 
 struct CoreSummary {
-  std::span<const Operation* const> core;  // in ascending call order
+  std::span<const Operation* const> core;           // in ascending call order
   std::span<const Operation* const> partition_ops;  // all ops of the core's partition
-  std::string partition;  // " on key 3", or empty
+  std::string partition;                            // " on key 3", or empty
   bool minimal = false;
   bool shrinking_skipped = false;  // the caller asked for no core (--no-core): this is the failing partition
   // The real-time facts among the core's ops, when they were computed (facts_known);

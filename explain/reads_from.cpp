@@ -1,8 +1,8 @@
 #include "explain/reads_from.hpp"
 
 #include "explain/explanation.hpp"
-#include "refute/relevant_relaxed.hpp"
 #include "models/semantics.hpp"
+#include "refute/relevant_relaxed.hpp"
 
 #include <algorithm>
 #include <map>

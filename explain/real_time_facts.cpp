@@ -12,9 +12,8 @@ std::vector<RealTimeFact> real_time_facts(std::span<const Operation* const> ops)
     for (const Operation* b : ops) {
       if (!a->precedes(*b)) continue;
       // Implied when some c fits between them: a before c, and c before b.
-      const bool implied = std::any_of(ops.begin(), ops.end(), [&](const Operation* c) {
-        return a->precedes(*c) && c->precedes(*b);
-      });
+      const bool implied =
+          std::any_of(ops.begin(), ops.end(), [&](const Operation* c) { return a->precedes(*c) && c->precedes(*b); });
       if (!implied) facts.push_back({a->id, b->id});
     }
   }

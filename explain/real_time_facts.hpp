@@ -1,8 +1,8 @@
 // The real-time facts that bind a core's ops: which completed before which began.
 #pragma once
 
-#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/result.hpp>
 
 #include <span>
 #include <vector>

@@ -33,9 +33,7 @@ class StopWatch {
         timeout_(limits.timeout_seconds),
         cancel_(limits.cancel),
         limits_(limits.limits) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
   // Why to stop now, or empty.
   std::string reason() const {
     if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) return "interrupted";
@@ -280,8 +278,8 @@ class DesignExplorer final : public Explorer {
     for (const Action& action : actions) {
       successors.clear();
       design_.successors(state, successors);
-      const auto chosen = std::find_if(successors.begin(), successors.end(),
-                                       [&](const auto& s) { return s.step.action == action; });
+      const auto chosen =
+          std::find_if(successors.begin(), successors.end(), [&](const auto& s) { return s.step.action == action; });
       if (chosen == successors.end())
         throw std::invalid_argument("replay: '" + std::string(design_.action_name(action)) +
                                     "' is not enabled at step " + std::to_string(trace.steps.size() + 1));

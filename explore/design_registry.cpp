@@ -13,8 +13,8 @@ namespace {
 
 void refuse_parameters(std::string_view design, const std::vector<systems::DesignParameter>& params) {
   if (!params.empty())
-    throw UsageError("--param: design '" + std::string(design) + "' takes no parameters, got '" +
-                     params.front().name + "'");
+    throw UsageError("--param: design '" + std::string(design) + "' takes no parameters, got '" + params.front().name +
+                     "'");
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ struct RandomOptions {
 struct RandomReport {
   std::uint64_t trajectories = 0;  // finished (all of them unless stopped)
   std::uint64_t steps = 0;
-  std::uint64_t dead_ends = 0;     // trajectories that ended early with no successor
+  std::uint64_t dead_ends = 0;  // trajectories that ended early with no successor
   std::uint64_t counterexamples = 0;
   double seconds = 0;
   unsigned jobs = 1;
@@ -83,20 +83,20 @@ struct ExhaustiveReport {
 };
 
 struct ShrinkReport {
-  std::vector<Action> actions;        // the shortest failing trajectory found
-  std::size_t original_steps = 0;     // before shrinking
-  std::size_t after_removal = 0;      // after removing steps from the original
-  bool proven_shortest = false;       // no trajectory with fewer steps fails
-  std::uint64_t states = 0;           // visited while searching for shorter ones
+  std::vector<Action> actions;     // the shortest failing trajectory found
+  std::size_t original_steps = 0;  // before shrinking
+  std::size_t after_removal = 0;   // after removing steps from the original
+  bool proven_shortest = false;    // no trajectory with fewer steps fails
+  std::uint64_t states = 0;        // visited while searching for shorter ones
   double seconds = 0;
-  std::string stopped;                // why the search for shorter ones ended early
+  std::string stopped;  // why the search for shorter ones ended early
 };
 
 // A trajectory replayed: what the report shows.
 struct Trace {
   std::vector<std::string> step_names;  // "c1 write", "coord failover-1-isolate", ...
   std::vector<systems::Step> steps;
-  std::string final_state;              // describe_state() of the last state
+  std::string final_state;  // describe_state() of the last state
   // The step whose events made the history non-linearizable, if one did.
   std::optional<std::size_t> failing_step;
   // The history: client events with integer processes, notes as :info events of

@@ -95,8 +95,8 @@ void OnlineChecker::linearize_closure() {
       }
       // Breadth first, so configurations with fewer crashed ops used up come first and
       // subsume the rest: without this, k open crashed writes make 2^k configurations.
-      const bool known = std::any_of(scratch_.begin(), scratch_.end(),
-                                     [&](const Config& c) { return subsumes(c, next, crashed); });
+      const bool known =
+          std::any_of(scratch_.begin(), scratch_.end(), [&](const Config& c) { return subsumes(c, next, crashed); });
       if (!known) scratch_.push_back(next);
     }
   }

@@ -69,7 +69,7 @@ class OnlineChecker {
   std::uint16_t crashed_slots() const;
   static bool subsumes(const Config& a, const Config& b, std::uint16_t crashed);
   void remove_subsumed(std::vector<Config>& configs) const;  // also removes duplicates
-  void linearize_closure();  // scratch_ := every configuration reachable from configs_
+  void linearize_closure();                                  // scratch_ := every configuration reachable from configs_
   bool complete_ok(int slot, Val result);
 
   std::array<OpenOp, kMaxOpen> open_{};

@@ -44,7 +44,8 @@ void write_trace_history(Trace& trace, const TraceHistoryNames& names) {
         out.process = Value::keyword(names.actor(static_cast<std::uint8_t>(event.process)));
         out.type = EventType::info;
         out.f = names.note(event.what);
-        if (event.value != systems::kNoArgument) out.value = Value::keyword(names.actor(static_cast<std::uint8_t>(event.value)));
+        if (event.value != systems::kNoArgument)
+          out.value = Value::keyword(names.actor(static_cast<std::uint8_t>(event.value)));
       } else {
         out = client_event(event);
       }

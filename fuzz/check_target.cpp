@@ -10,7 +10,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  ariadne::fuzz::check_input(ariadne::fuzz::as_text(data + 1, size - 1), ariadne::fuzz::model_spec_for_selector(data[0]),
-                             ariadne::fuzz::CheckLimits{});
+  ariadne::fuzz::check_input(ariadne::fuzz::as_text(data + 1, size - 1),
+                             ariadne::fuzz::model_spec_for_selector(data[0]), ariadne::fuzz::CheckLimits{});
   return 0;
 }

@@ -64,7 +64,9 @@ std::size_t write_history(std::uint8_t selector, const EventLog& log, std::uint8
   return text.size() + 1;
 }
 
-const Event& any_event(const std::vector<Event>& events, Random& random) { return events[below(random, events.size())]; }
+const Event& any_event(const std::vector<Event>& events, Random& random) {
+  return events[below(random, events.size())];
+}
 
 // A value another event carries, or a small integer, or nil: values a model compares
 // against, so an edit turns a read stale or a cas into one that matches.

@@ -118,7 +118,8 @@ class ContainerObject final : public AtomicObject {
   }
 
   AtomicOp next_op(std::size_t /*slot*/) override {
-    const std::uint64_t insert_percent = state_.size() < short_length_ ? kInsertPercentWhenShort : kInsertPercentWhenLong;
+    const std::uint64_t insert_percent =
+        state_.size() < short_length_ ? kInsertPercentWhenShort : kInsertPercentWhenLong;
     if (random_.below(100) < insert_percent) return insert(Value::integer(values_.draw(random_)));
     return remove();
   }
@@ -226,8 +227,10 @@ class ContainerObject final : public AtomicObject {
     const std::string b = b_.to_edn();
     return "The violation: " + op_name(*pattern[0]) + " enqueues " + a + " and completes before " +
            op_name(*pattern[1]) + " enqueues " + b + "; " + op_name(*pattern[2]) + ", invoked after that, dequeues " +
-           b + " and completes before " + op_name(*pattern[3]) + " dequeues " + a + ". Both are fresh and enqueued "
-           "once, so every order puts " + a + " ahead of " + b + ", and " + b + " reaches the front only after " + a +
+           b + " and completes before " + op_name(*pattern[3]) + " dequeues " + a +
+           ". Both are fresh and enqueued "
+           "once, so every order puts " +
+           a + " ahead of " + b + ", and " + b + " reaches the front only after " + a +
            " left the queue: only the later dequeue returns " + a + ", and a crashed dequeue that took " + a +
            " would leave none for it. Not linearizable, whatever the other operations did.";
   }
@@ -237,11 +240,15 @@ class ContainerObject final : public AtomicObject {
     returns(*pattern[3], b_);
     const std::string a = a_.to_edn();
     const std::string b = b_.to_edn();
-    return "The violation: " + op_name(*pattern[0]) + " pushes " + a + ", then " + op_name(*pattern[1]) +
-           " pushes " + b + ", then " + op_name(*pattern[2]) + " pops " + a + ", then " + op_name(*pattern[3]) +
-           " pops " + b + ", each completing before the next is invoked. Both are fresh and pushed once, so every "
-           "order has " + b + " above " + a + " when " + a + " is popped unless " + b + " was popped before: only the "
-           "later pop returns " + b + ", and a crashed pop that took " + b + " would leave none for it. Not "
+    return "The violation: " + op_name(*pattern[0]) + " pushes " + a + ", then " + op_name(*pattern[1]) + " pushes " +
+           b + ", then " + op_name(*pattern[2]) + " pops " + a + ", then " + op_name(*pattern[3]) + " pops " + b +
+           ", each completing before the next is invoked. Both are fresh and pushed once, so every "
+           "order has " +
+           b + " above " + a + " when " + a + " is popped unless " + b +
+           " was popped before: only the "
+           "later pop returns " +
+           b + ", and a crashed pop that took " + b +
+           " would leave none for it. Not "
            "linearizable, whatever the other operations did.";
   }
 

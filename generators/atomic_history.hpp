@@ -36,13 +36,13 @@ namespace ariadne::generators {
 inline constexpr std::uint64_t kUniqueValues = 0;
 
 struct AtomicShape {
-  std::string model_spec;            // as make_model_from_spec reads it, e.g. "register(0)"
-  std::size_t operations = 40;       // invocations, the violation's included
-  std::size_t processes = 4;         // client processes running at once
-  std::size_t keys = 0;              // keyed models: how many keys; 0: the spec's, else 3
+  std::string model_spec;                // as make_model_from_spec reads it, e.g. "register(0)"
+  std::size_t operations = 40;           // invocations, the violation's included
+  std::size_t processes = 4;             // client processes running at once
+  std::size_t keys = 0;                  // keyed models: how many keys; 0: the spec's, else 3
   std::uint64_t values = kUniqueValues;  // or K: values drawn from a domain of K (0..K-1)
-  double crash_rate = 0.1;           // probability that an operation crashes
-  bool violation = false;            // inject a pattern no order explains
+  double crash_rate = 0.1;               // probability that an operation crashes
+  bool violation = false;                // inject a pattern no order explains
   std::uint64_t seed = 1;
 };
 

@@ -51,9 +51,7 @@ class IndependentObject final : public AtomicObject {
 
   std::size_t pattern_size() const override { return keys_[pattern_key_]->pattern_size(); }
 
-  AtomicOp pattern_op(std::size_t step) override {
-    return wrap(pattern_key_, keys_[pattern_key_]->pattern_op(step));
-  }
+  AtomicOp pattern_op(std::size_t step) override { return wrap(pattern_key_, keys_[pattern_key_]->pattern_op(step)); }
 
   // MODEL's pattern breaks on unwrapped copies of the ops, whose results and
   // completions then go back into the tuples.
@@ -68,8 +66,10 @@ class IndependentObject final : public AtomicObject {
       pattern[i]->result = tuple(pattern_key_, std::move(inner[i].result));
       pattern[i]->completion = inner[i].completion;
     }
-    return "On independent key " + std::to_string(pattern_key_) + " (the other keys are linearizable by "
-           "construction, and locality checks each key on its own): " + sentence;
+    return "On independent key " + std::to_string(pattern_key_) +
+           " (the other keys are linearizable by "
+           "construction, and locality checks each key on its own): " +
+           sentence;
   }
 
   bool effect_may_follow_crash() const override { return keys_.front()->effect_may_follow_crash(); }

@@ -117,9 +117,9 @@ class MultiRegisterObject final : public AtomicObject {
   std::string break_pattern(std::span<AtomicOp* const> pattern) override {
     pattern[2]->result = Value::vector({micro_op("read", key_, v1_)});
     const Value& v2 = pattern[1]->invoke_value.elements()[0].elements()[2];
-    return stale_read_sentence(*pattern[0], *pattern[1], *pattern[2], key_.to_edn(), v1_.to_edn(), v2.to_edn(),
-                               "Both are single-write txns of fresh values, and no other txn ever writes " +
-                                   v1_.to_edn() + ".");
+    return stale_read_sentence(
+        *pattern[0], *pattern[1], *pattern[2], key_.to_edn(), v1_.to_edn(), v2.to_edn(),
+        "Both are single-write txns of fresh values, and no other txn ever writes " + v1_.to_edn() + ".");
   }
 
  private:
@@ -190,7 +190,8 @@ class KvObject final : public AtomicObject {
                                "or appended is one token \"v<n> \" ending in its only space, so after the put of " +
                                    pattern[1]->invoke_value.to_edn() +
                                    " the key's string begins with that token until another put, and no later put "
-                                   "writes " + v1 + ".");
+                                   "writes " +
+                                   v1 + ".");
   }
 
  private:

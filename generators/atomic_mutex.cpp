@@ -54,7 +54,8 @@ class MutexObject final : public AtomicObject {
       }
       acquire->completion = EventType::ok;
     }
-    const std::string how = changes == 1 ? " failed in the simulation and was changed" : " failed in the simulation and were changed";
+    const std::string how =
+        changes == 1 ? " failed in the simulation and was changed" : " failed in the simulation and were changed";
     return "The violation: " + op_name(*pattern[0]) + " acquires the lock and completes before " +
            op_name(*pattern[1]) + " is invoked, which acquires it too; both are :ok" +
            (changes == 0 ? "" : " (" + changed + how + ")") +

@@ -33,9 +33,9 @@ struct AtomicOp {
   bool crashed = false;                  // decided at invocation; never a pattern op
   std::size_t slot = 0;                  // the client slot running it
   std::int64_t process = 0;
-  std::size_t invoke_event = 0;  // its invocation's position in the log: the op id
+  std::size_t invoke_event = 0;             // its invocation's position in the log: the op id
   std::optional<std::size_t> pattern_step;  // its place in the violation pattern, if any
-  bool took_effect = false;  // reached its linearization point (crashed ops: maybe never)
+  bool took_effect = false;                 // reached its linearization point (crashed ops: maybe never)
 };
 
 // "op 17", the way `ariadne check` names operations (invocation positions).
@@ -108,18 +108,18 @@ struct ObjectContext {
   SeededRandom& random;
   ValueSource& values;
   std::size_t keys = 0;  // keyed models: how many keys (k0, k1 ...); 0: the init's, else 3
-                        // independent(MODEL): how many independent keys
+                         // independent(MODEL): how many independent keys
 };
 
 // The object for `context.model`; throws UsageError for a model without one.
 std::unique_ptr<AtomicObject> make_atomic_object(const ObjectContext& context);
 
 // The families, one file each.
-std::unique_ptr<AtomicObject> make_register_object(const ObjectContext& context);      // register, cas-register, etcd
+std::unique_ptr<AtomicObject> make_register_object(const ObjectContext& context);  // register, cas-register, etcd
 std::unique_ptr<AtomicObject> make_multi_register_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_kv_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context);
-std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);     // the queues, stack
+std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);  // the queues, stack
 std::unique_ptr<AtomicObject> make_mutex_object(const ObjectContext& context);
 // independent(MODEL): one object of `inner` per key, context.keys of them, else
 // kDefaultIndependentKeys.

@@ -95,9 +95,11 @@ class RegisterObject final : public AtomicObject {
     const std::string v2 = second.invoke_value.to_edn();
     return "The violation: " + op_name(first) + " writes " + v1 + " and completes before " + op_name(second) +
            " writes " + v2 + "; " + op_name(read) + ", a read invoked after " + op_name(second) +
-           " completed, returns " + v1 + ". Both values are fresh, written once each and by no cas, so every order "
-           "puts the write of " + v1 + ", the write of " + v2 + " and the read in that order with no write of " + v1 +
-           " after " + v2 + "'s: the read is stale and the history not linearizable, whatever the other operations did.";
+           " completed, returns " + v1 +
+           ". Both values are fresh, written once each and by no cas, so every order "
+           "puts the write of " +
+           v1 + ", the write of " + v2 + " and the read in that order with no write of " + v1 + " after " + v2 +
+           "'s: the read is stale and the history not linearizable, whatever the other operations did.";
   }
 
  private:
@@ -124,10 +126,10 @@ class RegisterObject final : public AtomicObject {
 
   Value expected_value(std::size_t slot) {
     const std::uint64_t draw = random_.below(100);
-    Value expected = draw < kCasExpectsLastSeenPercent                              ? last_seen_[slot]
+    Value expected = draw < kCasExpectsLastSeenPercent                               ? last_seen_[slot]
                      : draw < kCasExpectsLastSeenPercent + kCasExpectsCurrentPercent ? state_
-                     : recent_.empty()                                                ? Value()
-                                                        : recent_[random_.below(recent_.size())];
+                     : recent_.empty()                                               ? Value()
+                                       : recent_[random_.below(recent_.size())];
     // A cas expecting nil is no use in a test (and etcd's nil means absent): expect
     // some value instead, which may or may not be held.
     if (expected.is_nil()) {

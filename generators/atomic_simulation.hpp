@@ -26,7 +26,7 @@ struct SimulationShape {
 };
 
 struct SimulatedRun {
-  std::vector<AtomicOp> ops;       // in invocation order
+  std::vector<AtomicOp> ops;         // in invocation order
   std::vector<std::size_t> pattern;  // indices into ops, in step order; empty without a violation
 
   // The events in real-time order: an op's invocation, or its completion (whatever
@@ -37,8 +37,8 @@ struct SimulatedRun {
   };
   std::vector<EventRef> events;
 
-  std::size_t crashed = 0;           // ops that crashed
-  std::size_t never_completed = 0;   // of those, crashed after the last invocation: no :info
+  std::size_t crashed = 0;               // ops that crashed
+  std::size_t never_completed = 0;       // of those, crashed after the last invocation: no :info
   std::size_t effects_before_crash = 0;  // crashed ops that took effect before their :info
   std::size_t effects_after_crash = 0;   // ... and after it
 

@@ -53,7 +53,7 @@ enum class Phase : std::uint8_t { idle, invoked, took_effect };
 struct Client {
   std::int64_t process = 0;
   Phase phase = Phase::idle;
-  std::size_t op = 0;                     // index into the recorded ops while busy
+  std::size_t op = 0;                      // index into the recorded ops while busy
   std::int64_t last_seen = kInitialValue;  // what this client believes the register holds
 };
 
@@ -112,8 +112,10 @@ class CrashStormSimulation {
     switch (client.phase) {
       case Phase::idle: invoke(client); break;
       case Phase::invoked:
-        if (crashed_[client.op]) crash(client);
-        else take_effect(client);
+        if (crashed_[client.op])
+          crash(client);
+        else
+          take_effect(client);
         break;
       case Phase::took_effect: complete(client); break;
     }
@@ -193,7 +195,7 @@ class CrashStormSimulation {
   void complete(Client& client) {
     RecordedRegisterOp& op = ops_[client.op];
     op.complete_event = log_.events.size();
-    const Value result = op.kind == RegisterOpKind::read   ? Value::integer(observed_[client.op])
+    const Value result = op.kind == RegisterOpKind::read  ? Value::integer(observed_[client.op])
                          : op.kind == RegisterOpKind::cas ? cas_pair(client.op, op.installed)
                                                           : Value::integer(op.installed);
     emit(client.process, op.completion, op.kind, result);
@@ -243,8 +245,8 @@ class CrashStormSimulation {
   std::int64_t register_ = kInitialValue;
   std::int64_t next_value_ = kInitialValue + 1;  // every written value is fresh
   std::size_t invoked_ = 0;
-  std::size_t busy_ = 0;   // clients with an operation in flight
-  std::size_t open_ = 0;   // operations invoked and not :ok or :fail; crashed ones stay
+  std::size_t busy_ = 0;  // clients with an operation in flight
+  std::size_t open_ = 0;  // operations invoked and not :ok or :fail; crashed ones stay
   std::size_t max_open_ = 0;
   std::uint64_t step_ = 0;
   std::size_t crashed_effects_ = 0;
@@ -278,16 +280,17 @@ GeneratedHistory generate_crash_storm(const CrashStormShape& shape) {
   generated.notes.push_back("A crash storm: " + plural(shape.operations, "operation") + " (reads, writes, cas) by " +
                             plural(shape.clients, "client") + " on one atomic cas-register, seed " +
                             std::to_string(shape.seed) + ".");
-  generated.notes.push_back(
-      plural(shape.crashed_writes, "write") + " crashed (:info) and stay open to the end; " +
-      std::to_string(simulation.crashed_effects()) + " of them took effect, " +
-      std::to_string(simulation.observed_crashed_effects()) + " of those just before a read that saw the value. At most " +
-      plural(simulation.max_open(), "operation") + " are open at once.");
+  generated.notes.push_back(plural(shape.crashed_writes, "write") + " crashed (:info) and stay open to the end; " +
+                            std::to_string(simulation.crashed_effects()) + " of them took effect, " +
+                            std::to_string(simulation.observed_crashed_effects()) +
+                            " of those just before a read that saw the value. At most " +
+                            plural(simulation.max_open(), "operation") + " are open at once.");
 
   if (!shape.stale_read) {
     generated.expected = Verdict::linearizable;
-    generated.notes.push_back("Every result comes from the simulated register, each operation taking effect "
-                              "within its own interval: linearizable by construction.");
+    generated.notes.push_back(
+        "Every result comes from the simulated register, each operation taking effect "
+        "within its own interval: linearizable by construction.");
   } else {
     // Middle to late: a checker that gives up early, or only looks at a prefix, must
     // not be able to find it.

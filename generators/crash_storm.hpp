@@ -22,10 +22,10 @@
 namespace ariadne::generators {
 
 struct CrashStormShape {
-  std::size_t operations = 2000;     // invocations, crashed writes included
-  std::size_t crashed_writes = 50;   // writes that complete with :info
-  std::size_t clients = 12;          // client processes running at once
-  bool stale_read = false;           // make one read stale: not linearizable
+  std::size_t operations = 2000;    // invocations, crashed writes included
+  std::size_t crashed_writes = 50;  // writes that complete with :info
+  std::size_t clients = 12;         // client processes running at once
+  bool stale_read = false;          // make one read stale: not linearizable
   std::uint64_t seed = 1;
 };
 

@@ -5,8 +5,8 @@
 // inside the file follows Bitwuzla's regression inputs (see docs/style.md).
 #pragma once
 
-#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
+#include <ariadne/result.hpp>
 
 #include <cstddef>
 #include <string>

@@ -15,8 +15,8 @@ namespace {
 constexpr std::size_t kRecentWriters = 5;
 
 struct WritersByCompletion {
-  std::vector<std::size_t> ops;             // writers, in completion order
-  std::vector<std::size_t> completions;     // their completion positions, ascending
+  std::vector<std::size_t> ops;          // writers, in completion order
+  std::vector<std::size_t> completions;  // their completion positions, ascending
   // latest_call[i]: among the first i writers, the op invoked last (the best w2).
   std::vector<std::size_t> latest_call;
 

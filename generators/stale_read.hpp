@@ -32,7 +32,7 @@ struct RecordedRegisterOp {
 };
 
 struct StaleRead {
-  std::size_t read = 0;         // index into the recorded ops
+  std::size_t read = 0;          // index into the recorded ops
   std::size_t stale_writer = 0;  // wrote the value the read now returns
   std::size_t overwriter = 0;    // wrote after it, completed before the read began
   std::int64_t value = 0;

@@ -12,14 +12,11 @@ namespace ariadne {
 
 namespace {
 
-std::string at(const SourcePos& pos) {
-  return std::to_string(pos.line) + ":" + std::to_string(pos.column);
-}
+std::string at(const SourcePos& pos) { return std::to_string(pos.line) + ":" + std::to_string(pos.column); }
 
 }  // namespace
 
-HistoryBuilder::HistoryBuilder(std::string source, const Model& model, std::size_t expected_events)
-    : model_(model) {
+HistoryBuilder::HistoryBuilder(std::string source, const Model& model, std::size_t expected_events) : model_(model) {
   history_.source = std::move(source);
   // Every operation has an invocation, so there are at most as many as events. The
   // reservation is address space only: pages nobody writes are never resident.
@@ -53,8 +50,7 @@ void HistoryBuilder::add(Event&& e) {
 
   if (e.type == EventType::invoke) {
     if (ps.has_open) {
-      fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" +
-                  shorten(ops[ps.open].f) +
+      fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" + shorten(ops[ps.open].f) +
                   " invoked at " + at(ops[ps.open].call_pos) +
                   " is still open (a process runs one operation at a time)");
     }
@@ -109,8 +105,7 @@ void HistoryBuilder::add(Event&& e) {
       ps.crashed_at = e.pos;
       op.ret_pos = e.pos;
       break;
-    case EventType::invoke:
-      break;
+    case EventType::invoke: break;
   }
 }
 
@@ -135,9 +130,8 @@ History HistoryBuilder::finish() && {
     }
   }
   // In place, so a large history is never copied.
-  std::erase_if(ops, [&](const Operation& op) {
-    return op.status == OpStatus::failed && !model_.failed_is_observation(op);
-  });
+  std::erase_if(
+      ops, [&](const Operation& op) { return op.status == OpStatus::failed && !model_.failed_is_observation(op); });
   history_.event_count = position_;
   return std::move(history_);
 }

@@ -149,9 +149,9 @@ Event read_op_map(edn::Reader& reader, const std::string& source) {
   // Anything else is read whole: a tagged op map (a printed Clojure record) is fine.
   const Value form = reader.read();
   if (!form.is_map()) {
-    throw InputError(source, pos,
-                     "expected an op map such as {:process 0, :type :invoke, :f :read, :value nil}, found " +
-                         describe_value(form));
+    throw InputError(
+        source, pos,
+        "expected an op map such as {:process 0, :type :invoke, :f :read, :value nil}, found " + describe_value(form));
   }
   for (const auto& [key, value] : form.entries()) fields.set(key, value);
   return std::move(fields).finish(pos, source);

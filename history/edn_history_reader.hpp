@@ -29,8 +29,7 @@ EventType event_type_from_edn(const Value& type, SourcePos pos, const std::strin
 
 // The :f field: a keyword or string names the operation (a keyword loses its colon).
 // Non-client events are never checked, so anything else is kept as its EDN text.
-std::string operation_name_from_edn(const Value& f, bool client, SourcePos pos,
-                                    const std::string& source);
+std::string operation_name_from_edn(const Value& f, bool client, SourcePos pos, const std::string& source);
 
 // A value as a message shows it: its kind and a prefix of its EDN text.
 std::string describe_value(const Value& value);

@@ -65,10 +65,14 @@ int parse_hex4(std::string_view text, std::size_t at) {
   for (std::size_t i = at; i < at + 4; ++i) {
     const char c = text[i];
     int digit;
-    if (c >= '0' && c <= '9') digit = c - '0';
-    else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
-    else return -1;
+    if (c >= '0' && c <= '9')
+      digit = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      digit = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      digit = c - 'A' + 10;
+    else
+      return -1;
     value = value * 16 + digit;
   }
   return value;
@@ -104,9 +108,7 @@ void append_utf8(std::string& out, char32_t cp) {
 
 }  // namespace
 
-std::string format_pos(SourcePos pos) {
-  return std::to_string(pos.line) + ":" + std::to_string(pos.column);
-}
+std::string format_pos(SourcePos pos) { return std::to_string(pos.line) + ":" + std::to_string(pos.column); }
 
 UnicodeEscape decode_unicode_escape(std::string_view text, std::size_t at, std::string& out) {
   const int code = parse_hex4(text, at);
@@ -144,9 +146,7 @@ SourcePos Reader::position() const {
   return {line_, static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(at_) - line_start_ + 1)};
 }
 
-void Reader::fail(SourcePos pos, const std::string& message) const {
-  throw InputError(source_, pos, message);
-}
+void Reader::fail(SourcePos pos, const std::string& message) const { throw InputError(source_, pos, message); }
 
 void Reader::advance_line(std::size_t newline_offset) {
   ++line_;
@@ -262,8 +262,8 @@ void Reader::fail_unterminated(const char* name, char closer, SourcePos open) co
 }
 
 void Reader::fail_wrong_closer(const char* name, char closer, SourcePos open) const {
-  fail(position(), std::string("expected '") + closer + "' to close the " + name + " opened at " +
-                       format_pos(open) + ", found " + describe_byte(static_cast<unsigned char>(text_[at_])));
+  fail(position(), std::string("expected '") + closer + "' to close the " + name + " opened at " + format_pos(open) +
+                       ", found " + describe_byte(static_cast<unsigned char>(text_[at_])));
 }
 
 void Reader::fail_at_end(const std::vector<Frame>& frames) const {
@@ -284,9 +284,18 @@ Value Reader::read() {
     const char c = text_[at_];
     Value value;
     switch (c) {
-      case '[': push_frame(frames, FrameKind::vector, start); ++at_; continue;
-      case '(': push_frame(frames, FrameKind::list, start); ++at_; continue;
-      case '{': push_frame(frames, FrameKind::map, start); ++at_; continue;
+      case '[':
+        push_frame(frames, FrameKind::vector, start);
+        ++at_;
+        continue;
+      case '(':
+        push_frame(frames, FrameKind::list, start);
+        ++at_;
+        continue;
+      case '{':
+        push_frame(frames, FrameKind::map, start);
+        ++at_;
+        continue;
       case ']':
       case ')':
       case '}': value = close_frame(frames, c, start); break;
@@ -360,7 +369,8 @@ bool Reader::more_items(const Collection& collection) {
 }
 
 void Reader::close(const Collection& collection) {
-  if (more_items(collection)) fail(position(), std::string("expected '") + collection.closer + "', found " + describe_next());
+  if (more_items(collection))
+    fail(position(), std::string("expected '") + collection.closer + "', found " + describe_next());
   ++at_;
 }
 
@@ -381,8 +391,8 @@ Value Reader::read_string(SourcePos start) {
     // The common case, a short string with no escape or newline, shares the Value of
     // an equal string read recently instead of allocating its own.
     std::size_t close = at_;
-    while (close < text_.size() && close - at_ <= kSharedStringMax && text_[close] != '"' &&
-           text_[close] != '\\' && text_[close] != '\n') {
+    while (close < text_.size() && close - at_ <= kSharedStringMax && text_[close] != '"' && text_[close] != '\\' &&
+           text_[close] != '\n') {
       ++close;
     }
     if (close < text_.size() && text_[close] == '"' && close - at_ <= kSharedStringMax) {
@@ -401,8 +411,8 @@ Value Reader::read_string(SourcePos start) {
     at_ = run;
     if (at_ >= text_.size() || (text_[at_] == '\\' && at_ + 1 >= text_.size())) {
       at_ = text_.size();
-      fail(position(), "unterminated string: expected '\"' before " + std::string(end_name_) +
-                           " (opened at " + format_pos(start) + ")");
+      fail(position(), "unterminated string: expected '\"' before " + std::string(end_name_) + " (opened at " +
+                           format_pos(start) + ")");
     }
     const char c = text_[at_];
     if (c == '"') {
@@ -472,9 +482,7 @@ Value Reader::read_character(SourcePos start) {
 
 Value Reader::read_number(SourcePos start) {
   const std::string_view token = scan_token();
-  auto invalid = [&](const std::string& why) {
-    fail(start, "invalid number '" + std::string(token) + "'" + why);
-  };
+  auto invalid = [&](const std::string& why) { fail(start, "invalid number '" + std::string(token) + "'" + why); };
   std::size_t i = 0;
   const bool negative = token[0] == '-';
   if (token[0] == '+' || token[0] == '-') ++i;
@@ -540,7 +548,8 @@ Value Reader::read_keyword(SourcePos start) {
   // A history's few keywords (:process, :type, :invoke ...) come round every line: a
   // cheap look at a small cache by length and end bytes answers most without hashing.
   Value& recent = recent_keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
-                                    static_cast<unsigned char>(name.back())) % recent_keywords_.size()];
+                                    static_cast<unsigned char>(name.back())) %
+                                   recent_keywords_.size()];
   if (recent.is_keyword() && recent.text() == name) return recent;
   if (auto it = keywords_.find(name); it != keywords_.end()) return recent = it->second;
   if (!is_valid_name(name)) fail(start, "invalid keyword ':" + std::string(name) + "'");
@@ -567,8 +576,9 @@ Value Reader::read_symbol(SourcePos start) {
   // Printed at the start of a text, such a symbol would read back as a byte-order mark
   // and vanish (a fuzz finding, corpus/fuzz/fuzz_edn_value/symbol-starting-with-bom).
   if (name.starts_with("\xEF\xBB\xBF")) {
-    fail(start, "invalid symbol: it starts with U+FEFF, the byte-order mark, which is allowed only at the start "
-                "of the input");
+    fail(start,
+         "invalid symbol: it starts with U+FEFF, the byte-order mark, which is allowed only at the start "
+         "of the input");
   }
   return Value::symbol(std::string(name));
 }

@@ -88,9 +88,7 @@ class Reader {
   void skip_whitespace();
   void skip_ignorable();
   void advance_line(std::size_t newline_offset);
-  char peek_at(std::size_t offset) const {
-    return offset < text_.size() ? text_[offset] : '\0';
-  }
+  char peek_at(std::size_t offset) const { return offset < text_.size() ? text_[offset] : '\0'; }
   std::string_view scan_token();
   static const char* collection_name(FrameKind kind);
   static char closer_of(FrameKind kind);

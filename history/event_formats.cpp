@@ -12,8 +12,8 @@
 //   :ok value with a keyword inside a collection is an error; a bare keyword (a queue
 //   element) turns into the same string everywhere and is kept. JSON strings are
 //   UTF-8, so a string that is not (EDN strings may hold any bytes) is an error too.
-#include "history/edn_writer.hpp"
 #include "base/text_encoding.hpp"
+#include "history/edn_writer.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -40,8 +40,9 @@ std::string jepsen_log(const EventLog& log) {
   std::string out;
   for (const Event& event : log.events) {
     if (!event.key.is_nil()) {
-      throw InputError(log.source, event.pos,
-                       "jepsen-log has no place for :key " + event.key.to_edn() + "; convert to edn, porcupine-kv or json");
+      throw InputError(
+          log.source, event.pos,
+          "jepsen-log has no place for :key " + event.key.to_edn() + "; convert to edn, porcupine-kv or json");
     }
     // The reader recognises a line as an event by its process token: an integer or a
     // keyword such as :nemesis. Anything else would be read as a log prefix.
@@ -114,8 +115,7 @@ bool contains_non_utf8(const Value& value) {
     case Value::Kind::symbol: return !is_utf8(value.text());
     case Value::Kind::vector:
     case Value::Kind::list:
-    case Value::Kind::set:
-      return std::any_of(value.elements().begin(), value.elements().end(), contains_non_utf8);
+    case Value::Kind::set: return std::any_of(value.elements().begin(), value.elements().end(), contains_non_utf8);
     case Value::Kind::map:
       return std::any_of(value.entries().begin(), value.entries().end(), [](const Value::Entry& entry) {
         return contains_non_utf8(entry.first) || contains_non_utf8(entry.second);
@@ -132,8 +132,8 @@ std::string json_events(const EventLog& log) {
     // keys :x and "x" differ), so a keyword the model reads would change the history.
     // The values of :fail and :info completions are never read: their keywords
     // (:timed-out) may go.
-    const bool read_by_models = event.process.is_integer() &&
-                                (event.type == EventType::invoke || event.type == EventType::ok);
+    const bool read_by_models =
+        event.process.is_integer() && (event.type == EventType::invoke || event.type == EventType::ok);
     if (read_by_models && (contains_nested_keyword(event.value) || contains_nested_keyword(event.key))) {
       throw InputError(log.source, event.pos,
                        "json has no keywords, and this event's " +
@@ -147,7 +147,9 @@ std::string json_events(const EventLog& log) {
         (event.process.is_integer() && !is_utf8(event.f))) {
       throw InputError(log.source, event.pos,
                        "json strings are UTF-8, and this event's " +
-                           std::string(!is_utf8(event.f) ? ":f" : contains_non_utf8(event.key) ? "key" : "value") +
+                           std::string(!is_utf8(event.f)              ? ":f"
+                                       : contains_non_utf8(event.key) ? "key"
+                                                                      : "value") +
                            " holds bytes that are not; convert to edn or porcupine-kv, which keep them");
     }
     out += first ? "\n  " : ",\n  ";

@@ -15,8 +15,8 @@
 // docs/formats.md states the same rules for users.
 #include <ariadne/history.hpp>
 
-#include "history/event_sink.hpp"
 #include "base/text.hpp"
+#include "history/event_sink.hpp"
 #include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"

@@ -67,7 +67,8 @@ Event parse_line(edn::Reader& reader, const std::string& source) {
   const bool client = event.process.is_integer();
 
   if (reader.at_end()) {
-    reader.fail(reader.position(), "expected :type (:invoke, :ok, :fail or :info) after the process, found end of line");
+    reader.fail(reader.position(),
+                "expected :type (:invoke, :ok, :fail or :info) after the process, found end of line");
   }
   const SourcePos type_pos = reader.position();
   event.type = event_type_from_edn(reader.read(), type_pos, source);
@@ -136,9 +137,9 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     const std::size_t prefix = prefix_length(line);
     const bool util_line = prefix > 0 && line.substr(0, prefix).ends_with("jepsen.util - ");
     if (util_line) console = true;
-    const bool history_line = console ? util_line
-                                      : prefix == 0 ? could_be_an_event(line)
-                                                    : looks_like_jepsen_log_event(line.substr(prefix));
+    const bool history_line = console       ? util_line
+                              : prefix == 0 ? could_be_an_event(line)
+                                            : looks_like_jepsen_log_event(line.substr(prefix));
     if (!history_line) {
       if (skipped++ == 0) first_skipped = line_number;
       continue;
@@ -148,10 +149,10 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     sink.passed(at);
   }
   if (skipped > 0) {
-    sink.warn({{first_skipped, 1},
-               std::to_string(skipped) + (skipped == 1 ? " line is not a history line" : " lines are not history lines") +
-                   " (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") +
-                   " skipped, this the first"});
+    sink.warn(
+        {{first_skipped, 1},
+         std::to_string(skipped) + (skipped == 1 ? " line is not a history line" : " lines are not history lines") +
+             " (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") + " skipped, this the first"});
   }
 }
 

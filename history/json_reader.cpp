@@ -13,9 +13,9 @@
 // the op ids reports refer to, and refusing the file would refuse what the same
 // events in EDN are checked as.
 
+#include "base/text_encoding.hpp"
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
-#include "base/text_encoding.hpp"
 
 #include <ariadne/history.hpp>
 
@@ -42,12 +42,8 @@ class JsonParser {
     if (text_.starts_with("\xEF\xBB\xBF")) at_ = line_start_ = 3;
   }
 
-  SourcePos position() const {
-    return {line_, static_cast<std::uint32_t>(at_ - line_start_ + 1)};
-  }
-  [[noreturn]] void fail(SourcePos pos, const std::string& message) const {
-    throw InputError(source_, pos, message);
-  }
+  SourcePos position() const { return {line_, static_cast<std::uint32_t>(at_ - line_start_ + 1)}; }
+  [[noreturn]] void fail(SourcePos pos, const std::string& message) const { throw InputError(source_, pos, message); }
   char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
   std::size_t offset() const { return at_; }
 
@@ -167,8 +163,9 @@ class JsonParser {
       }
       ++at_;
       skip_space();
-      if (peek() == close) fail(position(), std::string("expected a value after ',', found '") + close +
-                                                "' (JSON does not allow a trailing comma)");
+      if (peek() == close)
+        fail(position(),
+             std::string("expected a value after ',', found '") + close + "' (JSON does not allow a trailing comma)");
     }
   }
 
@@ -186,8 +183,8 @@ class JsonParser {
       out.append(text_.substr(at_, run - at_));
       at_ = run;
       if (at_ >= text_.size()) {
-        fail(position(), "unterminated string: expected '\"' before end of input (opened at " +
-                             edn::format_pos(opened) + ")");
+        fail(position(),
+             "unterminated string: expected '\"' before end of input (opened at " + edn::format_pos(opened) + ")");
       }
       const auto c = static_cast<unsigned char>(text_[at_]);
       if (c == '"') {
@@ -286,9 +283,7 @@ class JsonParser {
   std::size_t line_start_ = 0;
 };
 
-std::string describe_json(const Value& value) {
-  return shorten(value.to_json());
-}
+std::string describe_json(const Value& value) { return shorten(value.to_json()); }
 
 // a <=> b for two JSON numbers (64-bit, big or floating), exact except where a
 // floating number meets an integer beyond 64 bits; nullopt when either is no number.
@@ -368,13 +363,20 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   const Value* time = nullptr;
   for (const auto& [k, v] : object.entries()) {
     const std::string& name = k.text();
-    if (name == "process") process = &v;
-    else if (name == "type") type = &v;
-    else if (name == "f") f = &v;
-    else if (name == "value") value = &v;
-    else if (name == "key") key = &v;
-    else if (name == "index") index = &v;
-    else if (name == "time") time = &v;
+    if (name == "process")
+      process = &v;
+    else if (name == "type")
+      type = &v;
+    else if (name == "f")
+      f = &v;
+    else if (name == "value")
+      value = &v;
+    else if (name == "key")
+      key = &v;
+    else if (name == "index")
+      index = &v;
+    else if (name == "time")
+      time = &v;
   }
   if (time) times.observe(*time, pos);
   if (!process) fail("event has no \"process\"");
@@ -388,11 +390,16 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
     fail("\"type\" must be a string (\"invoke\", \"ok\", \"fail\" or \"info\"), found " + describe_json(*type));
   }
   const std::string& t = type->text();
-  if (t == "invoke") event.type = EventType::invoke;
-  else if (t == "ok") event.type = EventType::ok;
-  else if (t == "fail") event.type = EventType::fail;
-  else if (t == "info") event.type = EventType::info;
-  else fail("unknown \"type\" " + describe_json(*type) + ", expected \"invoke\", \"ok\", \"fail\" or \"info\"");
+  if (t == "invoke")
+    event.type = EventType::invoke;
+  else if (t == "ok")
+    event.type = EventType::ok;
+  else if (t == "fail")
+    event.type = EventType::fail;
+  else if (t == "info")
+    event.type = EventType::info;
+  else
+    fail("unknown \"type\" " + describe_json(*type) + ", expected \"invoke\", \"ok\", \"fail\" or \"info\"");
 
   if (f && f->is_string()) {
     event.f = f->text();
@@ -432,8 +439,9 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
     parser.each_element(depth, [&](std::size_t inner) {
       const SourcePos pos = parser.position();
       if (parser.peek() != '{') {
-        parser.fail(pos, "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
-                             parser.describe_next());
+        parser.fail(pos,
+                    "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
+                        parser.describe_next());
       }
       sink.add(event_from_json(parser.parse_value(inner), pos, source, times));
       sink.passed(parser.offset());
@@ -460,8 +468,8 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
     });
     if (!found) parser.fail(opened, "expected an \"events\" member holding the array of events");
   } else {
-    parser.fail(parser.position(),
-                "expected a JSON array of events or an object with an \"events\" array, found " + parser.describe_next());
+    parser.fail(parser.position(), "expected a JSON array of events or an object with an \"events\" array, found " +
+                                       parser.describe_next());
   }
   if (!parser.at_end()) {
     parser.fail(parser.position(), "expected end of input after the JSON document, found " + parser.describe_next());

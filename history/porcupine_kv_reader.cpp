@@ -5,7 +5,6 @@
 #include "history/edn_history_reader.hpp"
 #include "history/event_sink.hpp"
 
-
 namespace ariadne {
 
 void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink) {
@@ -14,8 +13,8 @@ void read_porcupine_kv(std::string_view text, const std::string& source, EventSi
   while (!reader.at_end()) {
     const SourcePos start = reader.position();
     if (start.line == previous_line) {
-      reader.fail(start, "expected one op map per line, found " + reader.describe_next() +
-                             " after the op map on this line");
+      reader.fail(start,
+                  "expected one op map per line, found " + reader.describe_next() + " after the op map on this line");
     }
     sink.add(read_op_map(reader, source));
     sink.passed(reader.offset());

@@ -16,9 +16,7 @@ bool is_named(const Value& v, std::string_view name) {
 
 bool is_pair(const Value& v) { return v.is_sequential() && v.elements().size() == 2; }
 
-std::string abbreviated(const Value& v) {
-  return shorten(v.to_edn());
-}
+std::string abbreviated(const Value& v) { return shorten(v.to_edn()); }
 
 std::string spec_with_init(std::string_view name, const Value& init) {
   return std::string(name) + "(" + init.to_edn() + ")";
@@ -29,8 +27,7 @@ void reject_init(std::string_view model, std::string_view expected, const Value&
                    abbreviated(init));
 }
 
-std::string BuiltinModel::unknown_operation(const Operation& op,
-                                            std::initializer_list<std::string_view> known) const {
+std::string BuiltinModel::unknown_operation(const Operation& op, std::initializer_list<std::string_view> known) const {
   std::string message = std::string(name_) + ": unknown operation :" + shorten(op.f) + " (expected ";
   std::size_t i = 0;
   for (std::string_view f : known) {

@@ -34,18 +34,14 @@ class BuiltinModel : public Model {
   std::string name() const final { return std::string(name_); }
   // What the ops mean to the encoder (models/semantics.hpp); nullopt: no direct
   // encoding, the encoder unrolls step() instead.
-  virtual std::optional<Semantics> semantics(std::span<const Operation* const> /*ops*/) const {
-    return std::nullopt;
-  }
+  virtual std::optional<Semantics> semantics(std::span<const Operation* const> /*ops*/) const { return std::nullopt; }
 
  protected:
   explicit BuiltinModel(std::string_view name) : name_(name) {}
 
   // Whether the op's value must have the model's shape. A :fail pair the model drops
   // never took effect, so only its :f has to make sense.
-  bool value_matters(const Operation& op) const {
-    return op.status != OpStatus::failed || failed_is_observation(op);
-  }
+  bool value_matters(const Operation& op) const { return op.status != OpStatus::failed || failed_is_observation(op); }
   // "register: unknown operation :cas (expected :read or :write)"
   std::string unknown_operation(const Operation& op, std::initializer_list<std::string_view> known) const;
   // "cas-register: expected :cas value [old new], got 3"

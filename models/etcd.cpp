@@ -13,8 +13,8 @@
 // write applies, and a cas applies where `old` matches and changes nothing elsewhere,
 // exactly Porcupine's step for an unknown output.
 #include "models/builtin_model.hpp"
-#include "models/model_factories.hpp"
 #include "models/compiled_register.hpp"
+#include "models/model_factories.hpp"
 #include "models/value_table.hpp"
 
 namespace ariadne::models {

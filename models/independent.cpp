@@ -74,8 +74,9 @@ class IndependentModel final : public Model {
     if (op.status == OpStatus::ok) {
       const auto completed = as_tuple(op.value);
       if (!completed) {
-        return "independent(" + inner_->name() + "): expected a [key value] tuple for the completion of :" +
-               shorten(op.f) + ", got " + shorten(op.value.to_edn());
+        return "independent(" + inner_->name() +
+               "): expected a [key value] tuple for the completion of :" + shorten(op.f) + ", got " +
+               shorten(op.value.to_edn());
       }
       if (*completed->key != *invoked->key) {
         return "independent(" + inner_->name() + "): the completion names key " + shorten(completed->key->to_edn()) +

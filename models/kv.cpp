@@ -61,9 +61,7 @@ class CompiledKv final : public CompiledModel {
         if (string_of(state, o.key) == o.string) next.push_back(state);
         break;
       case KvStep::put:
-      case KvStep::append:
-        cache_.append_successor(state, op, next, [&] { return write(state, o); });
-        break;
+      case KvStep::append: cache_.append_successor(state, op, next, [&] { return write(state, o); }); break;
       case KvStep::never: break;
     }
   }

@@ -98,7 +98,7 @@ class CompiledMultiRegister final : public CompiledModel {
 
  private:
   TxnOp translate(const Operation& op) {
-    if (op.status == OpStatus::failed) return {TxnStep::any};  // never happened
+    if (op.status == OpStatus::failed) return {TxnStep::any};                 // never happened
     if (op.f != "txn" || !is_transaction(op.value)) return {TxnStep::never};  // check_operation rejects
     const bool crashed = op.status == OpStatus::crashed;
     TxnOp txn{TxnStep::read_only, static_cast<std::uint32_t>(micro_ops_.size()), 0};

@@ -35,9 +35,7 @@ class CompiledMutex final : public CompiledModel {
     }
   }
 
-  std::string describe_state(StateId state) const override {
-    return state == kLocked ? "locked" : "unlocked";
-  }
+  std::string describe_state(StateId state) const override { return state == kLocked ? "locked" : "unlocked"; }
 
  private:
   std::vector<MutexStep> ops_;

@@ -8,8 +8,8 @@
 #include "models/ordered_container.hpp"
 
 #include "models/builtin_model.hpp"
-#include "models/content_table.hpp"
 #include "models/container_op.hpp"
+#include "models/content_table.hpp"
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
@@ -19,8 +19,7 @@ namespace {
 
 class CompiledOrderedContainer final : public CompiledModel {
  public:
-  CompiledOrderedContainer(const OrderedContainerKind& kind, const Value& init,
-                           std::span<const Operation* const> ops)
+  CompiledOrderedContainer(const OrderedContainerKind& kind, const Value& init, std::span<const Operation* const> ops)
       : from_front_(kind.remove_from_front) {
     for (const Value& element : init.elements()) scratch_.push_back(values_.intern(element));
     initial_ = states_.intern(scratch_);

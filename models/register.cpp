@@ -8,8 +8,8 @@
 // reveals nothing, so it is always legal; a write applies; a cas applies only where
 // its expected value matches (elsewhere the op simply never took effect).
 #include "models/builtin_model.hpp"
-#include "models/model_factories.hpp"
 #include "models/compiled_register.hpp"
+#include "models/model_factories.hpp"
 #include "models/value_table.hpp"
 
 namespace ariadne::models {
@@ -57,8 +57,14 @@ class RegisterModel final : public BuiltinModel {
       switch (o.kind) {
         case RegisterStep::any: m.effect = Effect::none; break;
         case RegisterStep::never: m.effect = Effect::impossible; break;
-        case RegisterStep::read: m.effect = Effect::registers; m.accesses = {{Kind::read, 0, o.a}}; break;
-        case RegisterStep::write: m.effect = Effect::registers; m.accesses = {{Kind::write, 0, o.a}}; break;
+        case RegisterStep::read:
+          m.effect = Effect::registers;
+          m.accesses = {{Kind::read, 0, o.a}};
+          break;
+        case RegisterStep::write:
+          m.effect = Effect::registers;
+          m.accesses = {{Kind::write, 0, o.a}};
+          break;
         case RegisterStep::cas:
           m.effect = Effect::registers;
           m.accesses = {{Kind::read, 0, o.a}, {Kind::write, 0, o.b}};

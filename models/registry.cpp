@@ -8,8 +8,8 @@
 // ("register(nil)", "cas-register(0)", "set(#{})", "fifo-queue([])"), the mutex, which
 // has none, prints "mutex()", and the Porcupine models print their bare name unless
 // started from a non-default state ("kv", "etcd", "etcd(3)").
-#include "models/model_factories.hpp"
 #include "base/text.hpp"
+#include "models/model_factories.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -31,25 +31,21 @@ struct ModelEntry {
 };
 
 constexpr std::array kModels{
-    ModelEntry{"register", "", "read/write register (Knossos); init a value, default nil",
-               models::make_register},
+    ModelEntry{"register", "", "read/write register (Knossos); init a value, default nil", models::make_register},
     ModelEntry{"cas-register", "", "register plus :cas [old new] (Knossos); init a value, default nil",
                models::make_cas_register},
     ModelEntry{"multi-register", "", ":txn of [f k v] reads and writes over keys (Knossos); init a map",
                models::make_multi_register},
     ModelEntry{"mutex", "", ":acquire and :release of one lock (Knossos); no init", models::make_mutex},
-    ModelEntry{"set", "", ":add x and :read of the whole set (Knossos); init a set, default #{}",
-               models::make_set},
+    ModelEntry{"set", "", ":add x and :read of the whole set (Knossos); init a set, default #{}", models::make_set},
     ModelEntry{"unordered-queue", "", ":enqueue and :dequeue in any order (Knossos); init a vector",
                models::make_unordered_queue},
     ModelEntry{"fifo-queue", "", ":enqueue and :dequeue first-in first-out (Knossos); init a vector",
                models::make_fifo_queue},
     ModelEntry{"stack", "", ":push and :pop last-in first-out; init a vector, bottom first", models::make_stack},
-    ModelEntry{"kv", "", "string :get/:put/:append per :key, partitioned (Porcupine); init a map",
-               models::make_kv},
+    ModelEntry{"kv", "", "string :get/:put/:append per :key, partitioned (Porcupine); init a map", models::make_kv},
     ModelEntry{"etcd", "etcd-register-cas",
-               "register starting absent with :cas, failed cas observed (Porcupine); init a value",
-               models::make_etcd},
+               "register starting absent with :cas, failed cas observed (Porcupine); init a value", models::make_etcd},
 };
 
 [[noreturn]] void throw_no_inner_model(std::string_view spec) {

@@ -63,7 +63,7 @@ struct OpMeaning {
   // registers: every read observes the state before the op, every write or append
   // leaves the state after it; at most one write or append per key.
   std::vector<RegisterAccess> accesses;
-  std::uint32_t element = 0;           // insert, remove, add
+  std::uint32_t element = 0;            // insert, remove, add
   std::vector<std::uint32_t> elements;  // read_set: sorted, without repeats
 };
 

@@ -37,12 +37,8 @@ class CompiledUnorderedQueue final : public CompiledModel {
     const auto id = static_cast<std::uint32_t>(state);
     switch (o.kind) {
       case ContainerStep::any: next.push_back(state); break;
-      case ContainerStep::insert:
-        cache_.append_successor(state, op, next, [&] { return enqueue(id, o.value); });
-        break;
-      case ContainerStep::remove:
-        cache_.append_successor(state, op, next, [&] { return dequeue(id, o.value); });
-        break;
+      case ContainerStep::insert: cache_.append_successor(state, op, next, [&] { return enqueue(id, o.value); }); break;
+      case ContainerStep::remove: cache_.append_successor(state, op, next, [&] { return dequeue(id, o.value); }); break;
       case ContainerStep::remove_any: dequeue_each(id, next); break;
       case ContainerStep::never: break;
     }

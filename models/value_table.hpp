@@ -29,8 +29,7 @@ class ValueTable {
   // payloads of composite values belong to the history and are not counted.
   std::size_t memory_bytes() const {
     constexpr std::size_t kNodeBytes = sizeof(Value) + sizeof(std::uint32_t) + 2 * sizeof(void*);
-    return values_.capacity() * sizeof(Value) + ids_.size() * kNodeBytes +
-           ids_.bucket_count() * sizeof(void*);
+    return values_.capacity() * sizeof(Value) + ids_.size() * kNodeBytes + ids_.bucket_count() * sizeof(void*);
   }
 
  private:

@@ -35,8 +35,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   std::vector<Partition> parts = split(history, model);
   result.partitions = parts.size();
   auto finish = [&]() -> CheckResult {
-    result.elapsed_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (const Limit reached = limits.first_reached(); reached != Limit::none) {
       result.limit = reached;
       result.limit_phase = limits.phase_when_reached();
@@ -76,7 +75,8 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
       result.race.losers_stopped_ms = p.answer.race.losers_stopped_ms;
       result.race.slowest_loser = p.answer.race.slowest_loser;
     }
-    result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.race.withdrawals.begin(), p.answer.race.withdrawals.end());
+    result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.race.withdrawals.begin(),
+                                   p.answer.race.withdrawals.end());
   }
 
   // A refutation is final whatever else happened; report the first partition refuted.
@@ -136,8 +136,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   result.linearization = merge_chains(chains);
   // Each partition's legality was replayed as it was decided (certify_legality).
   if (auto problem = certify::check_order(history, model, result.linearization)) {
-    throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " +
-                        *problem);
+    throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " + *problem);
   }
   result.verdict = Verdict::linearizable;
   return finish();

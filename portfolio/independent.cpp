@@ -13,9 +13,9 @@
 // asked for.
 #include "portfolio/independent.hpp"
 
-#include "portfolio/decide.hpp"
 #include "certify/witness_checker.hpp"
 #include "models/independent.hpp"
+#include "portfolio/decide.hpp"
 #include "portfolio/merge.hpp"
 #include "portfolio/parallel.hpp"
 
@@ -61,8 +61,9 @@ std::vector<std::uint32_t> merge_keys(const std::vector<KeyHistory>& keys, const
     chains[i].reserve(answers[i].linearization.size());
     for (const std::uint32_t id : answers[i].linearization) {
       const Operation* op = op_with_id(keys[i].history, id);
-      if (op == nullptr) throw InternalError("key " + shorten(keys[i].key.to_edn()) + ": its linearization names op " +
-                                             std::to_string(id) + ", which the key does not have");
+      if (op == nullptr)
+        throw InternalError("key " + shorten(keys[i].key.to_edn()) + ": its linearization names op " +
+                            std::to_string(id) + ", which the key does not have");
       chains[i].push_back(op);
     }
   }

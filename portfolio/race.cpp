@@ -29,7 +29,7 @@ constexpr auto kRefereePeriod = std::chrono::milliseconds(5);
 struct Report {
   std::size_t entrant = 0;
   Outcome outcome = Outcome::stopped;
-  std::string failure;  // an exception's message
+  std::string failure;                       // an exception's message
   std::chrono::steady_clock::time_point at;  // when run() returned
 };
 

@@ -1,11 +1,11 @@
 #include "portfolio/refutation.hpp"
 
-#include "explain/explanation.hpp"
-#include "refute/minimal_core.hpp"
-#include "explain/real_time_facts.hpp"
-#include "refute/relevant_relaxed.hpp"
 #include "engines/engine_table.hpp"
+#include "explain/explanation.hpp"
+#include "explain/real_time_facts.hpp"
 #include "refute/first_failure.hpp"
+#include "refute/minimal_core.hpp"
+#include "refute/relevant_relaxed.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -38,9 +38,9 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   // time.
   search::MemoryBudget memory(limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit, &limits);
   limits.enter(Phase::failing_op);
-  const auto courtesy = std::max<Clock::duration>(
-      std::chrono::milliseconds(250),
-      refutation.refuting_ops.empty() ? refutation.verdict_time / 4 : 2 * refutation.verdict_time);
+  const auto courtesy = std::max<Clock::duration>(std::chrono::milliseconds(250), refutation.refuting_ops.empty()
+                                                                                      ? refutation.verdict_time / 4
+                                                                                      : 2 * refutation.verdict_time);
   // The refuting engine's row says what its work is worth to the failing-op search:
   // a solver's refutation says nothing about how long a native search would need, so
   // the search then gets only the minimum budget.
@@ -50,9 +50,10 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   std::optional<refute::FirstFailure> first;
   try {
     first = refute::find_first_failure(sub, model, memory, within(refutation.limits, courtesy), budget,
-                               refutation.refuting_ops);
+                                       refutation.refuting_ops);
     if (first && options.prefix) {
-      if (auto order = refute::linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
+      if (auto order =
+              refute::linearize_prefix(sub, model, *first, memory, within(refutation.limits, courtesy), budget)) {
         result.prefix_linearization = std::move(*order);
       }
     }
@@ -81,9 +82,9 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
     const double seconds = options.core_seconds > 0 ? options.core_seconds
                                                     : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
     const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    const refute::CoreSearch core = refute::find_minimal_core(sub.ops, model, failing_index,
-                                                                within(refutation.limits, core_budget), memory.limit(),
-                                                                refutation.refuting_ops, relevance);
+    const refute::CoreSearch core =
+        refute::find_minimal_core(sub.ops, model, failing_index, within(refutation.limits, core_budget), memory.limit(),
+                                  refutation.refuting_ops, relevance);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {
@@ -109,8 +110,9 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   result.explanation = explain::explain_core(model, summary);
   if (first) {
     const Operation& op = *first->op;
-    result.explanation += "Everything before event " + std::to_string(op.ret) + " can be linearized; the completion of " +
-                          explain::name_op(model, op) + " at event " + std::to_string(op.ret) +
+    result.explanation += "Everything before event " + std::to_string(op.ret) +
+                          " can be linearized; the completion of " + explain::name_op(model, op) + " at event " +
+                          std::to_string(op.ret) +
                           " is the first result that no order of the operations so far can explain.\n";
   }
 }

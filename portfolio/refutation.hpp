@@ -22,7 +22,7 @@ struct Refutation {
   std::uint64_t steps = 0;                  // model steps the refutation took
   std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};
-  search::StopSignal limits;                // the check's own deadline and cancel flag (its Limits outlive this)
+  search::StopSignal limits;  // the check's own deadline and cancel flag (its Limits outlive this)
 };
 
 // Fills failing_partition_ops, core, core_minimal, core_ms, core_real_time, failing_op, explanation and

@@ -128,7 +128,8 @@ class Scheduler {
           p.answer.steps = p.run.engine->steps();
           if (o == Outcome::stopped && !p.run.engine->withdrawal_reason().empty()) {
             // An engine run alone that gave up on its own (unique: not its kind of history).
-            p.answer.withdrawal = std::string(engine_name(p.run.engine->id())) + ": " + p.run.engine->withdrawal_reason();
+            p.answer.withdrawal =
+                std::string(engine_name(p.run.engine->id())) + ": " + p.run.engine->withdrawal_reason();
             p.answer.race.withdrawals.push_back(p.answer.withdrawal);
           } else if (o != Outcome::undecided) {
             p.answer.winner = p.run.engine->id();
@@ -152,8 +153,7 @@ class Scheduler {
           queue_.push_back(i);
           if (may_start_helpers) start_helpers();
           break;
-        case Outcome::linearizable:
-          break;
+        case Outcome::linearizable: break;
         case Outcome::out_of_memory:
           // Over the engines' own account: the command's memory limit is reached, for
           // every phase after this one too.
@@ -191,7 +191,8 @@ class Scheduler {
       p.run.engine.reset();  // frees the memo table
     }
     if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
-      throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) + " engine's linearization failed the certificate check" +
+      throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) +
+                          " engine's linearization failed the certificate check" +
                           (model_.is_partitioned() ? " on key " + p.key.to_edn() : std::string()) + ": " + *problem);
     }
     p.answer.chain = make_chain(p.answer.linearization);
@@ -226,8 +227,8 @@ class Scheduler {
   // partition's native engine, if it has one, joins the race where it left off.
   Outcome race(std::size_t i, bool with_native) {
     Partition& p = parts_[i];
-    RacePlan plan = plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_,
-                              *p.run.stop);
+    RacePlan plan =
+        plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_, *p.run.stop);
     RaceSettings settings;
     settings.settled = p.run.settled.get();
     settings.stop = p.run.stop.get();
@@ -295,8 +296,8 @@ class Scheduler {
 
 }  // namespace
 
-Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options,
-                  const Limits& limits, Engine engine) {
+Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
+                  Engine engine) {
   Scheduler scheduler(parts, model, options, limits, engine);
   scheduler.run();
   return {.peak_search_bytes = scheduler.peak_bytes(), .limits = scheduler.limits()};

@@ -33,7 +33,7 @@ struct Schedule {
 // linearizable ones certified and chained for the merge, the first refuted one with
 // its refuting ops, the others stopped. Throws InternalError when an engine failed
 // or a certificate did not hold (a bug).
-Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options,
-                  const Limits& limits, Engine engine);
+Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
+                  Engine engine);
 
 }  // namespace ariadne::portfolio

@@ -118,8 +118,7 @@ bool overwrites(const models::OpMeaning& meaning, std::uint32_t key, std::uint32
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
-                                                         const models::Semantics* semantics,
-                                                         std::uint32_t failing_op) {
+                                                         const models::Semantics* semantics, std::uint32_t failing_op) {
   std::vector<std::vector<std::uint32_t>> seeds;
   if (!semantics || semantics->theory != models::Theory::registers || !semantics->text.empty()) return seeds;
   const std::size_t n = ops.size();
@@ -136,8 +135,8 @@ std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operati
     for (std::uint32_t j = 0; j < n; ++j) {
       if (j == failing_op) continue;
       const models::OpMeaning& recorded = semantics->ops[j];
-      const bool twin_writes = has_twins && writes(semantics->ops[n + j], key, value) &&
-                               !reads(semantics->ops[n + j], key, value);
+      const bool twin_writes =
+          has_twins && writes(semantics->ops[n + j], key, value) && !reads(semantics->ops[n + j], key, value);
       if (!twin_writes && !writes(recorded, key, value)) continue;
       seed.push_back(j);
       if (writes(recorded, key, value) && before(*ops[j], read)) completed.push_back(ops[j]->ret + 1);

@@ -41,7 +41,6 @@ namespace ariadne::refute {
 std::vector<bool> seed_companions(std::span<const Operation* const> ops, const models::Semantics* semantics,
                                   std::uint32_t failing_op);
 
-
 // Queues, stacks and registers: small sets of ops (indices into `ops`, ascending) that match a
 // violation pattern of collections, smallest first, at most `limit` of them. The
 // patterns are those that characterise violations of unique-value collections
@@ -67,7 +66,6 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
 // came between them and the read in real time: one that follows them all if there is
 // one, else one after each. Empty for other models.
 std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
-                                                         const models::Semantics* semantics,
-                                                         std::uint32_t failing_op);
+                                                         const models::Semantics* semantics, std::uint32_t failing_op);
 
 }  // namespace ariadne::refute

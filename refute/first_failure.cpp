@@ -88,8 +88,7 @@ PrefixVerdict check_prefix(const search::SubHistory& sub, std::uint64_t cut, con
 
 std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, const Model& model,
                                                search::MemoryBudget& memory, const search::StopSignal& stop,
-                                               std::uint64_t step_budget,
-                                               std::span<const std::uint32_t> refuting_ops) {
+                                               std::uint64_t step_budget, std::span<const std::uint32_t> refuting_ops) {
   std::vector<const Operation*> completions;
   for (const Operation* op : sub.ops) {
     if (op->must_take_effect()) completions.push_back(op);
@@ -142,8 +141,7 @@ std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, co
 
 std::optional<std::vector<std::uint32_t>> linearize_prefix(const search::SubHistory& sub, const Model& model,
                                                            const FirstFailure& failure, search::MemoryBudget& memory,
-                                                           const search::StopSignal& stop,
-                                                           std::uint64_t step_budget) {
+                                                           const search::StopSignal& stop, std::uint64_t step_budget) {
   std::vector<std::uint32_t> order;
   std::uint64_t spent = 0;
   // Events are numbered from 0, so the completion at position ret is preceded by

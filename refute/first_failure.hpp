@@ -14,7 +14,7 @@
 namespace ariadne::refute {
 
 struct FirstFailure {
-  const Operation* op = nullptr;  // its completion is the first event no order survives
+  const Operation* op = nullptr;               // its completion is the first event no order survives
   std::size_t linearizable_prefix_events = 0;  // events before that completion
 };
 
@@ -33,7 +33,6 @@ std::optional<FirstFailure> find_first_failure(const search::SubHistory& sub, co
 // nullopt when the search runs past `step_budget` or is stopped.
 std::optional<std::vector<std::uint32_t>> linearize_prefix(const search::SubHistory& sub, const Model& model,
                                                            const FirstFailure& failure, search::MemoryBudget& memory,
-                                                           const search::StopSignal& stop,
-                                                           std::uint64_t step_budget);
+                                                           const search::StopSignal& stop, std::uint64_t step_budget);
 
 }  // namespace ariadne::refute

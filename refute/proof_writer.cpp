@@ -1,10 +1,10 @@
 // Writing a proof directory (see proof_files.hpp for what it holds and why).
 #include "refute/proof_writer.hpp"
 
-#include "encoder/encode.hpp"
 #include "certify/proof_format.hpp"
-#include "refute/relaxed_history.hpp"
+#include "encoder/encode.hpp"
 #include "history/edn_writer.hpp"
+#include "refute/relaxed_history.hpp"
 #include "solvers/drat_proof.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/solver_engine.hpp"
@@ -147,13 +147,12 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
 
   std::string ids;
   for (const std::uint32_t i : core) ids += (ids.empty() ? "" : ", ") + std::to_string(partition[i]->id);
-  const std::string manifest = "{\n  \"format\": \"ariadne-proof-1\",\n  \"model\": " + json_string(model.spec()) +
-                               ",\n  \"history\": " + json_string(kHistoryFile) + ",\n  \"cnf\": " +
-                               json_string(kCnfFile) + ",\n  \"proof\": " + json_string(kProofFile) +
-                               ",\n  \"base_clauses\": " + std::to_string(base_clauses) +
-                               ",\n  \"lemmas\": " + std::to_string(decision.cuts_added.size()) +
-                               ",\n  \"variables\": " + std::to_string(formula.variable_count) +
-                               ",\n  \"core\": [" + ids + "]\n}\n";
+  const std::string manifest =
+      "{\n  \"format\": \"ariadne-proof-1\",\n  \"model\": " + json_string(model.spec()) +
+      ",\n  \"history\": " + json_string(kHistoryFile) + ",\n  \"cnf\": " + json_string(kCnfFile) +
+      ",\n  \"proof\": " + json_string(kProofFile) + ",\n  \"base_clauses\": " + std::to_string(base_clauses) +
+      ",\n  \"lemmas\": " + std::to_string(decision.cuts_added.size()) +
+      ",\n  \"variables\": " + std::to_string(formula.variable_count) + ",\n  \"core\": [" + ids + "]\n}\n";
   write_file(root / kManifestFile, manifest);
   write_file(root / kReadmeFile, readme(model.spec()));
 

@@ -18,8 +18,8 @@ struct ProofWritten {
   std::size_t lemmas = 0;
   std::int32_t variables = 0;
   std::uintmax_t proof_bytes = 0;
-  std::size_t core_ops = 0;       // the ops the proof keeps as recorded
-  bool whole_partition = false;   // the core's own formula took too long; this proves the partition
+  std::size_t core_ops = 0;      // the ops the proof keeps as recorded
+  bool whole_partition = false;  // the core's own formula took too long; this proves the partition
 };
 
 // `partition`: the refuted partition in call order; `core`: indices into it. Creates

@@ -14,7 +14,7 @@
 namespace ariadne::refute {
 
 solvers::FormulaHooks RelaxedSolverLimits::hooks(const solvers::Solver& solver, const encoder::Formula& formula,
-                                                std::atomic<std::uint64_t>& held) const {
+                                                 std::atomic<std::uint64_t>& held) const {
   solvers::FormulaHooks hooks;
   // Freeing a large solver takes a while; it must be done by the deadline too.
   hooks.should_stop = [this, &held] {
@@ -66,7 +66,8 @@ RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
 
 RelaxedDecision RelaxedChecker::decide_quickly(const RelaxedHistory& relaxed,
                                                std::optional<std::chrono::steady_clock::duration> budget) {
-  if (RelaxedDecision look = look_by_closure(relaxed, stop_, memory_limit_); look.verdict != RelaxedVerdict::undecided) {
+  if (RelaxedDecision look = look_by_closure(relaxed, stop_, memory_limit_);
+      look.verdict != RelaxedVerdict::undecided) {
     return look;
   }
   search::StopSignal within = stop_;
@@ -131,8 +132,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, 
   }
   RelaxedDecision result;
   switch (decision.outcome) {
-    case search::Outcome::linearizable:
-      return RelaxedDecision::ordered(decision.linearization, relaxed);
+    case search::Outcome::linearizable: return RelaxedDecision::ordered(decision.linearization, relaxed);
     case search::Outcome::not_linearizable: {
       result.verdict = RelaxedVerdict::not_linearizable;
       result.hinted = true;
@@ -150,8 +150,7 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, 
       }
       return result;
     }
-    default:
-      return result;
+    default: return result;
   }
 }
 
@@ -159,7 +158,8 @@ RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, 
                                                  const search::StopSignal& stop, std::uint64_t memory_limit,
                                                  bool closure_first) {
   if (closure_first) {
-    if (RelaxedDecision look = look_by_closure(relaxed, stop, memory_limit); look.verdict != RelaxedVerdict::undecided) {
+    if (RelaxedDecision look = look_by_closure(relaxed, stop, memory_limit);
+        look.verdict != RelaxedVerdict::undecided) {
       return look;
     }
   }

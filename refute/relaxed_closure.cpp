@@ -32,9 +32,9 @@ struct ClosureEntry {
 };
 
 struct PathStep {
-  std::uint32_t op;          // the kept op
-  StateId from;              // the configuration's state
-  std::uint32_t via;         // index in closure(from) of the state the op stepped from
+  std::uint32_t op;   // the kept op
+  StateId from;       // the configuration's state
+  std::uint32_t via;  // index in closure(from) of the state the op stepped from
 };
 
 class ClosureSearch {
@@ -131,7 +131,8 @@ class ClosureSearch {
         compiled_->step(entries[e].state, twins_.members(c).front(), next);
         ++steps_;
         for (const StateId t : next) {
-          const bool seen = std::any_of(entries.begin(), entries.end(), [t](const ClosureEntry& x) { return x.state == t; });
+          const bool seen =
+              std::any_of(entries.begin(), entries.end(), [t](const ClosureEntry& x) { return x.state == t; });
           if (seen) continue;
           if (entries.size() == kMaxClosureStates) {
             too_many_states_ = true;
@@ -265,7 +266,7 @@ class ClosureSearch {
   std::uint64_t step_budget_;
   std::vector<std::uint32_t> kept_;       // relaxed-history indices, ascending call
   std::vector<std::uint32_t> by_return_;  // the required kept ones, ascending return
-  search::TwinClasses twins_;  // the relaxed ops, as classes of interchangeable twins
+  search::TwinClasses twins_;             // the relaxed ops, as classes of interchangeable twins
   std::unordered_map<StateId, std::vector<ClosureEntry>> closures_;
   std::vector<std::uint32_t> bit_of_;
   std::vector<std::uint64_t> zobrist_;

@@ -95,8 +95,8 @@ RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::v
   }
   std::sort(kept_times.begin(), kept_times.end());
   const auto renumber = [&](std::uint64_t t) {
-    return time + static_cast<std::uint64_t>(std::lower_bound(kept_times.begin(), kept_times.end(), t) -
-                                              kept_times.begin());
+    return time +
+           static_cast<std::uint64_t>(std::lower_bound(kept_times.begin(), kept_times.end(), t) - kept_times.begin());
   };
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     if (!keep[i]) continue;

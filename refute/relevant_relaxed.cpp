@@ -86,8 +86,8 @@ std::vector<bool> RelaxedRelevance::leave_out(const std::vector<bool>& keep, boo
 // reads are wanted from the start. Then what is wanted for any subset is wanted here
 // (each op that matters there matters here, by induction along the fixpoint).
 std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>& keep, bool subsets) const {
-  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;  // (key, value)
-  std::set<std::uint32_t> every_value;                       // keys where any write matters
+  std::set<std::pair<std::uint32_t, std::uint32_t>> wanted;     // (key, value)
+  std::set<std::uint32_t> every_value;                          // keys where any write matters
   std::map<std::uint32_t, std::vector<std::string_view>> seen;  // keys with appends: the strings kept reads saw
   const auto want = [&](const RegisterAccess& access) {
     if (access.kind == RegisterAccess::Kind::read_other_than) {

@@ -65,7 +65,7 @@ class RelaxedRelevance {
   // so that both share value ids; nullopt without semantics.
   std::optional<models::Semantics> semantics_;
   static constexpr std::uint32_t kNoTwin = 0xffffffffu;
-  std::vector<std::uint32_t> relaxed_at_;  // per op: its twin's index in semantics_->ops
+  std::vector<std::uint32_t> relaxed_at_;      // per op: its twin's index in semantics_->ops
   std::set<std::uint32_t> keys_with_appends_;  // registers: keys some op appends to
 };
 

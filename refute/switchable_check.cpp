@@ -35,8 +35,8 @@ std::unique_ptr<SwitchableCheck> SwitchableCheck::make(std::span<const Operation
   for (std::uint32_t r = 0; r < check->relaxed_.ops.size(); ++r) {
     const auto selector = check->selector_of_[check->relaxed_.source_index[r]];
     if (!selector) continue;
-    options.selectors[r].side = check->relaxed_.kept[r] ? encoder::OpSelector::Side::kept
-                                                        : encoder::OpSelector::Side::relaxed;
+    options.selectors[r].side =
+        check->relaxed_.kept[r] ? encoder::OpSelector::Side::kept : encoder::OpSelector::Side::relaxed;
     options.selectors[r].selector = *selector;
   }
   const RelaxedSolverLimits limits{stop, memory_limit};
@@ -80,8 +80,7 @@ RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep, const sea
   }
   RelaxedDecision result;
   switch (decision.outcome) {
-    case search::Outcome::linearizable:
-      return RelaxedDecision::ordered(decision.linearization, relaxed_);
+    case search::Outcome::linearizable: return RelaxedDecision::ordered(decision.linearization, relaxed_);
     case search::Outcome::not_linearizable:
       result.verdict = RelaxedVerdict::not_linearizable;
       result.hinted = true;
@@ -89,8 +88,7 @@ RelaxedDecision SwitchableCheck::decide(const std::vector<bool>& keep, const sea
         if (keep[i] && solver_->failed(formula_.selectors[*selector_of_[i]])) result.needed.push_back(i);
       }
       return result;
-    default:
-      return result;
+    default: return result;
   }
 }
 

@@ -52,8 +52,7 @@ class SwitchableCheck {
   // All arguments must outlive the check.
   static std::unique_ptr<SwitchableCheck> make(std::span<const Operation* const> ops, const Model& model,
                                                const RelaxedRelevance& relevance, const std::vector<bool>& candidate,
-                                               const search::StopSignal& stop,
-                                               std::uint64_t memory_limit,
+                                               const search::StopSignal& stop, std::uint64_t memory_limit,
                                                std::chrono::steady_clock::duration encoding_budget);
 
   // Whether the relaxed history of `keep` (a subset of the candidate) is linearizable.
@@ -71,7 +70,7 @@ class SwitchableCheck {
 
   const search::StopSignal& stop_;
   std::uint64_t memory_limit_;
-  RelaxedHistory relaxed_;                     // twins of every op not left out, then the candidate as recorded
+  RelaxedHistory relaxed_;  // twins of every op not left out, then the candidate as recorded
   std::vector<std::optional<std::uint32_t>> selector_of_;  // per partition op: its selector, if a candidate
   encoder::Formula formula_;
   std::unique_ptr<solvers::Solver> solver_;

@@ -19,9 +19,9 @@
 // point on its bar.
 #pragma once
 
-#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
+#include <ariadne/result.hpp>
 
 #include <ostream>
 #include <string>

@@ -57,8 +57,8 @@ std::string shorten_explanation(const std::string& text) {
     ++lines;
   }
   if (cut >= text.size() && text.size() <= 2 * kMaxExplanationBytes) return text;
-  const auto rest = static_cast<std::size_t>(
-      std::count(text.begin() + static_cast<std::ptrdiff_t>(cut), text.end(), '\n'));
+  const auto rest =
+      static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(cut), text.end(), '\n'));
   std::string head = shorten(text.substr(0, cut), 2 * kMaxExplanationBytes);
   if (rest == 0 && cut >= text.size()) return head;
   if (!head.empty() && head.back() != '\n') head += '\n';
@@ -224,7 +224,8 @@ ReportData build_report_data(const History& history, const Model& model, const C
       char ms[32];
       std::snprintf(ms, sizeof ms, "%.1f ms", k.elapsed_ms);
       data.keys.push_back(shorten(k.key.to_edn(), kMaxOpText) + ": " + std::string(verdict_name(k.verdict)) + ", " +
-                          std::to_string(k.operations) + (k.operations == 1 ? " op, " : " ops, ") + ms + (failing ? " (the core)" : ""));
+                          std::to_string(k.operations) + (k.operations == 1 ? " op, " : " ops, ") + ms +
+                          (failing ? " (the core)" : ""));
     }
   }
   data.elapsed_ms = result.elapsed_ms;
@@ -289,8 +290,8 @@ std::string report_data_json(const ReportData& data) {
   for (std::size_t i = 0; i < n; ++i) {
     spans[i] = data.rets[i] == kOpen ? -1 : std::int64_t{data.rets[i]} - std::int64_t{data.calls[i]};
   }
-  const bool any_state = std::any_of(data.state_after.begin(), data.state_after.end(),
-                                     [](std::int32_t s) { return s != kNone; });
+  const bool any_state =
+      std::any_of(data.state_after.begin(), data.state_after.end(), [](std::int32_t s) { return s != kNone; });
   std::vector<std::uint32_t> facts;
   for (const auto& [before, after] : data.core_facts) facts.insert(facts.end(), {before, after});
 

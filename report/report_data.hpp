@@ -12,9 +12,9 @@
 
 #include "report/html_report.hpp"
 
-#include <ariadne/result.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
+#include <ariadne/result.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -24,8 +24,8 @@
 
 namespace ariadne::report {
 
-inline constexpr std::int32_t kNone = -1;     // no string, no state, no op
-inline constexpr std::uint32_t kOpen = ~0u;   // a crashed op's end: open to the end
+inline constexpr std::int32_t kNone = -1;       // no string, no state, no op
+inline constexpr std::uint32_t kOpen = ~0u;     // a crashed op's end: open to the end
 inline constexpr std::size_t kMaxOpText = 160;  // op descriptions are shortened past this
 // The explanation is cut after this many lines or about this many bytes, whichever
 // comes first, with a line saying how many more there were.
@@ -56,9 +56,9 @@ struct ReportData {
   // One entry per op of the history, in invocation order (the history's order).
   std::vector<std::uint32_t> ids;
   std::vector<std::uint32_t> lanes;
-  std::vector<std::uint32_t> calls;  // index into times
-  std::vector<std::uint32_t> rets;   // index into times, or kOpen for crashed ops
-  std::string statuses;              // 'o' ok, 'c' crashed, 'f' failed (an observation)
+  std::vector<std::uint32_t> calls;         // index into times
+  std::vector<std::uint32_t> rets;          // index into times, or kOpen for crashed ops
+  std::string statuses;                     // 'o' ok, 'c' crashed, 'f' failed (an observation)
   std::vector<std::uint32_t> descriptions;  // index into strings
   // Model states (index into strings): after each op of the order shown (the
   // linearization, or a violation's linearizable prefix), kNone elsewhere; the state

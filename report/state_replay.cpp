@@ -76,9 +76,8 @@ ReplayedStates replay_states(const Model& model, std::span<const Operation* cons
     for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {
       next.clear();
       compiled->step(reachable[k], static_cast<std::uint32_t>(i), next);
-      const bool leads_on = std::any_of(next.begin(), next.end(), [&](StateId s) {
-        return std::binary_search(kept.begin(), kept.end(), s);
-      });
+      const bool leads_on = std::any_of(next.begin(), next.end(),
+                                        [&](StateId s) { return std::binary_search(kept.begin(), kept.end(), s); });
       if (leads_on) narrowed.push_back(reachable[k]);
     }
     kept.swap(narrowed);

@@ -85,8 +85,7 @@ class BruteForce final : public SearchEngine {
 
 }  // namespace
 
-std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
-                                               const StopSignal& stop) {
+std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model, const StopSignal& stop) {
   return std::make_unique<BruteForce>(sub, model, stop);
 }
 

@@ -25,8 +25,8 @@
 // twice that, past the 100 ms a limit may be overrun by.
 #pragma once
 
-#include "models/chunk_arena.hpp"
 #include "base/hash.hpp"
+#include "models/chunk_arena.hpp"
 
 #include <ariadne/model.hpp>
 

@@ -77,7 +77,8 @@ class MemoryShare {
   // would notice only once the memory past the limit was taken.
   bool would_fit(std::int64_t usage) const {
     const std::int64_t growth = usage - reported_;
-    if (growth > 0 && budget_.limits() && !budget_.limits()->would_fit(static_cast<std::uint64_t>(growth))) return false;
+    if (growth > 0 && budget_.limits() && !budget_.limits()->would_fit(static_cast<std::uint64_t>(growth)))
+      return false;
     return budget_.used() + growth <= static_cast<std::int64_t>(budget_.limit());
   }
 
@@ -208,7 +209,6 @@ std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model
 std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Model& model, const StopSignal& stop);
 // Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
 // <ariadne/engine.hpp>): the test oracle.
-std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model,
-                                               const StopSignal& stop);
+std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model, const StopSignal& stop);
 
 }  // namespace ariadne::search

@@ -63,7 +63,8 @@ class BagAnalysis {
           break;
         case Effect::remove:
           if (dequeue_[m.element] != kNoUniqueOp) {
-            return answer_.refute({enqueue_[m.element], dequeue_[m.element], i}, "a value dequeued twice, enqueued once");
+            return answer_.refute({enqueue_[m.element], dequeue_[m.element], i},
+                                  "a value dequeued twice, enqueued once");
           }
           dequeue_[m.element] = i;
           break;

@@ -154,7 +154,9 @@ class QueueAnalysis {
       const bool present = initial_[v] || enqueued_[v];
       if (dequeued_[v]) {
         if (!present) return answer_.refute({x.dequeue}, "a dequeue of a value nobody enqueued");
-        if (x.rd < x.ce) return answer_.refute({x.enqueue, x.dequeue}, "a dequeue that completed before its value's enqueue was invoked");
+        if (x.rd < x.ce)
+          return answer_.refute({x.enqueue, x.dequeue},
+                                "a dequeue that completed before its value's enqueue was invoked");
         dequeued_values_.push_back(v);
       } else if (initial_[v] || (enqueued_[v] && ops_[x.enqueue]->must_take_effect())) {
         stayers_.push_back(v);
@@ -171,7 +173,8 @@ class QueueAnalysis {
     for (const std::uint32_t v : dequeued_values_) {
       if (values_[v].ce > latest) latest = values_[v].ce, latest_value = v;
     }
-    std::sort(stayers_.begin(), stayers_.end(), [&](std::uint32_t a, std::uint32_t b) { return values_[a].re < values_[b].re; });
+    std::sort(stayers_.begin(), stayers_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return values_[a].re < values_[b].re; });
     std::size_t k = 0;
     for (; k < stayers_.size() && values_[stayers_[k]].re < latest; ++k) {
       QueueValue& u = values_[stayers_[k]];
@@ -183,9 +186,11 @@ class QueueAnalysis {
     if (must_go_.size() > crashed_dequeues_.size()) {
       std::vector<std::uint32_t> ops = crashed_dequeues_;
       for (std::size_t j = 0; j <= crashed_dequeues_.size(); ++j) blocking_chain(must_go_[j], ops);
-      return answer_.refute(std::move(ops), crashed_dequeues_.empty()
-                                                ? "a value that stays in the queue, enqueued before one dequeued"
-                                                : "more values that stay in the queue ahead of dequeued ones than crashed dequeues could take out");
+      return answer_.refute(
+          std::move(ops),
+          crashed_dequeues_.empty()
+              ? "a value that stays in the queue, enqueued before one dequeued"
+              : "more values that stay in the queue ahead of dequeued ones than crashed dequeues could take out");
     }
     return true;
   }
@@ -276,7 +281,8 @@ class QueueAnalysis {
     std::vector<std::tuple<Time, std::uint8_t, std::uint32_t, std::uint32_t>> points;
     Time enqueue_base = std::numeric_limits<Time>::min();
     Time dequeue_base = std::numeric_limits<Time>::min();
-    std::sort(stay_.begin(), stay_.end(), [&](std::uint32_t a, std::uint32_t b) { return values_[a].ce < values_[b].ce; });
+    std::sort(stay_.begin(), stay_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return values_[a].ce < values_[b].ce; });
     order_.insert(order_.end(), stay_.begin(), stay_.end());
     for (std::uint32_t k = 0; k < order_.size(); ++k) {
       const QueueValue& x = values_[order_[k]];

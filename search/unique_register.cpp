@@ -113,8 +113,7 @@ struct Chain {
 
 class Analysis {
  public:
-  Analysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
-           const UniqueStopPoll& should_stop)
+  Analysis(std::span<const Operation* const> ops, const models::Semantics& semantics, const UniqueStopPoll& should_stop)
       : ops_(ops), semantics_(semantics), answer_(should_stop) {}
 
   UniqueValueAnalysis run() {
@@ -131,7 +130,9 @@ class Analysis {
  private:
   bool stopping(std::uint32_t i) { return answer_.stopping(i); }
   bool decline(std::string why) { return answer_.decline(std::move(why)); }
-  bool refute(std::vector<std::uint32_t> ops, std::string why) { return answer_.refute(std::move(ops), std::move(why)); }
+  bool refute(std::vector<std::uint32_t> ops, std::string why) {
+    return answer_.refute(std::move(ops), std::move(why));
+  }
 
   std::string value_name(std::uint32_t v) const {
     return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
@@ -188,7 +189,7 @@ class Analysis {
       roles_[i] = r;
     }
     initial_ = key && *key < semantics_.initial.size() ? semantics_.initial[*key]
-                                                        : (semantics_.initial.empty() ? kNoOp : semantics_.initial[0]);
+                                                       : (semantics_.initial.empty() ? kNoOp : semantics_.initial[0]);
     if (initial_ != kNoOp && initial_ < producer_.size() && producer_[initial_] != kNoOp) {
       return decline("value " + value_name(initial_) + " is written and is the initial value");
     }
@@ -288,7 +289,8 @@ class Analysis {
     for (std::uint32_t value = head_value;;) {
       reached[value] = true;
       ++layer;
-      for (std::uint32_t k = read_begin_[value]; k < read_begin_[value + 1]; ++k) chain_ops_.push_back({read_ops_[k], layer});
+      for (std::uint32_t k = read_begin_[value]; k < read_begin_[value + 1]; ++k)
+        chain_ops_.push_back({read_ops_[k], layer});
       const std::uint32_t cas = successor_[value];
       if (cas == kNoOp) break;
       chain_ops_.push_back({cas, ++layer});
@@ -311,7 +313,8 @@ class Analysis {
         current_layer = op_layer;
       }
       if (latest_before != kNoOp && call(latest_before) > ret(op)) {
-        const bool read_of_write = roles_[op].role == Role::read && roles_[latest_before].produced == roles_[op].observed;
+        const bool read_of_write =
+            roles_[op].role == Role::read && roles_[latest_before].produced == roles_[op].observed;
         return refute({latest_before, op}, read_of_write ? "a read that completed before its value's write was invoked"
                                                          : "an op that completed before the invocation of one it "
                                                            "must follow (compare-and-sets chain their values)");
@@ -364,9 +367,8 @@ class Analysis {
     for (Chain& c : chains_) {
       if (c.forward) continue;
       TimePoint at{s(c), 2};
-      const auto after = std::upper_bound(forward_.begin(), forward_.end(), at, [&](const TimePoint& p, std::uint32_t k) {
-        return p < chains_[k].start;
-      });
+      const auto after = std::upper_bound(forward_.begin(), forward_.end(), at,
+                                          [&](const TimePoint& p, std::uint32_t k) { return p < chains_[k].start; });
       std::optional<std::uint32_t> around;
       if (after != forward_.begin() && at <= chains_[*(after - 1)].finish) {
         around = *(after - 1);
@@ -375,7 +377,8 @@ class Analysis {
       if (!(at < TimePoint{f(c), 0})) {
         std::vector<std::uint32_t> ops = defining(c);
         for (const std::uint32_t i : defining(chains_[*around])) ops.push_back(i);
-        return refute(std::move(ops), "a value that must be current at some moment while another one must be, throughout");
+        return refute(std::move(ops),
+                      "a value that must be current at some moment while another one must be, throughout");
       }
       c.at = at;
     }
@@ -414,10 +417,10 @@ class Analysis {
 
   std::span<const Operation* const> ops_;
   const models::Semantics& semantics_;
-  std::vector<OpRole> roles_;           // per op
-  std::vector<std::uint32_t> forcer_;   // per op: the completed op that forces it (itself if completed); kNoOp: dropped
-  std::vector<std::uint32_t> producer_;   // per value id: its write or cas, crashed or not
-  std::vector<std::uint32_t> successor_;  // per value id: the kept cas from it
+  std::vector<OpRole> roles_;          // per op
+  std::vector<std::uint32_t> forcer_;  // per op: the completed op that forces it (itself if completed); kNoOp: dropped
+  std::vector<std::uint32_t> producer_;    // per value id: its write or cas, crashed or not
+  std::vector<std::uint32_t> successor_;   // per value id: the kept cas from it
   std::vector<std::uint32_t> read_begin_;  // per value id: its completed reads, read_ops_[begin[v], begin[v + 1])
   std::vector<std::uint32_t> read_ops_;
   std::uint32_t initial_ = kNoOp;
@@ -430,9 +433,8 @@ class Analysis {
 
 }  // namespace
 
-UniqueValueAnalysis analyse_unique_register(std::span<const Operation* const> ops,
-                                               const models::Semantics& semantics,
-                                               const UniqueStopPoll& should_stop) {
+UniqueValueAnalysis analyse_unique_register(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                            const UniqueStopPoll& should_stop) {
   return Analysis(ops, semantics, should_stop).run();
 }
 

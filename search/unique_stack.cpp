@@ -106,7 +106,7 @@ struct Element {
   std::uint32_t push_op = kNoOp;  // kNoOp: in the initial stack
   std::uint32_t pop_op = kNoOp;   // kNoOp: an orphan, which no completed pop returns
   SlotRange push;
-  SlotRange pop;  // an orphan's: where the mode lets a crashed pop take it
+  SlotRange pop;                // an orphan's: where the mode lets a crashed pop take it
   std::uint32_t held_from = 0;  // the first slot after its push returned
 
   SlotRange held() const { return pop.lo > held_from ? SlotRange{held_from, pop.lo - 1} : SlotRange{}; }
@@ -217,8 +217,13 @@ class SlotWaiters {
 class Peeling {
  public:
   Peeling(std::span<const Element> elements, std::uint32_t slots)
-      : elements_(elements), coverage_(slots), waiters_(coverage_.leaves()), stamp_(elements.size(), 0),
-        peeled_(elements.size(), false), push_slot_(elements.size(), kNoSlot), pop_slot_(elements.size(), kNoSlot) {}
+      : elements_(elements),
+        coverage_(slots),
+        waiters_(coverage_.leaves()),
+        stamp_(elements.size(), 0),
+        peeled_(elements.size(), false),
+        push_slot_(elements.size(), kNoSlot),
+        pop_slot_(elements.size(), kNoSlot) {}
 
   // Returns false if `stopping` said so.
   bool run(const std::function<bool()>& stopping) {
@@ -329,7 +334,7 @@ struct Placed {
 class StackAnalysis {
  public:
   StackAnalysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
-           const UniqueStopPoll& should_stop)
+                const UniqueStopPoll& should_stop)
       : ops_(ops), semantics_(semantics), answer_(should_stop) {}
 
   UniqueValueAnalysis run() {
@@ -340,7 +345,9 @@ class StackAnalysis {
  private:
   bool stopping() { return answer_.stopping(++work_); }
   bool decline(std::string why) { return answer_.decline(std::move(why)); }
-  bool refute(std::vector<std::uint32_t> ops, std::string why) { return answer_.refute(std::move(ops), std::move(why)); }
+  bool refute(std::vector<std::uint32_t> ops, std::string why) {
+    return answer_.refute(std::move(ops), std::move(why));
+  }
 
   std::string value_name(std::uint32_t v) const {
     return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
@@ -550,9 +557,8 @@ class StackAnalysis {
     std::vector<std::uint32_t> starts, farthest;
     for (const std::uint32_t e : by_start) {
       starts.push_back(elements[e].held().lo);
-      farthest.push_back(farthest.empty() || elements[farthest.back()].held().hi < elements[e].held().hi
-                             ? e
-                             : farthest.back());
+      farthest.push_back(
+          farthest.empty() || elements[farthest.back()].held().hi < elements[e].held().hi ? e : farthest.back());
     }
     std::vector<std::uint32_t> member(elements.size(), kNone);  // the search that took it
     std::vector<std::uint32_t> best = stuck;
@@ -625,7 +631,8 @@ class StackAnalysis {
       if (p.kind == Placed::Kind::other) {
         order.push_back(p.element);
       } else {
-        const std::uint32_t op = p.kind == Placed::Kind::push ? elements[p.element].push_op : elements[p.element].pop_op;
+        const std::uint32_t op =
+            p.kind == Placed::Kind::push ? elements[p.element].push_op : elements[p.element].pop_op;
         if (op != kNoOp) order.push_back(op);
       }
     }
@@ -635,7 +642,7 @@ class StackAnalysis {
   // The relaxed peeling's order with its orphans' pops moved as late as they go and
   // given crashed pops (see the header), or nullopt when they cannot all get one.
   std::optional<std::vector<std::uint32_t>> order_with_crashed_pops(const Peeling& peeling,
-                                                                   std::span<const Element> elements) {
+                                                                    std::span<const Element> elements) {
     std::vector<Placed> placed = placed_ops(peeling, elements);
     const auto size = static_cast<std::uint32_t>(placed.size());
     std::vector<std::uint32_t> next(size), prev(size);
@@ -715,11 +722,11 @@ class StackAnalysis {
   const models::Semantics& semantics_;
   UniqueAnswer answer_;
   std::uint64_t work_ = 0;
-  bool answer_stopped_ = false;  // a helper saw stopping() say so
+  bool answer_stopped_ = false;                              // a helper saw stopping() say so
   std::vector<std::uint32_t> pusher_, popper_, initial_at_;  // per value id
-  std::vector<std::uint32_t> anywhere_;      // completed ops that change and observe nothing
-  std::vector<std::uint32_t> crashed_pops_;  // in call order
-  std::vector<std::uint32_t> call_event_, return_event_;  // per op (return: end_slot_ if crashed)
+  std::vector<std::uint32_t> anywhere_;                      // completed ops that change and observe nothing
+  std::vector<std::uint32_t> crashed_pops_;                  // in call order
+  std::vector<std::uint32_t> call_event_, return_event_;     // per op (return: end_slot_ if crashed)
   std::uint32_t end_slot_ = 0;
   std::vector<Element> elements_;  // orphans' pops unset: see with_orphan_pops()
   std::vector<std::uint32_t> orphans_;

@@ -186,8 +186,7 @@ class Wgl final : public SegmentSearch {
       points.push_back({sub_.ops[i]->ret, i, false});
     }
     // Crashed returns all sit at kNever; their relative order does not matter.
-    std::stable_sort(points.begin(), points.end(),
-                     [](const Point& a, const Point& b) { return a.time < b.time; });
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
     nodes_.resize(2 * n + 1);
     head_ = static_cast<std::int32_t>(2 * n);
     std::vector<std::int32_t> call_node(n), ret_node(n);
@@ -299,18 +298,18 @@ class Wgl final : public SegmentSearch {
   // what the limit leaves after everyone else's usage. Returns false if the memory
   // that cannot be given back (interned model states) alone is over the limit.
   bool account_memory() {
-    const auto fixed = static_cast<std::int64_t>(compiled_->memory_bytes() + nodes_.capacity() * sizeof(Node) +
-                                                 stack_.capacity() * sizeof(Frame) +
-                                                 succ_pool_.capacity() * sizeof(StateId) +
-                                                 zobrist_.capacity() * sizeof(std::uint64_t) +
-                                                 bit_of_.capacity() * sizeof(std::uint32_t));
+    const auto fixed = static_cast<std::int64_t>(
+        compiled_->memory_bytes() + nodes_.capacity() * sizeof(Node) + stack_.capacity() * sizeof(Frame) +
+        succ_pool_.capacity() * sizeof(StateId) + zobrist_.capacity() * sizeof(std::uint64_t) +
+        bit_of_.capacity() * sizeof(std::uint32_t));
     const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
     const bool ok = memory_.report(usage);
     const std::int64_t others = memory_.budget().used() - usage;
     std::int64_t room = static_cast<std::int64_t>(memory_.budget().limit()) - others - fixed;
     // With the command's resident-memory measure, the table may also grow only into
     // what the whole process has left (the table itself is part of what it measured).
-    if (const Limits* limits = memory_.budget().limits(); limits && limits->memory_limit() > 0 && limits->taken_bytes() > 0) {
+    if (const Limits* limits = memory_.budget().limits();
+        limits && limits->memory_limit() > 0 && limits->taken_bytes() > 0) {
       room = std::min(room, static_cast<std::int64_t>(limits->memory_limit()) -
                                 static_cast<std::int64_t>(limits->taken_bytes()) +
                                 static_cast<std::int64_t>(cache_.bytes()));

@@ -27,9 +27,7 @@ namespace {
 class FlagTerminator final : public CaDiCaL::Terminator {
  public:
   explicit FlagTerminator(const std::atomic<bool>& flag) : flag_(flag) {}
-  bool terminate() override {
-    return flag_.load(std::memory_order_relaxed) || (should_stop_ && should_stop_());
-  }
+  bool terminate() override { return flag_.load(std::memory_order_relaxed) || (should_stop_ && should_stop_()); }
   void stop_when(std::function<bool()> should_stop) { should_stop_ = std::move(should_stop); }
 
  private:
@@ -171,10 +169,10 @@ class CadicalSolver final : public Solver {
   // Behind a pointer because CaDiCaL's queries (val, failed) are not const.
   std::unique_ptr<CaDiCaL::Solver> solver_;
   encoder::Literal variable_count_ = 1;
-  std::vector<encoder::Literal> selectors_;  // per group, when tracking
+  std::vector<encoder::Literal> selectors_;         // per group, when tracking
   std::vector<encoder::Literal> next_assumptions_;  // assume_next(), for one solve
   std::size_t literals_added_ = 0;
-  std::function<bool()> over_budget_;  // polled while loading
+  std::function<bool()> over_budget_;       // polled while loading
   std::optional<SolveResult> last_result_;  // of the last solve, until a clause is added
 };
 

@@ -2,7 +2,6 @@
 
 #include <cadical.hpp>
 
-
 namespace ariadne::solvers {
 
 namespace {

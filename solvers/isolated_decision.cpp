@@ -37,9 +37,9 @@ constexpr int kPollMilliseconds = 5;
 
 // The child's answer: one tag byte, then the tag's payload.
 enum class Tag : char {
-  decided = 'D',      // outcome byte, solver calls, cuts, then the linearization
-  gave_up = 'R',      // std::runtime_error: a message
-  bug = 'L',          // std::logic_error: a message
+  decided = 'D',  // outcome byte, solver calls, cuts, then the linearization
+  gave_up = 'R',  // std::runtime_error: a message
+  bug = 'L',      // std::logic_error: a message
   out_of_memory = 'M',
 };
 
@@ -92,8 +92,8 @@ std::string message(Tag tag, const std::string& text) {
   } catch (const std::exception& e) {
     // Z3 says "out of memory" when its own ceiling is reached.
     const std::string what = e.what();
-    answer = what.find("out of memory") != std::string::npos ? message(Tag::out_of_memory, "")
-                                                              : message(Tag::gave_up, what);
+    answer =
+        what.find("out of memory") != std::string::npos ? message(Tag::out_of_memory, "") : message(Tag::gave_up, what);
   } catch (...) {
     answer = message(Tag::gave_up, "an unknown exception");
   }
@@ -239,7 +239,7 @@ FormulaDecision decide_formula_isolated(std::unique_ptr<Solver> (*make_solver)()
   for (;;) {
     pollfd ready{child.fd(), POLLIN, 0};
     const int polled = ::poll(&ready, 1, kPollMilliseconds);
-    if (polled > 0 && !drain(child.fd(), answer)) break;  // the child closed the pipe
+    if (polled > 0 && !drain(child.fd(), answer)) break;           // the child closed the pipe
     if (hooks.should_stop && hooks.should_stop()) return stopped;  // ~Child kills it
     if (hooks.memory_ok) {
       const std::uint64_t resident = base::resident_bytes_of(child.pid());

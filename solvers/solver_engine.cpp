@@ -91,7 +91,8 @@ FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
     }
     if (result != SolveResult::satisfiable) {
       decision.outcome = result == SolveResult::unsatisfiable ? Outcome::not_linearizable : Outcome::stopped;
-      if (result == SolveResult::unsatisfiable && recording.track_groups) decision.failed_groups = solver.failed_groups();
+      if (result == SolveResult::unsatisfiable && recording.track_groups)
+        decision.failed_groups = solver.failed_groups();
       return decision;
     }
     decision.outcome = Outcome::linearizable;
@@ -106,7 +107,8 @@ FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
           checked(solver, formula, value, encoder::order_from_integers(formula, value, *positions));
       return decision;
     }
-    encoder::OrderCheck check = encoder::check_order(formula, value, cuts_per_model ? cuts_per_model : kMaxCutsPerModel);
+    encoder::OrderCheck check =
+        encoder::check_order(formula, value, cuts_per_model ? cuts_per_model : kMaxCutsPerModel);
     if (check.acyclic) {
       decision.linearization = checked(solver, formula, value, std::move(check.order));
       return decision;
@@ -207,7 +209,8 @@ class SolverBackedEngine final : public search::SearchEngine {
     // The encoder asks with what it is about to hold, so the budget is consulted
     // before the allocation and records only what was allowed.
     options.memory_ok = [this](std::size_t bytes) {
-      if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes)) || (stop_.limits && !stop_.limits->would_fit(bytes))) {
+      if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes)) ||
+          (stop_.limits && !stop_.limits->would_fit(bytes))) {
         encoding_over_budget_ = true;
         return false;
       }
@@ -247,8 +250,8 @@ class SolverBackedEngine final : public search::SearchEngine {
       return memory_share_.report(static_cast<std::int64_t>(child_bytes + formula_.memory_bytes()));
     };
     const search::MemoryBudget& budget = memory_share_.budget();
-    const std::int64_t left = static_cast<std::int64_t>(budget.limit()) - budget.used() -
-                              static_cast<std::int64_t>(formula_.memory_bytes());
+    const std::int64_t left =
+        static_cast<std::int64_t>(budget.limit()) - budget.used() - static_cast<std::int64_t>(formula_.memory_bytes());
     hooks.memory_ceiling = static_cast<std::uint64_t>(std::max<std::int64_t>(left, 1 << 20));
     hooks.set_memory_ceiling = make_solver_ == make_z3_solver ? limit_z3_memory : nullptr;
     // However it ends, the child is gone and holds nothing.
@@ -332,7 +335,8 @@ class SolverBackedEngine final : public search::SearchEngine {
 
 std::unique_ptr<search::SearchEngine> make_sat_engine(const search::SubHistory& sub, const Model& model,
                                                       search::MemoryBudget& memory, const StopSignal& stop) {
-  return std::make_unique<SolverBackedEngine>(Engine::sat, make_cadical_solver, /*isolated=*/false, sub, model, memory, stop);
+  return std::make_unique<SolverBackedEngine>(Engine::sat, make_cadical_solver, /*isolated=*/false, sub, model, memory,
+                                              stop);
 }
 
 std::unique_ptr<search::SearchEngine> make_smt_engine(const search::SubHistory& sub, const Model& model,

@@ -63,9 +63,9 @@ struct FormulaDecision {
   search::Outcome outcome = search::Outcome::stopped;
   std::vector<std::uint32_t> linearization;  // op indices, when linearizable
   std::uint64_t solver_calls = 0;
-  std::uint64_t cuts = 0;  // cycle cuts added (SAT back-end)
-  std::vector<std::uint32_t> failed_groups;                  // with track_groups, when refuted
-  std::vector<std::vector<encoder::Literal>> cuts_added;     // with keep_cuts
+  std::uint64_t cuts = 0;                                 // cycle cuts added (SAT back-end)
+  std::vector<std::uint32_t> failed_groups;               // with track_groups, when refuted
+  std::vector<std::vector<encoder::Literal>> cuts_added;  // with keep_cuts
 };
 
 // Loads `formula` into `solver` and solves, cutting cycles for back-ends without

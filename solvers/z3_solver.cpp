@@ -229,11 +229,11 @@ class Z3Solver final : public Solver {
   std::uint64_t allocated_before_ = Z3_get_estimated_alloc_size();
   z3::context context_;
   z3::solver solver_;
-  z3::expr_vector assumptions_;                                   // per tracked group
+  z3::expr_vector assumptions_;                                      // per tracked group
   std::unordered_map<unsigned, std::uint32_t> group_of_assumption_;  // by Z3 ast id
-  std::vector<z3::expr> variables_;                               // by variable number
-  std::vector<z3::expr> positions_;                               // by op, unless positional
-  std::optional<z3::model> model_;                                // after satisfiable
+  std::vector<z3::expr> variables_;                                  // by variable number
+  std::vector<z3::expr> positions_;                                  // by op, unless positional
+  std::optional<z3::model> model_;                                   // after satisfiable
 
   std::function<bool()> over_budget_;  // polled while loading
   std::atomic<bool> interrupted_{false};

@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,9 +28,9 @@ enum FailoverNote : std::uint8_t {
 };
 
 inline std::string failover_note_name(std::uint8_t note) {
-  static constexpr std::array<std::string_view, 6> names = {
-      "replicate-from-primary",  "ack-offset-to-primary",   "failover-1-isolate",
-      "failover-2-select",       "failover-3-inform-nodes", "failover-4-inform-clients"};
+  static constexpr std::array<std::string_view, 6> names = {"replicate-from-primary",  "ack-offset-to-primary",
+                                                            "failover-1-isolate",      "failover-2-select",
+                                                            "failover-3-inform-nodes", "failover-4-inform-clients"};
   return note < names.size() ? std::string(names[note]) : "?";
 }
 

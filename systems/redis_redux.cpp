@@ -219,8 +219,8 @@ void RedisRedux::add_client_steps(const State& state, std::vector<Successor<Stat
       next.step.add(write_event(EventKind::ok, c, client, client.writing, client.target));
       out.push_back(next);
     }
-    const bool stranded = client.cut || !reachable || target.primary != kNone ||
-                          (state.partitioned && node_side(client.target) == 0);
+    const bool stranded =
+        client.cut || !reachable || target.primary != kNone || (state.partitioned && node_side(client.target) == 0);
     if (stranded && state.timeouts < options_.max_timeouts) {
       Successor<State> next{state, {}};
       Client& gave_up = next.state.clients[at(c)];
@@ -375,8 +375,8 @@ void RedisRedux::canonical(const State& state, CanonicalKey& key) const {
 
 std::string RedisRedux::describe_state(const State& state) const {
   DesignText text;
-  text.line("coordinator", "primary " + node_or_none(state.coordinator_primary) +
-                               (state.election_due ? ", election due" : ""));
+  text.line("coordinator",
+            "primary " + node_or_none(state.coordinator_primary) + (state.election_due ? ", election due" : ""));
   text.line("network", state.partitioned ? "partitioned {n1 n2 c1} | {n3 n4 n5 c2 c3 coord}" : "healed");
   if (scripted())
     text.line("nemesis", "step " + std::to_string(state.step) + " (partition at " + std::to_string(partition_step_) +
@@ -387,8 +387,8 @@ std::string RedisRedux::describe_state(const State& state) const {
     if (client.waiting == 0)
       about += ", free";
     else
-      about += ", writing " + value_text(client.writing) + " to " + node_or_none(client.target) +
-               ", awaiting offset " + std::to_string(client.waiting) + (client.cut ? " (connection cut)" : "");
+      about += ", writing " + value_text(client.writing) + " to " + node_or_none(client.target) + ", awaiting offset " +
+               std::to_string(client.waiting) + (client.cut ? " (connection cut)" : "");
     text.line("c" + std::to_string(c + 1), about);
   }
   for (int n = 0; n < kNodes; ++n) {
@@ -439,8 +439,8 @@ std::string RedisRedux::actor_name(std::uint8_t index) const {
 
 std::string RedisRedux::note_name(std::uint8_t index) const {
   static constexpr std::array<std::string_view, 9> names = {
-      "resync-from-primary", "ack-offset-to-primary", "partition", "heal",         "elect",
-      "wait",                "write",                 "write-ok",  "write-timeout"};
+      "resync-from-primary", "ack-offset-to-primary", "partition", "heal", "elect", "wait", "write", "write-ok",
+      "write-timeout"};
   return std::string(names.at(index));
 }
 

@@ -88,31 +88,31 @@ class RedisRedux {
   };
 
   struct Node {
-    ValueSet data;                     // the log's values
-    Val last = kNil;                   // the last value appended: what a read returns
-    std::uint8_t offset = 0;           // replication offset: one per write applied
-    std::int8_t primary = kNone;       // the node it replicates from; kNone on a primary
-    bool synced = true;                // has resynced since it was last reparented
+    ValueSet data;                             // the log's values
+    Val last = kNil;                           // the last value appended: what a read returns
+    std::uint8_t offset = 0;                   // replication offset: one per write applied
+    std::int8_t primary = kNone;               // the node it replicates from; kNone on a primary
+    bool synced = true;                        // has resynced since it was last reparented
     std::array<std::uint8_t, kNodes> acked{};  // offsets its replicas reported (own entry unused)
   };
   struct Client {
-    std::int8_t node = 0;           // the node it believes is the primary
-    std::int8_t target = kNone;     // the node its write in flight went to
-    Val writing = kNil;             // that write's value
-    std::uint8_t waiting = 0;       // the offset it awaits; 0 when free
-    bool cut = false;               // its node changed role: the WAIT can only time out
-    std::uint8_t generation = 0;    // timeouts so far: process number c+1 + 3*generation
+    std::int8_t node = 0;         // the node it believes is the primary
+    std::int8_t target = kNone;   // the node its write in flight went to
+    Val writing = kNil;           // that write's value
+    std::uint8_t waiting = 0;     // the offset it awaits; 0 when free
+    bool cut = false;             // its node changed role: the WAIT can only time out
+    std::uint8_t generation = 0;  // timeouts so far: process number c+1 + 3*generation
   };
   struct State {
     std::array<Node, kNodes> nodes{};
     std::array<Client, kClients> clients{};
-    ValueSet acknowledged;             // writes that completed ok
+    ValueSet acknowledged;  // writes that completed ok
     bool partitioned = false;
     bool election_due = false;
     std::int8_t coordinator_primary = 0;  // the node the coordinator last promoted
-    std::uint8_t timeouts = 0;         // writes timed out so far (bounded by max-timeouts)
-    std::uint8_t step = 0;             // steps taken; kept only with a scripted nemesis
-    Val next_value = 1;                // mints unique write values; not part of the canonical key
+    std::uint8_t timeouts = 0;            // writes timed out so far (bounded by max-timeouts)
+    std::uint8_t step = 0;                // steps taken; kept only with a scripted nemesis
+    Val next_value = 1;                   // mints unique write values; not part of the canonical key
     // For tally() only, and so not part of the canonical key either: elections after a
     // heal, and those that demoted the coordinator's primary in favour of another node.
     std::uint8_t heal_elections = 0;
@@ -170,8 +170,8 @@ class RedisRedux {
     elect,
     idle,
   };
-  static constexpr std::uint8_t kNemesis = kNodes;          // actor index after the nodes
-  static constexpr std::uint8_t kCoordinator = kNodes + 1;  // and after the nemesis
+  static constexpr std::uint8_t kNemesis = kNodes;               // actor index after the nodes
+  static constexpr std::uint8_t kCoordinator = kNodes + 1;       // and after the nemesis
   static constexpr std::uint8_t kFirstClientActor = kNodes + 2;  // c1, c2, c3 in measure-only notes
 
  private:

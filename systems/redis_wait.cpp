@@ -30,9 +30,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
   State& s = next.state;
   next.step.action = {failover, kCoordinator, static_cast<std::uint8_t>(state.phase)};
   switch (state.phase) {
-    case FailoverPhase::normal:
-      next.step.add(isolate_primary(s, kCoordinator));
-      break;
+    case FailoverPhase::normal: next.step.add(isolate_primary(s, kCoordinator)); break;
     case FailoverPhase::isolated: {
       int reachable = 0;
       int chosen = -1;
@@ -58,9 +56,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
       next.step.add(note_event(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
       break;
     }
-    case FailoverPhase::informed_nodes:
-      next.step.add(inform_clients(s, kCoordinator));
-      break;
+    case FailoverPhase::informed_nodes: next.step.add(inform_clients(s, kCoordinator)); break;
   }
   out.push_back(next);
 }
@@ -146,8 +142,8 @@ void RedisWait::canonical(const State& state, CanonicalKey& key) const {
 
 std::string RedisWait::describe_state(const State& state) const {
   DesignText text;
-  text.line("coordinator", std::string(failover_phase_name(state.phase)) + ", primary " +
-                               node_or_none(state.coordinator_primary));
+  text.line("coordinator",
+            std::string(failover_phase_name(state.phase)) + ", primary " + node_or_none(state.coordinator_primary));
   for (int c = 0; c < kClients; ++c) {
     const Client& client = state.clients[static_cast<std::size_t>(c)];
     text.line("c" + std::to_string(c + 1),
@@ -173,8 +169,7 @@ std::string RedisWait::describe_state(const State& state) const {
 }
 
 std::string RedisWait::action_name(Action action) const {
-  const std::string actor = action.kind <= read ? "c" + std::to_string(action.actor + 1)
-                                                : actor_name(action.actor);
+  const std::string actor = action.kind <= read ? "c" + std::to_string(action.actor + 1) : actor_name(action.actor);
   switch (action.kind) {
     case write: return actor + " write";
     case write_complete: return actor + " write completes";
@@ -189,8 +184,6 @@ std::string RedisWait::actor_name(std::uint8_t index) const {
   return index == kCoordinator ? "coord" : node_or_none(static_cast<std::int8_t>(index));
 }
 
-std::string RedisWait::note_name(std::uint8_t index) const {
-  return failover_note_name(index);
-}
+std::string RedisWait::note_name(std::uint8_t index) const { return failover_note_name(index); }
 
 }  // namespace ariadne::systems

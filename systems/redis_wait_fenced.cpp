@@ -114,9 +114,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
   State& s = next.state;
   next.step.action = {failover, kCoordinator, static_cast<std::uint8_t>(state.phase)};
   switch (state.phase) {
-    case FailoverPhase::normal:
-      next.step.add(isolate_primary(s, kCoordinator));
-      break;
+    case FailoverPhase::normal: next.step.add(isolate_primary(s, kCoordinator)); break;
     case FailoverPhase::isolated: {
       int reachable = 0;
       int chosen = -1;
@@ -155,9 +153,7 @@ void add_failover_stage(const State& state, std::vector<Successor<State>>& out) 
       next.step.add(note_event(failover_3_inform_nodes, kCoordinator, s.coordinator_primary));
       break;
     }
-    case FailoverPhase::informed_nodes:
-      next.step.add(inform_clients(s, kCoordinator));
-      break;
+    case FailoverPhase::informed_nodes: next.step.add(inform_clients(s, kCoordinator)); break;
   }
   out.push_back(next);
 }
@@ -203,21 +199,23 @@ std::string RedisWaitFenced::describe_state(const State& state) const {
     const Client& client = state.clients[at(c)];
     text.line("c" + std::to_string(c + 1) + " (process " + std::to_string(process_of(c, client)) + ")",
               "node " + node_or_none(client.node) +
-                  (client.waiting == 0 ? ", free"
-                                       : ", writing " + value_text(client.writing) + ", awaiting term " +
-                                             std::to_string(client.waiting_term) + " offset " +
-                                             std::to_string(client.waiting)));
+                  (client.waiting == 0
+                       ? ", free"
+                       : ", writing " + value_text(client.writing) + ", awaiting term " +
+                             std::to_string(client.waiting_term) + " offset " + std::to_string(client.waiting)));
   }
   for (int n = 0; n < kNodes; ++n) {
     const Node& node = state.nodes[at(n)];
     std::string acked;
     for (int other = 0; other < kNodes; ++other)
-      if (other != n) acked += (acked.empty() ? "" : " ") + node_or_none(other) + " " + std::to_string(node.acked[at(other)]);
-    text.line(node_or_none(n), "register " + value_text(node.reg) + ", " +
-                                   (node.primary == kNone ? std::string("primary") : "replica of " + node_or_none(node.primary)) +
-                                   (node.isolated ? ", isolated" : "") + ", term " + std::to_string(node.term) +
-                                   ", data of term " + std::to_string(node.data_term) + ", offset " +
-                                   std::to_string(node.offset) + ", acked {" + acked + "}");
+      if (other != n)
+        acked += (acked.empty() ? "" : " ") + node_or_none(other) + " " + std::to_string(node.acked[at(other)]);
+    text.line(node_or_none(n),
+              "register " + value_text(node.reg) + ", " +
+                  (node.primary == kNone ? std::string("primary") : "replica of " + node_or_none(node.primary)) +
+                  (node.isolated ? ", isolated" : "") + ", term " + std::to_string(node.term) + ", data of term " +
+                  std::to_string(node.data_term) + ", offset " + std::to_string(node.offset) + ", acked {" + acked +
+                  "}");
   }
   return text.str();
 }
@@ -239,8 +237,6 @@ std::string RedisWaitFenced::actor_name(std::uint8_t index) const {
   return index == kCoordinator ? "coord" : node_or_none(index);
 }
 
-std::string RedisWaitFenced::note_name(std::uint8_t index) const {
-  return failover_note_name(index);
-}
+std::string RedisWaitFenced::note_name(std::uint8_t index) const { return failover_note_name(index); }
 
 }  // namespace ariadne::systems

@@ -62,9 +62,9 @@ inline constexpr Val kNoArgument = -1;
 // Which action fired, independent of the values it wrote, so that a shortened
 // trajectory can replay "c1 writes" even though the value written is now another one.
 struct Action {
-  std::uint8_t kind = 0;   // the design's action number
-  std::uint8_t actor = 0;  // the client or node that acts
-  std::uint8_t target = 0; // the node acted upon, when the action names one
+  std::uint8_t kind = 0;    // the design's action number
+  std::uint8_t actor = 0;   // the client or node that acts
+  std::uint8_t target = 0;  // the node acted upon, when the action names one
   friend bool operator==(const Action&, const Action&) = default;
 };
 
@@ -101,8 +101,8 @@ struct DesignParameter {
 
 template <class D>
 concept SystemDesign = requires(const D& design, const typename D::State& state,
-                                std::vector<Successor<typename D::State>>& successors, CanonicalKey& key,
-                                Action action, std::uint8_t index, Tally& tally) {
+                                std::vector<Successor<typename D::State>>& successors, CanonicalKey& key, Action action,
+                                std::uint8_t index, Tally& tally) {
   { design.initial() } -> std::same_as<typename D::State>;
   // Appends every state one step away (none at a dead end). Never mutates `state`.
   design.successors(state, successors);

@@ -51,8 +51,8 @@ void require_readable_file(const std::string& path) {
   if (std::filesystem::is_directory(status)) history_file_in(path);
 }
 
-void write_html_file(const std::string& path, const History& history, const Model& model,
-                     const CheckResult& result, const std::string& source) {
+void write_html_file(const std::string& path, const History& history, const Model& model, const CheckResult& result,
+                     const std::string& source) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw UsageError("--html: cannot write " + path);
   report::write_html_report(out, history, model, result, report::ReportContext{source, model.spec()});
@@ -66,8 +66,11 @@ void write_html_file(const std::string& path, const History& history, const Mode
 // changes and one a second otherwise, for logs and for scripts that watch a check.
 class ProgressLine {
  public:
-  ProgressLine(const Limits& limits, bool on_terminal, bool plain) : limits_(limits), terminal_(on_terminal && !plain), plain_(plain) {}
-  Limits::Clock::duration starts_after() const { return plain_ ? Limits::Clock::duration::zero() : std::chrono::seconds(2); }
+  ProgressLine(const Limits& limits, bool on_terminal, bool plain)
+      : limits_(limits), terminal_(on_terminal && !plain), plain_(plain) {}
+  Limits::Clock::duration starts_after() const {
+    return plain_ ? Limits::Clock::duration::zero() : std::chrono::seconds(2);
+  }
   bool shown() const { return terminal_ || plain_; }
 
   void update() {
@@ -113,9 +116,10 @@ class ProgressLine {
 
 void add_check_options(CLI::App& check, CheckCommandOptions& options) {
   check.footer(check_help_footer);
-  check.add_option("FILE", options.file,
-                   "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
-                   "history.edn, else history.txt)")
+  check
+      .add_option("FILE", options.file,
+                  "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
+                  "history.edn, else history.txt)")
       ->required();
   check.add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
       ->required();
@@ -127,8 +131,9 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
   add_limit_options(check, options.limits, "");
   check.add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
   CLI::Option* check_json = check.add_flag("--json", options.json, "Print one JSON object instead of the human report");
-  check.add_flag("--edn", options.edn,
-                 "Print one EDN map in the shape a Jepsen checker returns (:valid?, :core, :failing-op, ...)")
+  check
+      .add_flag("--edn", options.edn,
+                "Print one EDN map in the shape a Jepsen checker returns (:valid?, :core, :failing-op, ...)")
       ->excludes(check_json);
   check.add_flag("--progress", options.progress,
                  "Print progress lines (phase, elapsed time, engines running) on stderr from the start, "
@@ -139,17 +144,19 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
                  "no order works");
   check.add_flag("--no-core", options.no_core,
                  "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
-  check.add_option("--core-budget", options.core_budget,
-                   "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
-                   "reported (default: 2 s plus ten times the verdict's time; --timeout still bounds it)")
+  check
+      .add_option("--core-budget", options.core_budget,
+                  "Not linearizable: how long shrinking the core may take before a core not yet minimal is "
+                  "reported (default: 2 s plus ten times the verdict's time; --timeout still bounds it)")
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));
   check.add_flag("--prefix", options.prefix,
                  "Not linearizable: print the longest linearizable prefix and its order (Knossos, Porcupine)");
   check.add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")
       ->type_name("FILE");
-  check.add_option("--proof", options.proof,
-                   "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
+  check
+      .add_option("--proof", options.proof,
+                  "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
       ->type_name("DIR");
 }
 
@@ -219,10 +226,9 @@ int run_check_command(const CheckCommandOptions& options) {
   }
   watch.reset();
   progress.erase();
-  const std::string text =
-      options.json  ? format_check_json(report)
-      : options.edn ? format_check_edn(report)
-                    : format_check_text(report, Style::for_stream(stdout), options.full);
+  const std::string text = options.json  ? format_check_json(report)
+                           : options.edn ? format_check_edn(report)
+                                         : format_check_text(report, Style::for_stream(stdout), options.full);
   print(text);
   if (options.html && !interrupt.interrupted()) {
     limits.enter(Phase::report);

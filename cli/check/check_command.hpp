@@ -14,22 +14,22 @@ namespace ariadne::cli {
 
 struct CheckCommandOptions {
   std::string file;
-  std::string model = "";              // a name or a spec, e.g. "cas-register(0)"
-  std::optional<std::string> init;     // EDN; overrides the spec's initial state
-  bool independent = false;            // values are [key value] tuples: the model is independent(model)
+  std::string model = "";           // a name or a spec, e.g. "cas-register(0)"
+  std::optional<std::string> init;  // EDN; overrides the spec's initial state
+  bool independent = false;         // values are [key value] tuples: the model is independent(model)
   std::string format = "auto";
   SearchLimits limits;
-  unsigned jobs = 0;                   // 0: all cores
+  unsigned jobs = 0;  // 0: all cores
   bool json = false;
-  bool edn = false;                    // the answer as a Jepsen checker's EDN map (edn_answer.hpp)
-  bool progress = false;               // progress lines on stderr even when it is no terminal
-  bool full = false;                   // print every table row
-  bool explain = false;                // print the explanation in full
-  bool no_core = false;                // skip core minimisation
-  double core_budget = 0;              // seconds for the core; 0: automatic (CheckOptions::core_seconds)
-  bool prefix = false;                 // print the longest linearizable prefix
-  std::optional<std::string> html;     // write the HTML report here
-  std::optional<std::string> proof;    // write the core's CNF and DRAT proof into this directory
+  bool edn = false;                  // the answer as a Jepsen checker's EDN map (edn_answer.hpp)
+  bool progress = false;             // progress lines on stderr even when it is no terminal
+  bool full = false;                 // print every table row
+  bool explain = false;              // print the explanation in full
+  bool no_core = false;              // skip core minimisation
+  double core_budget = 0;            // seconds for the core; 0: automatic (CheckOptions::core_seconds)
+  bool prefix = false;               // print the longest linearizable prefix
+  std::optional<std::string> html;   // write the HTML report here
+  std::optional<std::string> proof;  // write the core's CNF and DRAT proof into this directory
 };
 
 // Adds FILE, --model and the other options to `check`, bound to `options`.

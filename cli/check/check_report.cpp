@@ -154,8 +154,9 @@ std::string format_keys_summary(const CheckResult& result, bool full) {
   // With every linearizable key listed, "among the slowest" would say nothing.
   const bool all_listed = slowest.size() <= kSlowestKeys;
   const std::size_t slow_count = std::min(kSlowestKeys, slowest.size());
-  std::partial_sort(slowest.begin(), slowest.begin() + static_cast<std::ptrdiff_t>(slow_count), slowest.end(),
-                    [&](std::size_t a, std::size_t b) { return result.keys[a].elapsed_ms > result.keys[b].elapsed_ms; });
+  std::partial_sort(
+      slowest.begin(), slowest.begin() + static_cast<std::ptrdiff_t>(slow_count), slowest.end(),
+      [&](std::size_t a, std::size_t b) { return result.keys[a].elapsed_ms > result.keys[b].elapsed_ms; });
   slowest.resize(slow_count);
 
   using Align = TextTable::Align;
@@ -251,7 +252,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       }
       std::vector<std::uint32_t> core = result.core;
       std::sort(core.begin(), core.end());  // file order reads as a timeline
-      const std::string size = std::to_string(core.size()) + (result.core_minimal ? " operations (a minimal core)" : " operations");
+      const std::string size =
+          std::to_string(core.size()) + (result.core_minimal ? " operations (a minimal core)" : " operations");
       out += "\nNo order of these " + size + " explains their results, whatever the other operations did:\n";
       out += format_ops_table(history, core, full);
       if (report.explain) {
@@ -276,8 +278,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
       if (result.limit != Limit::none) {
-        out += "Limit reached: " + limit_flag(result.limit) + ", during " + std::string(phase_name(result.limit_phase)) +
-               ".\n";
+        out += "Limit reached: " + limit_flag(result.limit) + ", during " +
+               std::string(phase_name(result.limit_phase)) + ".\n";
       }
       break;
   }
@@ -285,7 +287,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   // it partial; say which limit and where, so a "not minimal" is not a mystery.
   if (result.verdict != Verdict::unknown && report.limits && report.limits->first_reached() != Limit::none) {
     out += "\nLimit reached: " + limit_flag(report.limits->first_reached()) + ", during " +
-           std::string(phase_name(report.limits->phase_when_reached())) + "; the verdict stands, what follows it is partial.\n";
+           std::string(phase_name(report.limits->phase_when_reached())) +
+           "; the verdict stands, what follows it is partial.\n";
   }
   return out;
 }
@@ -330,9 +333,7 @@ std::string format_check_json(const CheckReport& report) {
       if (result.failing_op) json.field("failing_op", static_cast<std::uint64_t>(*result.failing_op));
       json.field("verdict_ms", round_ms(result.verdict_ms));
       break;
-    case Verdict::unknown:
-      json.field("reason", result.reason);
-      break;
+    case Verdict::unknown: json.field("reason", result.reason); break;
   }
   // The limit that stopped some phase, and which: "timeout", "memory" or "cancelled",
   // and "reading", "verdict", "failing-op", "core", "explanation" or "proof".

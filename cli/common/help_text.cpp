@@ -26,8 +26,9 @@ std::string models_section() {
   for (const auto& [name, description] : catalogue) {
     out += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
   }
-  out += "Jepsen's independent histories, whose values are [key value] tuples: --independent, or a spec\n"
-         "such as independent(cas-register(0)); each key is checked as its own history of the model.\n";
+  out +=
+      "Jepsen's independent histories, whose values are [key value] tuples: --independent, or a spec\n"
+      "such as independent(cas-register(0)); each key is checked as its own history of the model.\n";
   return out;
 }
 
@@ -315,7 +316,8 @@ std::string atomic_help_footer() {
          "  ariadne generate atomic --model 'register(0)' --ops 2000 --processes 16 --values 2 -o hard.edn\n"
          "  ariadne generate atomic --model stack --violation --count 10 --out-dir stacks; ariadne corpus stacks\n"
          "  ariadne generate atomic --model kv --ops 1000000 --keys 1000 --processes 50 --crash-rate 0 -o big.edn\n"
-         "  ariadne generate atomic --model 'independent(cas-register)' --keys 100 --ops 100000 --violation -o jepsen.edn\n"
+         "  ariadne generate atomic --model 'independent(cas-register)' --keys 100 --ops 100000 --violation -o "
+         "jepsen.edn\n"
          "  ariadne check jepsen.edn --independent --model cas-register\n\n" +
          generate_exit_statuses();
 }

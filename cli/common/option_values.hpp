@@ -25,8 +25,8 @@ Format choose_format(std::string_view name);
 // The options every check takes, as the command line spells them.
 struct SearchLimits {
   std::string engine = "auto";
-  double timeout_seconds = 0;          // 0: no limit
-  std::string memory_limit = "2GiB";   // see byte_size.hpp
+  double timeout_seconds = 0;         // 0: no limit
+  std::string memory_limit = "2GiB";  // see byte_size.hpp
 };
 
 // CheckOptions for `limits` and `jobs` worker threads. Throws UsageError.

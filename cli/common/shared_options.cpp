@@ -33,15 +33,16 @@ CLI::Validator whole_number() {
 void add_limit_options(CLI::App& command, SearchLimits& limits, const std::string& scope) {
   std::string engines = "auto";
   for (const engines::EngineRow& row : engines::engine_rows()) engines += "|" + std::string(row.name);
-  command.add_option("--engine", limits.engine,
-                     "Which engine decides (default auto: the unique-value test, WGL, then a race; see Engines below)")
+  command
+      .add_option("--engine", limits.engine,
+                  "Which engine decides (default auto: the unique-value test, WGL, then a race; see Engines below)")
       ->type_name(engines);
   command.add_option("--timeout", limits.timeout_seconds, "Give up after this many seconds, answering unknown" + scope)
       ->type_name("SECONDS")
       ->check(at_least(0, "zero or more"));
-  command.add_option("--memory-limit", limits.memory_limit,
-                     "Search memory before answering unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" +
-                         scope)
+  command
+      .add_option("--memory-limit", limits.memory_limit,
+                  "Search memory before answering unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" + scope)
       ->type_name("BYTES");
 }
 

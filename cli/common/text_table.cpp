@@ -8,9 +8,7 @@
 
 namespace ariadne::cli {
 
-void TextTable::add_column(std::string header, Align align) {
-  columns_.push_back({std::move(header), align});
-}
+void TextTable::add_column(std::string header, Align align) { columns_.push_back({std::move(header), align}); }
 
 void TextTable::add_row(std::vector<std::string> cells) {
   cells.resize(columns_.size());

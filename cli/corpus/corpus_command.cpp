@@ -109,9 +109,8 @@ void write_certificate_index(const fs::path& dir, const std::vector<CorpusRow>& 
   out << "# file\tmodel\texpected\tverdict\tcertified\tanswer\tproof\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CorpusOutcome& outcome = outcomes[i];
-    out << rows[i].name << '\t' << rows[i].model << '\t'
-        << (rows[i].expected ? verdict_name(*rows[i].expected) : "-") << '\t'
-        << (outcome.verdict ? verdict_name(*outcome.verdict) : "error") << '\t'
+    out << rows[i].name << '\t' << rows[i].model << '\t' << (rows[i].expected ? verdict_name(*rows[i].expected) : "-")
+        << '\t' << (outcome.verdict ? verdict_name(*outcome.verdict) : "error") << '\t'
         << (outcome.certificate.certified ? "yes" : "no") << '\t'
         << (outcome.certificate.answer.empty() ? "-" : outcome.certificate.answer) << '\t'
         << (outcome.certificate.proof.empty() ? "-" : outcome.certificate.proof) << '\n';
@@ -152,8 +151,8 @@ struct AnsweredRows {
   std::vector<std::size_t> positions;
 };
 
-AnsweredRows answered_rows(const RunRows& run, const std::vector<CorpusOutcome>& outcomes,
-                           const std::vector<char>& ran, bool interrupted) {
+AnsweredRows answered_rows(const RunRows& run, const std::vector<CorpusOutcome>& outcomes, const std::vector<char>& ran,
+                           bool interrupted) {
   AnsweredRows done;
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     if (!answered(outcomes[i], ran[i] != 0, interrupted)) continue;
@@ -172,8 +171,9 @@ int run_merge(const CorpusCommandOptions& options) {
                                    options.limits.timeout_seconds != defaults.timeout_seconds ||
                                    options.limits.memory_limit != defaults.memory_limit || options.jobs != 0;
   if (!options.corpus.empty() || options.shard || options.certify_dir || check_options_given) {
-    throw UsageError("corpus --merge: give only the shard reports (and --json), not a CORPUS, --shard, --certify, "
-                     "--jobs or a check limit: the shards' reports already hold the checks");
+    throw UsageError(
+        "corpus --merge: give only the shard reports (and --json), not a CORPUS, --shard, --certify, "
+        "--jobs or a check limit: the shards' reports already hold the checks");
   }
   MergedCorpus merged = merge_shard_reports(options.merge_reports);
   const CorpusTotals totals = total(merged.outcomes, merged.wall_ms);
@@ -195,16 +195,19 @@ void add_corpus_options(CLI::App& corpus, CorpusCommandOptions& options) {
       ->check(at_least(1, "at least 1"));
   add_limit_options(corpus, options.limits, " (per file)");
   corpus.add_flag("--json", options.json, "Print one JSON object with every row and the totals");
-  corpus.add_option("--certify", options.certify_dir,
-                    "Write each row's certificate into DIR (witness, or minimal core, explanation and proof), "
-                    "replay it, and index them in DIR/certificates.tsv")
+  corpus
+      .add_option("--certify", options.certify_dir,
+                  "Write each row's certificate into DIR (witness, or minimal core, explanation and proof), "
+                  "replay it, and index them in DIR/certificates.tsv")
       ->type_name("DIR");
-  corpus.add_option("--shard", options.shard,
-                    "Check only shard I of N (0-based, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): "
-                    "every Nth row from row I; --json writes a report for --merge")
+  corpus
+      .add_option("--shard", options.shard,
+                  "Check only shard I of N (0-based, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): "
+                  "every Nth row from row I; --json writes a report for --merge")
       ->type_name("I/N");
-  corpus.add_option("--merge", options.merge_reports,
-                    "Join the --json reports of all N shards into the report of one whole run")
+  corpus
+      .add_option("--merge", options.merge_reports,
+                  "Join the --json reports of all N shards into the report of one whole run")
       ->type_name("REPORT.json");
 }
 
@@ -257,8 +260,8 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   portfolio::for_each_index(rows.size(), jobs, [&](std::size_t i) {
     if (interrupt.interrupted()) return;
     progress.started(rows[i].name);
-    outcomes[i] = certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir)
-                              : check_row(rows[i], check_options);
+    outcomes[i] =
+        certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir) : check_row(rows[i], check_options);
     ran[i] = 1;
     // A check the interrupt cut short is no mismatch; the bar is about to be erased anyway.
     if (!interrupt.interrupted()) progress.finished(rows[i].name, outcomes[i].ok);

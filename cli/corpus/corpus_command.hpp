@@ -14,10 +14,10 @@ class App;
 namespace ariadne::cli {
 
 struct CorpusCommandOptions {
-  std::string corpus;            // an expected.tsv or a directory of .edn files; empty with --merge
-  unsigned jobs = 0;             // files checked at once; 0: one per core
+  std::string corpus;  // an expected.tsv or a directory of .edn files; empty with --merge
+  unsigned jobs = 0;   // files checked at once; 0: one per core
   bool json = false;
-  SearchLimits limits;           // per file
+  SearchLimits limits;  // per file
   // --certify DIR: write each row's certificate (witness, or core, explanation and
   // proof) under DIR, replay it, and index them in DIR/certificates.tsv.
   std::optional<std::string> certify_dir;

@@ -54,9 +54,7 @@ class ReportReader {
     if (value == nullptr) fail(where, "no \"" + name + "\" field");
     return *value;
   }
-  const Value* find(const Value& object, const std::string& name) const {
-    return object.find(Value::string(name));
-  }
+  const Value* find(const Value& object, const std::string& name) const { return object.find(Value::string(name)); }
   const Value& object(const Value& parent, const std::string& where, const std::string& name) const {
     const Value& value = member(parent, where, name);
     if (!value.is_map()) fail(where, "\"" + name + "\" must be an object, got " + value.to_json());
@@ -77,7 +75,8 @@ class ReportReader {
   }
   bool boolean(const Value& parent, const std::string& where, const std::string& name) const {
     const Value& value = member(parent, where, name);
-    if (value.kind() != Value::Kind::boolean) fail(where, "\"" + name + "\" must be true or false, got " + value.to_json());
+    if (value.kind() != Value::Kind::boolean)
+      fail(where, "\"" + name + "\" must be true or false, got " + value.to_json());
     return value.as_boolean();
   }
   std::size_t count(const Value& parent, const std::string& where, const std::string& name) const {
@@ -93,8 +92,7 @@ class ReportReader {
     if (value.kind() == Value::Kind::floating) return value.as_floating();
     fail(where, "\"" + name + "\" must be a number, got " + value.to_json());
   }
-  std::optional<Verdict> verdict_or_null(const Value& parent, const std::string& where,
-                                         const std::string& name) const {
+  std::optional<Verdict> verdict_or_null(const Value& parent, const std::string& where, const std::string& name) const {
     const auto text = text_or_null(parent, where, name);
     if (!text) return std::nullopt;
     const auto verdict = parse_verdict(*text);
@@ -145,8 +143,9 @@ ShardReport read_shard_report(const std::string& path) {
   ShardReport report;
   report.path = path;
   if (reader.find(document, "shard") == nullptr) {
-    reader.fail("", "not a shard report (no \"shard\" field): write each shard's report with "
-                    "'ariadne corpus CORPUS --shard I/N --json'");
+    reader.fail("",
+                "not a shard report (no \"shard\" field): write each shard's report with "
+                "'ariadne corpus CORPUS --shard I/N --json'");
   }
   report.corpus = reader.text(document, "", "corpus");
   const Value& shard = reader.object(document, "", "shard");
@@ -222,8 +221,9 @@ std::string describe_difference(const Value& options, const Value& reference) {
 // same options, same ariadne.
 void check_same_run(const ShardReport& first, const ShardReport& report) {
   const auto refuse = [&](const std::string& what) {
-    throw InputError(report.path, {}, "shard " + shard_name(report.spec) + " " + what + " than shard " +
-                                          shard_name(first.spec) + " in " + first.path + "; cannot merge them");
+    throw InputError(report.path, {},
+                     "shard " + shard_name(report.spec) + " " + what + " than shard " + shard_name(first.spec) +
+                         " in " + first.path + "; cannot merge them");
   };
   if (report.spec.count != first.spec.count) {
     refuse("is one of " + std::to_string(report.spec.count) + " shards, a different count N");
@@ -251,8 +251,9 @@ MergedCorpus merge_shard_reports(const std::vector<std::string>& report_paths) {
     check_same_run(reports.front(), report);
     const auto [place, fresh] = by_index.emplace(report.spec.index, &report);
     if (!fresh) {
-      throw InputError(report.path, {}, "shard " + shard_name(report.spec) + " again: " + place->second->path +
-                                            " is that shard already; give each shard's report once");
+      throw InputError(report.path, {},
+                       "shard " + shard_name(report.spec) + " again: " + place->second->path +
+                           " is that shard already; give each shard's report once");
     }
   }
   const std::size_t count = reports.front().spec.count;

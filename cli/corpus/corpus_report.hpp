@@ -21,18 +21,18 @@ class Style;
 struct OutcomeCertificate {
   bool requested = false;
   bool certified = false;
-  std::string answer;    // the check --json file (witness, or core and explanation), relative to DIR
-  std::string proof;     // not linearizable: the proof directory, relative to DIR
-  std::string problem;   // why there is no certificate, or why it did not replay
+  std::string answer;   // the check --json file (witness, or core and explanation), relative to DIR
+  std::string proof;    // not linearizable: the proof directory, relative to DIR
+  std::string problem;  // why there is no certificate, or why it did not replay
 };
 
 struct CorpusOutcome {
   std::optional<Verdict> verdict;  // nullopt for an error row
   std::string engine;
-  std::string reason;              // why unknown, when it is
-  std::string error;               // the row could not be checked
-  double elapsed_ms = 0;           // checking time (time until the error, for error rows)
-  bool ok = false;                 // the verdict matched the expected one (and, certifying, was certified)
+  std::string reason;     // why unknown, when it is
+  std::string error;      // the row could not be checked
+  double elapsed_ms = 0;  // checking time (time until the error, for error rows)
+  bool ok = false;        // the verdict matched the expected one (and, certifying, was certified)
   OutcomeCertificate certificate;
 };
 
@@ -41,19 +41,19 @@ struct CorpusTotals {
   std::size_t matches = 0;
   std::size_t mismatches = 0;  // including error rows
   std::size_t errors = 0;
-  double checking_ms = 0;      // the sum of the rows' times
+  double checking_ms = 0;  // the sum of the rows' times
   double wall_ms = 0;
-  bool certifying = false;     // corpus --certify
-  std::size_t certified = 0;   // rows whose certificate replayed
+  bool certifying = false;    // corpus --certify
+  std::size_t certified = 0;  // rows whose certificate replayed
 };
 
 CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms);
 
 // A run stopped by a signal: its report lists only the rows that got an answer.
 struct Interruption {
-  std::string signal;          // "SIGINT" or "SIGTERM"
-  std::size_t unchecked = 0;   // rows of the run (the shard's, with --shard) left without an answer
-  std::size_t run_rows = 0;    // rows the run set out to check
+  std::string signal;         // "SIGINT" or "SIGTERM"
+  std::size_t unchecked = 0;  // rows of the run (the shard's, with --shard) left without an answer
+  std::size_t run_rows = 0;   // rows the run set out to check
 };
 
 // The report of `corpus --merge`: which shard reports it joined.

@@ -107,8 +107,7 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
   } else if (!expected) {
     row.error = "header has '; model:' but no '; expected:'";
   } else if (!(row.expected = parse_verdict(*expected))) {
-    row.error = "header's expected verdict '" + *expected +
-                "' is not linearizable, not-linearizable or unknown";
+    row.error = "header's expected verdict '" + *expected + "' is not linearizable, not-linearizable or unknown";
   }
   return row;
 }
@@ -164,7 +163,8 @@ Value keywords_as_strings(const Value& value) {
   if (value.is_keyword()) return Value::string(value.text());
   if (value.is_map()) {
     std::vector<Value::Entry> entries;
-    for (const auto& [key, item] : value.entries()) entries.emplace_back(keywords_as_strings(key), keywords_as_strings(item));
+    for (const auto& [key, item] : value.entries())
+      entries.emplace_back(keywords_as_strings(key), keywords_as_strings(item));
     return Value::map(std::move(entries));
   }
   if (value.is_sequential() || value.is_set()) {
@@ -218,8 +218,7 @@ std::vector<CorpusRow> read_corpus_rows(const std::string& corpus) {
   // silently would let a CI job check nothing and succeed.
   if (rows.empty()) {
     throw InputError(corpus, {},
-                     fs::is_directory(status) ? "no .edn file with a '; expected:' and '; model:' header"
-                                              : "no rows");
+                     fs::is_directory(status) ? "no .edn file with a '; expected:' and '; model:' header" : "no rows");
   }
   return rows;
 }

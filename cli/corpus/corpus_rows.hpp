@@ -17,11 +17,11 @@
 namespace ariadne::cli {
 
 struct CorpusRow {
-  std::string name;             // as the TSV wrote it, or the file name in a directory
-  std::filesystem::path path;   // where to read it
-  std::string model;            // a spec, e.g. "cas-register(0)"
+  std::string name;            // as the TSV wrote it, or the file name in a directory
+  std::filesystem::path path;  // where to read it
+  std::string model;           // a spec, e.g. "cas-register(0)"
   std::optional<Verdict> expected;
-  std::string error;            // non-empty: the row cannot be checked (bad header)
+  std::string error;  // non-empty: the row cannot be checked (bad header)
 };
 
 std::optional<Verdict> parse_verdict(std::string_view name);

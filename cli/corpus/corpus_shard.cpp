@@ -51,9 +51,10 @@ class Fnv1a64 {
 }  // namespace
 
 ShardSpec parse_shard_spec(std::string_view text) {
-  const std::string problem = "--shard: expected I/N, the 0-based shard index I and the shard count N with "
-                              "0 <= I < N (as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX count), got '" +
-                              std::string(text) + "'";
+  const std::string problem =
+      "--shard: expected I/N, the 0-based shard index I and the shard count N with "
+      "0 <= I < N (as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX count), got '" +
+      std::string(text) + "'";
   const auto slash = text.find('/');
   if (slash == std::string_view::npos) throw UsageError(problem);
   const auto index = parse_count(text.substr(0, slash));
@@ -94,8 +95,8 @@ std::string corpus_digest(const std::vector<CorpusRow>& rows) {
   return text;
 }
 
-ShardIdentity make_shard_identity(ShardSpec spec, const std::vector<CorpusRow>& all_rows,
-                                  const CheckOptions& options, bool certify) {
+ShardIdentity make_shard_identity(ShardSpec spec, const std::vector<CorpusRow>& all_rows, const CheckOptions& options,
+                                  bool certify) {
   ShardIdentity identity;
   identity.spec = spec;
   identity.corpus_rows = all_rows.size();

@@ -57,7 +57,7 @@ struct ShardIdentity {
   std::string version;  // ariadne's own version: a newer one may answer differently
 };
 
-ShardIdentity make_shard_identity(ShardSpec spec, const std::vector<CorpusRow>& all_rows,
-                                  const CheckOptions& options, bool certify);
+ShardIdentity make_shard_identity(ShardSpec spec, const std::vector<CorpusRow>& all_rows, const CheckOptions& options,
+                                  bool certify);
 
 }  // namespace ariadne::cli

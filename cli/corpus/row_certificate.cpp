@@ -31,9 +31,7 @@ namespace {
 
 using Clock = ReportClock;
 
-fs::path with_suffix(const fs::path& stem, const std::string& suffix) {
-  return fs::path(stem.string() + suffix);
-}
+fs::path with_suffix(const fs::path& stem, const std::string& suffix) { return fs::path(stem.string() + suffix); }
 
 // Replays the witness stored in `json` against the row's file, parsed again.
 std::string replay_witness(const CorpusRow& row, const fs::path& json) {

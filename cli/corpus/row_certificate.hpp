@@ -17,7 +17,7 @@
 namespace ariadne::cli {
 
 struct RowCertificate {
-  std::optional<Verdict> verdict;   // nullopt: the row could not be checked (see problem)
+  std::optional<Verdict> verdict;  // nullopt: the row could not be checked (see problem)
   std::string engine;
   // `check --json` output for the row (its witness, or its core and explanation):
   // `ariadne verify-witness FILE --model M --witness <json>` replays a witness.

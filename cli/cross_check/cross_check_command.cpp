@@ -106,10 +106,10 @@ RefutationCheck certify_refutation(const CorpusRow& row, const CheckOptions& bas
   refutation.core_size = certificate.core_size;
   refutation.core_minimal = certificate.core_minimal;
   if (certificate.verdict != Verdict::not_linearizable) {
-    refutation.problem = certificate.verdict ? "the certifying check answered " +
-                                                   std::string(verdict_name(*certificate.verdict)) +
-                                                   (certificate.problem.empty() ? "" : ": " + certificate.problem)
-                                             : certificate.problem;
+    refutation.problem = certificate.verdict
+                             ? "the certifying check answered " + std::string(verdict_name(*certificate.verdict)) +
+                                   (certificate.problem.empty() ? "" : ": " + certificate.problem)
+                             : certificate.problem;
   } else if (!certificate.certified) {
     refutation.problem = certificate.problem;
   }
@@ -121,8 +121,8 @@ RefutationCheck certify_refutation(const CorpusRow& row, const CheckOptions& bas
   return refutation;
 }
 
-void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, const CheckOptions& base,
-                     bool proofs, const fs::path& scratch, std::size_t index) {
+void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, const CheckOptions& base, bool proofs,
+                     const fs::path& scratch, std::size_t index) {
   if (!row.row.error.empty()) {
     row.error = row.row.error;
     return;
@@ -135,9 +135,8 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
     row.error = current_failure().message;
     return;
   }
-  const bool refuted = std::any_of(row.runs.begin(), row.runs.end(), [](const EngineRun& run) {
-    return run.verdict == Verdict::not_linearizable;
-  });
+  const bool refuted = std::any_of(row.runs.begin(), row.runs.end(),
+                                   [](const EngineRun& run) { return run.verdict == Verdict::not_linearizable; });
   if (proofs && refuted) row.refutation = certify_refutation(row.row, base, scratch, index);
 }
 
@@ -148,7 +147,6 @@ fs::path make_scratch_folder() {
   fs::create_directories(folder);
   return folder;
 }
-
 
 // Parses "wgl,jit,..." into engines, in order and without repeats. Throws UsageError.
 std::vector<Engine> parse_engine_list(const std::string& list) {
@@ -256,12 +254,14 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   SearchLimits limits;
   limits.timeout_seconds = options.timeout_seconds;
   limits.memory_limit = options.memory_limit;
-  if (options.corpora.empty()) throw UsageError("cross-check needs at least one corpus (an expected.tsv or a directory)");
+  if (options.corpora.empty())
+    throw UsageError("cross-check needs at least one corpus (an expected.tsv or a directory)");
 
   const auto start = Clock::now();
   CrossCheckResult result;
   result.engines = engines;
-  if (options.import_checker) result.imported = read_imported_verdicts(*options.import_checker, *options.import_results);
+  if (options.import_checker)
+    result.imported = read_imported_verdicts(*options.import_checker, *options.import_results);
   for (std::size_t c = 0; c < options.corpora.size(); ++c) {
     for (CorpusRow& row : read_corpus_rows(options.corpora[c])) {
       CrossCheckRow cross;

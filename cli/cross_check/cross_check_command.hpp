@@ -25,26 +25,26 @@ class App;
 namespace ariadne::cli {
 
 struct CrossCheckOptions {
-  std::vector<std::string> corpora;     // expected.tsv files or directories
+  std::vector<std::string> corpora;  // expected.tsv files or directories
   std::string engines = "wgl,jit,sat,smt,brute,auto";
-  double timeout_seconds = 10;          // per engine and file
-  std::string memory_limit = "2GiB";    // per engine and file
-  unsigned jobs = 0;                    // files at once; 0: one per core
-  bool proofs = true;                   // certify refutations with a core and a proof
-  std::optional<std::string> import_checker;   // "knossos" or "porcupine"; --import sets both or neither
-  std::optional<std::string> import_results;   // their results
+  double timeout_seconds = 10;                // per engine and file
+  std::string memory_limit = "2GiB";          // per engine and file
+  unsigned jobs = 0;                          // files at once; 0: one per core
+  bool proofs = true;                         // certify refutations with a core and a proof
+  std::optional<std::string> import_checker;  // "knossos" or "porcupine"; --import sets both or neither
+  std::optional<std::string> import_results;  // their results
   bool json = false;
 };
 
 // One engine's answer on one file.
 struct EngineRun {
   Engine engine = Engine::automatic;
-  bool applicable = true;              // brute force: only partitions of at most 14 ops
-  std::optional<Verdict> verdict;      // nullopt when the engine failed (see error)
+  bool applicable = true;          // brute force: only partitions of at most 14 ops
+  std::optional<Verdict> verdict;  // nullopt when the engine failed (see error)
   double ms = 0;
-  std::string reason;                  // why unknown
-  std::string error;                   // the engine threw: a bug
-  bool witness_replayed = false;       // linearizable: its order replayed
+  std::string reason;             // why unknown
+  std::string error;              // the engine threw: a bug
+  bool witness_replayed = false;  // linearizable: its order replayed
 };
 
 // A refuted row's certificate, as cross-check verified it.
@@ -61,14 +61,14 @@ struct RefutationCheck {
 };
 
 struct CrossCheckRow {
-  std::size_t corpus = 0;              // index into CrossCheckOptions::corpora
+  std::size_t corpus = 0;  // index into CrossCheckOptions::corpora
   CorpusRow row;
-  std::vector<EngineRun> runs;         // in the order of the engines asked for
+  std::vector<EngineRun> runs;  // in the order of the engines asked for
   RefutationCheck refutation;
-  std::optional<Verdict> imported;     // --import: their verdict; nullopt when absent
+  std::optional<Verdict> imported;  // --import: their verdict; nullopt when absent
   bool imported_missing = false;
-  std::string error;                   // the file could not be read
-  std::vector<std::string> problems;   // disagreements and failed replays, in words
+  std::string error;                  // the file could not be read
+  std::vector<std::string> problems;  // disagreements and failed replays, in words
   // The verdict the engines agree on, when at least one decided and none contradicts.
   std::optional<Verdict> agreed;
 };

@@ -23,8 +23,8 @@ struct EngineTally {
 
 struct Totals {
   std::vector<EngineTally> engines;
-  std::size_t problems = 0;            // rows with at least one problem
-  std::size_t undecided = 0;           // rows no engine decided
+  std::size_t problems = 0;   // rows with at least one problem
+  std::size_t undecided = 0;  // rows no engine decided
   std::size_t witnesses_replayed = 0;
   std::size_t refutations_attempted = 0;
   std::size_t refutations_certified = 0;
@@ -33,8 +33,8 @@ struct Totals {
 };
 
 bool contradicts_expected(const CrossCheckRow& row, const EngineRun& run) {
-  return run.verdict && *run.verdict != Verdict::unknown && row.row.expected &&
-         *row.row.expected != Verdict::unknown && *run.verdict != *row.row.expected;
+  return run.verdict && *run.verdict != Verdict::unknown && row.row.expected && *row.row.expected != Verdict::unknown &&
+         *run.verdict != *row.row.expected;
 }
 
 // The verdict the imported checker is judged against: the engines' agreed verdict,
@@ -114,13 +114,13 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
   using Align = TextTable::Align;
   const Totals totals = tally(result);
   std::string engines;
-  for (const Engine engine : result.engines) engines += (engines.empty() ? "" : ", ") + std::string(engine_name(engine));
-  std::string out = "cross-check: " + std::to_string(result.rows.size()) + " files from " +
-                    std::to_string(options.corpora.size()) + (options.corpora.size() == 1 ? " corpus" : " corpora") +
-                    "; engines " + engines + "; " +
-                    (options.timeout_seconds > 0 ? "at most " + format_number(options.timeout_seconds, 1) + " s"
-                                                 : "no time limit") +
-                    " per engine and file\n\n";
+  for (const Engine engine : result.engines)
+    engines += (engines.empty() ? "" : ", ") + std::string(engine_name(engine));
+  std::string out =
+      "cross-check: " + std::to_string(result.rows.size()) + " files from " + std::to_string(options.corpora.size()) +
+      (options.corpora.size() == 1 ? " corpus" : " corpora") + "; engines " + engines + "; " +
+      (options.timeout_seconds > 0 ? "at most " + format_number(options.timeout_seconds, 1) + " s" : "no time limit") +
+      " per engine and file\n\n";
 
   TextTable by_engine;
   by_engine.add_column("engine");
@@ -159,8 +159,7 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
 
   out += "  certificates: " + std::to_string(totals.witnesses_replayed) + " witnesses replayed";
   if (options.proofs) {
-    out += "; " + std::to_string(totals.refutations_certified) + " of " +
-           std::to_string(totals.refutations_attempted) +
+    out += "; " + std::to_string(totals.refutations_certified) + " of " + std::to_string(totals.refutations_attempted) +
            " refuted files certified by a minimal core and a verified DRAT proof (median core " +
            median_text(totals.core_sizes) + " ops)";
   } else {
@@ -168,15 +167,16 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
   }
   out += "\n";
   if (result.imported) {
-    out += "  " + result.imported->checker + " (" + result.imported->source + "): " +
-           std::to_string(totals.imported_agree) + " agree, " + std::to_string(totals.imported_disagree) +
+    out += "  " + result.imported->checker + " (" + result.imported->source +
+           "): " + std::to_string(totals.imported_agree) + " agree, " + std::to_string(totals.imported_disagree) +
            " disagree, " + std::to_string(totals.imported_unknown) + " unknown, " +
            std::to_string(totals.imported_missing) + " missing\n";
   }
 
   if (totals.problems != 0) {
-    out += "\n" + style.red("problems in " + std::to_string(totals.problems) + " of " +
-                            std::to_string(result.rows.size()) + " files:") +
+    out += "\n" +
+           style.red("problems in " + std::to_string(totals.problems) + " of " + std::to_string(result.rows.size()) +
+                     " files:") +
            "\n";
     for (const CrossCheckRow& row : result.rows) {
       if (row.problems.empty()) continue;

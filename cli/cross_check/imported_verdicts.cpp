@@ -37,10 +37,12 @@ std::optional<Verdict> listed_verdict(std::string_view text) {
 
 // Knossos' :valid? is true, false or :unknown.
 Verdict knossos_verdict(const Value& result, const std::string& source) {
-  if (!result.is_map()) throw InputError(source, {}, "expected a Knossos result map {:valid? ...}, got " + result.to_edn());
+  if (!result.is_map())
+    throw InputError(source, {}, "expected a Knossos result map {:valid? ...}, got " + result.to_edn());
   const Value* valid = result.find_keyword("valid?");
   if (!valid) throw InputError(source, {}, "the result map has no :valid? key");
-  if (valid->kind() == Value::Kind::boolean) return valid->as_boolean() ? Verdict::linearizable : Verdict::not_linearizable;
+  if (valid->kind() == Value::Kind::boolean)
+    return valid->as_boolean() ? Verdict::linearizable : Verdict::not_linearizable;
   if (valid->is_keyword() && valid->text() == "unknown") return Verdict::unknown;
   throw InputError(source, {}, ":valid? must be true, false or :unknown, got " + valid->to_edn());
 }

@@ -154,21 +154,19 @@ void add_explore_options(CLI::App& explore, ExploreCommandOptions& options) {
   explore.add_option("--memory-limit", options.memory_limit, "Memory for the exhaustive search's visited set")
       ->type_name("BYTES")
       ->capture_default_str();
-  explore.add_option("--shrink-seconds", options.shrink_seconds,
-                     "Time to spend looking for a shorter counterexample")
+  explore.add_option("--shrink-seconds", options.shrink_seconds, "Time to spend looking for a shorter counterexample")
       ->type_name("SECONDS")
       ->capture_default_str()
       ->check(at_least(0, "zero or more"));
   explore.add_flag("--no-shrink", options.no_shrink, "Report the counterexample as found");
-  explore.add_option("--replay", options.replay,
-                     "Replay one trajectory given as step names, 'c1 write; n2 replicate-from-primary; ...' or "
-                     "@FILE (a step per line), and check its history")
+  explore
+      .add_option("--replay", options.replay,
+                  "Replay one trajectory given as step names, 'c1 write; n2 replicate-from-primary; ...' or "
+                  "@FILE (a step per line), and check its history")
       ->type_name("STEPS");
-  explore.add_option("--param", options.params, "A design parameter (see --list); repeatable")
-      ->type_name("NAME=VALUE");
+  explore.add_option("--param", options.params, "A design parameter (see --list); repeatable")->type_name("NAME=VALUE");
   explore.add_flag("--json", options.json, "Print one JSON object instead of the human report");
-  explore.add_option("--html", options.html, "Write the counterexample's timeline as an HTML page")
-      ->type_name("FILE");
+  explore.add_option("--html", options.html, "Write the counterexample's timeline as an HTML page")->type_name("FILE");
   explore.add_option("-o,--output", options.output, "Write the counterexample's history as EDN (for corpus/)")
       ->type_name("FILE");
 }
@@ -237,16 +235,17 @@ int run_explore_command(const ExploreCommandOptions& options) {
     run.model_spec = model->spec();
   }
 
-  const std::string text = options.json ? format_explore_json(run) : format_explore_text(run, Style::for_stream(stdout));
+  const std::string text =
+      options.json ? format_explore_json(run) : format_explore_text(run, Style::for_stream(stdout));
   print(text);
   if (run.trace && options.output && !write_text_file(*options.output, format_counterexample_edn(run))) {
     throw UsageError("--output: cannot write " + *options.output);
   }
   if (run.trace && options.html) {
     std::ofstream out(*options.html, std::ios::binary);
-    report::write_html_report(out, history, *model, result,
-                              report::ReportContext{options.design + (found ? " counterexample" : " trajectory"),
-                                                    model->spec()});
+    report::write_html_report(
+        out, history, *model, result,
+        report::ReportContext{options.design + (found ? " counterexample" : " trajectory"), model->spec()});
     out.flush();
     if (!out) throw UsageError("--html: cannot write " + *options.html);
   }

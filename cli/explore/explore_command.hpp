@@ -27,11 +27,11 @@ struct ExploreCommandOptions {
   std::string memory_limit = "2GiB";
   double shrink_seconds = 60;
   bool no_shrink = false;
-  std::vector<std::string> params;   // NAME=VALUE
+  std::vector<std::string> params;    // NAME=VALUE
   std::optional<std::string> replay;  // "step; step; ..." or @FILE with a step per line
   bool json = false;
-  std::optional<std::string> html;     // the counterexample's timeline
-  std::optional<std::string> output;   // the counterexample's history as EDN
+  std::optional<std::string> html;    // the counterexample's timeline
+  std::optional<std::string> output;  // the counterexample's history as EDN
 };
 
 // Adds DESIGN and the search, shrinking and output options to `explore`, bound to

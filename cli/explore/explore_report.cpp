@@ -53,9 +53,9 @@ std::string search_summary(const ExploreRun& run) {
     out += "ariadne explore " + run.design + ": random trajectories of up to " + std::to_string(o.depth) +
            " steps, seed " + std::to_string(o.seed) + ", " + std::to_string(r.jobs) + " threads\n";
     out += "  checked     " + grouped(r.trajectories) + " trajectories (" + grouped(r.steps) +
-           " steps, i.e. states visited, repeats included; " +
-           grouped(r.dead_ends) + " dead ends) in " + format_number(r.seconds, 3) + " s: " +
-           grouped(static_cast<std::uint64_t>(rate)) + " trajectories/s with online checking\n";
+           " steps, i.e. states visited, repeats included; " + grouped(r.dead_ends) + " dead ends) in " +
+           format_number(r.seconds, 3) + " s: " + grouped(static_cast<std::uint64_t>(rate)) +
+           " trajectories/s with online checking\n";
     out += "  failing     " + grouped(r.counterexamples) + " trajectories";
     if (r.first_failing_trajectory) out += "; the first is trajectory " + grouped(*r.first_failing_trajectory);
     out += "\n";

@@ -11,10 +11,11 @@
 namespace ariadne::cli {
 
 refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result, const Limits& limits,
-                                             std::chrono::steady_clock::duration core_attempt) {
+                                            const CheckResult& result, const Limits& limits,
+                                            std::chrono::steady_clock::duration core_attempt) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
-    throw UsageError("no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
+    throw UsageError(
+        "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)");
   }
   // The core lies in one partition, whose ops check() kept: the proof relaxes the
   // rest of that partition. Ops are in id order, which is call order.

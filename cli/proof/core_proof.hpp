@@ -19,9 +19,9 @@ namespace ariadne::cli {
 // Stops at `limits` (LimitReached). `core_attempt` bounds the solver on the core's
 // formula; past it the proof covers the whole failing partition instead (see
 // refute::write_proof).
-refute::ProofWritten write_core_proof_files(const std::string& dir, const History& history, const Model& model,
-                                             const CheckResult& result, const Limits& limits,
-                                             std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
+refute::ProofWritten write_core_proof_files(
+    const std::string& dir, const History& history, const Model& model, const CheckResult& result, const Limits& limits,
+    std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
 
 // One line for the report: what was written where, and how to check it.
 std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written);

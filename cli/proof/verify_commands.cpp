@@ -57,8 +57,9 @@ void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options)
   verify.add_option("-m,--model", options.model, "Model name or spec")->required();
   verify.add_option("--init", options.init, "Initial state as EDN (overrides the spec's)");
   add_format_option(verify, options.format);
-  verify.add_option("-w,--witness", options.witness,
-                    "JSON file: an array of op ids, or check --json output with its \"linearization\"")
+  verify
+      .add_option("-w,--witness", options.witness,
+                  "JSON file: an array of op ids, or check --json output with its \"linearization\"")
       ->required()
       ->type_name("W.json");
 }
@@ -73,8 +74,8 @@ int run_verify_witness_command(const VerifyWitnessOptions& options) {
     std::cout << "NOT A WITNESS  " << *problem << std::endl;
     return 1;
   }
-  std::cout << "WITNESS OK  the " << order.size() << " ops of " << options.witness
-            << " are a linearization of " << options.file << " under " << model->spec() << std::endl;
+  std::cout << "WITNESS OK  the " << order.size() << " ops of " << options.witness << " are a linearization of "
+            << options.file << " under " << model->spec() << std::endl;
   return 0;
 }
 

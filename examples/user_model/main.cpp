@@ -50,8 +50,7 @@ constexpr const char* kConcurrentRead = R"(
 ariadne::EventLog recorded_stale_read() {
   using enum ariadne::EventType;
   ariadne::EventLog log{.source = "recorded stale read", .events = {}};
-  const auto record = [&log](std::int64_t process, ariadne::EventType type, std::string f,
-                             ariadne::Value value = {}) {
+  const auto record = [&log](std::int64_t process, ariadne::EventType type, std::string f, ariadne::Value value = {}) {
     ariadne::Event& event = log.events.emplace_back();
     event.process = ariadne::Value::integer(process);
     event.type = type;
@@ -96,9 +95,7 @@ bool check_and_report(const ariadne::History& history, const ariadne::Model& mod
     case ariadne::Verdict::not_linearizable:
       std::cout << "  minimal core:" << describe(history, model, result.core) << "\n" << result.explanation << "\n";
       return expected == ariadne::Verdict::not_linearizable && result.core == expected_ops && result.core_minimal;
-    case ariadne::Verdict::unknown:
-      std::cout << "  " << result.reason << "\n";
-      return false;
+    case ariadne::Verdict::unknown: std::cout << "  " << result.reason << "\n"; return false;
   }
   return false;
 }

@@ -31,7 +31,7 @@ struct Event {
   EventType type = EventType::invoke;
   std::string f;  // operation name, e.g. "read" (keywords lose their colon)
   Value value;
-  Value key;  // the Porcupine kv format's :key; nil when the format has none
+  Value key;                          // the Porcupine kv format's :key; nil when the format has none
   std::optional<std::int64_t> index;  // Jepsen's :index, kept for reports
   SourcePos pos;                      // where the event starts in its file
 };
@@ -67,7 +67,7 @@ struct alignas(64) Operation {
   std::uint32_t id = 0;
   OpStatus status = OpStatus::ok;
   std::int64_t process = 0;
-  std::uint64_t call = 0;     // position of the invocation event
+  std::uint64_t call = 0;      // position of the invocation event
   std::uint64_t ret = kNever;  // position of the completion event; kNever if crashed
   std::string f;
   Value key;
@@ -95,8 +95,8 @@ struct IgnoredEvents {
 struct History {
   std::string source;
   std::size_t event_count = 0;
-  std::vector<Operation> ops;  // in invocation order (ascending id)
-  std::vector<ReadWarning> warnings = {};  // the reader's, in file order
+  std::vector<Operation> ops;               // in invocation order (ascending id)
+  std::vector<ReadWarning> warnings = {};   // the reader's, in file order
   std::vector<IgnoredEvents> ignored = {};  // in order of first appearance (each also a warning)
 };
 
@@ -112,8 +112,7 @@ std::string_view format_name(Format format);
 // Reads a history file. With Format::auto_detect the format is guessed from the
 // content (see history/format_detect.cpp). Throws InputError on malformed input.
 EventLog read_events(const std::string& path, Format format = Format::auto_detect);
-EventLog parse_events(std::string_view text, const std::string& source,
-                      Format format = Format::auto_detect);
+EventLog parse_events(std::string_view text, const std::string& source, Format format = Format::auto_detect);
 
 // `path` may also be a Jepsen store folder (store/<test>/<time>, or store/<test>/latest):
 // its history.edn is read, else its history.txt.

@@ -36,13 +36,13 @@ std::string_view limit_name(Limit limit);  // "", "timeout", "memory", "cancelle
 // What a command is doing, for progress lines and for saying where a limit was hit.
 enum class Phase : std::uint8_t {
   starting,
-  reading,     // reading and pairing the history
-  verdict,     // the engines deciding
-  failing_op,  // the search for Knossos' failing op and the linearizable prefix
-  core,        // shrinking the refuted partition to a minimal core
-  explanation, // the explanation's dead-end search
-  proof,       // writing the core's DRAT proof
-  report,      // writing the HTML report
+  reading,      // reading and pairing the history
+  verdict,      // the engines deciding
+  failing_op,   // the search for Knossos' failing op and the linearizable prefix
+  core,         // shrinking the refuted partition to a minimal core
+  explanation,  // the explanation's dead-end search
+  proof,        // writing the core's DRAT proof
+  report,       // writing the HTML report
   done,
 };
 // For JSON: "starting", "reading", "verdict", "failing-op", "core", "explanation",

@@ -53,7 +53,7 @@ struct RaceDiagnostics {
 // invocation events in the recorded history (see history.hpp).
 struct CheckResult {
   Verdict verdict = Verdict::unknown;
-  std::string engine;       // the engine that produced the answer, by engine_name()
+  std::string engine;          // the engine that produced the answer, by engine_name()
   std::size_t operations = 0;  // history.ops.size()
   double elapsed_ms = 0;       // wall time of the whole call
   // Not linearizable: when the verdict was known, before the search for failing_op.
@@ -77,7 +77,7 @@ struct CheckResult {
   // crashed), in an order that linearizes it: Knossos' linearizable prefix and the
   // longest partial linearization Porcupine draws.
   std::vector<std::uint32_t> prefix_linearization;
-  std::string reason;        // why unknown
+  std::string reason;  // why unknown
   // The limit that stopped some part of the check, and the phase it stopped: the
   // verdict when unknown; otherwise a later part, whose answer is then partial (no
   // failing op, a core not minimal, an explanation cut short). none if nothing was.
@@ -91,7 +91,7 @@ struct CheckResult {
   // exists (Knossos' failing op), when the search for it finished within its budget.
   std::optional<std::uint32_t> failing_op;
   std::size_t partitions = 1;  // 1 unless the model is partitioned (Model::is_partitioned)
-  std::uint64_t steps = 0;   // model steps taken by the search, all partitions
+  std::uint64_t steps = 0;     // model steps taken by the search, all partitions
   std::uint64_t peak_search_bytes = 0;
   // How the race went: diagnostics, not part of the stable API (RaceDiagnostics).
   RaceDiagnostics race = {};

@@ -18,7 +18,7 @@ struct Fixture {
   History h;
   Fixture() {
     EventScript s;
-    s.invoke(2, "write", I(2));                      // id 0, crashed
+    s.invoke(2, "write", I(2));                       // id 0, crashed
     s.invoke(0, "write", I(1)).ok(0, "write", I(1));  // id 1
     s.invoke(1, "read").ok(1, "read", I(1));          // id 3
     h = s.build(*model);

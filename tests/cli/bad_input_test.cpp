@@ -52,8 +52,8 @@ TEST_CASE("truncated histories give a verdict or a located error, never a crash"
     const std::string text = read_text(s.path);
     for (int k = 1; k <= 12; ++k) {
       const std::size_t cut = text.size() * k / 13;
-      const std::string file = dir.write("truncated-" + std::to_string(runs) + fs::path(s.path).extension().string(),
-                                         text.substr(0, cut));
+      const std::string file =
+          dir.write("truncated-" + std::to_string(runs) + fs::path(s.path).extension().string(), text.substr(0, cut));
       INFO("truncated ", s.path, " at byte ", cut);
       expect_verdict_or_located_error(run_cli({"check", file, "--model", s.model, "--timeout", "10"}), file, located);
       ++runs;
@@ -83,8 +83,8 @@ TEST_CASE("mutated histories give a verdict or a located error, never a crash") 
           default: mutated.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
         }
       }
-      const std::string file = dir.write("mutated-" + std::to_string(runs) + fs::path(s.path).extension().string(),
-                                         mutated);
+      const std::string file =
+          dir.write("mutated-" + std::to_string(runs) + fs::path(s.path).extension().string(), mutated);
       INFO("mutation #", k, " of ", s.path);
       expect_verdict_or_located_error(run_cli({"check", file, "--model", s.model, "--timeout", "10"}), file, located);
       ++runs;

@@ -80,118 +80,118 @@ Interrupted interrupt_during(const std::vector<std::string>& args, const std::st
 }  // namespace
 
 TEST_SUITE("limits") {
-
-TEST_CASE("check: Ctrl-C during reading ends the command at once, exit 130") {
-  TempDir dir;
-  // 400,000 ops over 1,000 keys: about 55 MB, a second or more of reading.
-  const std::string file = generated(dir, "big.edn", {"atomic", "--model", "kv", "--ops", "400000", "--keys", "1000",
-                                                      "--processes", "50", "--seed", "3"});
-  const Interrupted r = interrupt_during({"check", file, "--model", "kv"}, "reading", SIGINT);
-  CHECK(r.seconds < kBound);
-  CHECK(r.status == 130);
-  CHECK_MESSAGE(r.out.find("No answer: cancelled during reading") != std::string::npos, r.out);
-  CHECK_MESSAGE(r.out.find("Limit reached: cancelled (Ctrl-C or SIGTERM), during reading.") != std::string::npos, r.out);
-}
-
-TEST_CASE("check: Ctrl-C during the verdict stops every engine at once, Z3 in its child process too") {
-  TempDir dir;
-  // 3,000 ops with 300 crashed writes: every engine runs for 10 s or more on it
-  // (SAT's 10 s is the shortest). The default storm of 2,000 with 50 crashes is now
-  // decided by WGL and SAT in under 0.1 s, before the signal can reach them. The
-  // storm's values are unique, which the unique-value test decides in milliseconds:
-  // one more write of value 2 at the end (harmless, it can go last) makes it decline.
-  const std::string storm =
-      generated(dir, "storm.edn", {"crash-storm", "--ops", "3000", "--crashed-writes", "300"});
-  {
-    std::ofstream append(storm, std::ios::app);
-    append << "{:process 100000, :type :invoke, :f :write, :value 2}\n"
-              "{:process 100000, :type :ok, :f :write, :value 2}\n";
-  }
-  for (const char* engine : {"wgl", "jit", "sat", "smt", "auto"}) {
-    CAPTURE(engine);
-    const Interrupted r =
-        interrupt_during({"check", storm, "--model", "cas-register(0)", "--engine", engine, "--json"}, "the verdict",
-                         SIGINT);
+  TEST_CASE("check: Ctrl-C during reading ends the command at once, exit 130") {
+    TempDir dir;
+    // 400,000 ops over 1,000 keys: about 55 MB, a second or more of reading.
+    const std::string file =
+        generated(dir, "big.edn",
+                  {"atomic", "--model", "kv", "--ops", "400000", "--keys", "1000", "--processes", "50", "--seed", "3"});
+    const Interrupted r = interrupt_during({"check", file, "--model", "kv"}, "reading", SIGINT);
     CHECK(r.seconds < kBound);
     CHECK(r.status == 130);
+    CHECK_MESSAGE(r.out.find("No answer: cancelled during reading") != std::string::npos, r.out);
+    CHECK_MESSAGE(r.out.find("Limit reached: cancelled (Ctrl-C or SIGTERM), during reading.") != std::string::npos,
+                  r.out);
+  }
+
+  TEST_CASE("check: Ctrl-C during the verdict stops every engine at once, Z3 in its child process too") {
+    TempDir dir;
+    // 3,000 ops with 300 crashed writes: every engine runs for 10 s or more on it
+    // (SAT's 10 s is the shortest). The default storm of 2,000 with 50 crashes is now
+    // decided by WGL and SAT in under 0.1 s, before the signal can reach them. The
+    // storm's values are unique, which the unique-value test decides in milliseconds:
+    // one more write of value 2 at the end (harmless, it can go last) makes it decline.
+    const std::string storm = generated(dir, "storm.edn", {"crash-storm", "--ops", "3000", "--crashed-writes", "300"});
+    {
+      std::ofstream append(storm, std::ios::app);
+      append << "{:process 100000, :type :invoke, :f :write, :value 2}\n"
+                "{:process 100000, :type :ok, :f :write, :value 2}\n";
+    }
+    for (const char* engine : {"wgl", "jit", "sat", "smt", "auto"}) {
+      CAPTURE(engine);
+      const Interrupted r = interrupt_during(
+          {"check", storm, "--model", "cas-register(0)", "--engine", engine, "--json"}, "the verdict", SIGINT);
+      CHECK(r.seconds < kBound);
+      CHECK(r.status == 130);
+      const Json answer = parse_json(r.out);
+      CHECK(answer["verdict"].string == "unknown");
+      CHECK_MESSAGE(answer["reason"].string.starts_with("cancelled during the verdict"), r.out);
+      CHECK(answer["limit"].string == "cancelled");
+      CHECK(answer["limit_phase"].string == "verdict");
+    }
+  }
+
+  TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
+    // A 400-op kv history over three values with one planted violation: the verdict
+    // comes in milliseconds, shrinking its core takes longer than the minute asked for.
+    TempDir dir;
+    const std::string kv = generated(
+        dir, "kv.edn",
+        {"atomic", "--model", "kv", "--values", "3", "--ops", "400", "--processes", "8", "--violation", "--seed", "2"});
+    const Interrupted r =
+        interrupt_during({"check", kv, "--model", "kv", "--json", "--core-budget", "60"}, "the minimal core", SIGTERM);
+    CHECK(r.seconds < kBound);
+    CHECK(r.status == 143);
     const Json answer = parse_json(r.out);
-    CHECK(answer["verdict"].string == "unknown");
-    CHECK_MESSAGE(answer["reason"].string.starts_with("cancelled during the verdict"), r.out);
+    CHECK(answer["verdict"].string == "not-linearizable");
+    CHECK(answer["core_minimal"].boolean == false);
     CHECK(answer["limit"].string == "cancelled");
+    CHECK(answer["limit_phase"].string == "core");
+    CHECK_FALSE(answer["core"].array.empty());
+  }
+
+  TEST_CASE("check: Ctrl-C during the proof stops the proof's solver and says so") {
+    TempDir dir;
+    // A mutex violation of 2,000 ops without shrinking: the proof covers the whole
+    // partition, which the solver takes seconds to refute.
+    const std::string mutex =
+        generated(dir, "mutex.edn",
+                  {"atomic", "--model", "mutex", "--ops", "2000", "--processes", "10", "--violation", "--seed", "2"});
+    const std::string proof = (dir.path() / "proof").string();
+    const Interrupted r =
+        interrupt_during({"check", mutex, "--model", "mutex", "--no-core", "--proof", proof}, "the proof", SIGINT);
+    CHECK(r.seconds < kBound);
+    CHECK(r.status == 130);
+    CHECK_MESSAGE(r.out.find("no proof: cancelled during the proof") != std::string::npos, r.out);
+    CHECK_MESSAGE(r.out.find("NOT LINEARIZABLE") != std::string::npos, r.out);
+  }
+
+  TEST_CASE("check: an unknown answer names the limit and the phase, in the human report and in JSON") {
+    TempDir dir;
+    const std::string storm = generated(dir, "storm.edn", {"crash-storm", "--ops", "400", "--crashed-writes", "30"});
+    const auto human = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--timeout", "0.3"});
+    CHECK(human.status == 2);
+    CHECK_MESSAGE(human.out.find("No answer: timeout after 0.3 s during the verdict") != std::string::npos, human.out);
+    CHECK_MESSAGE(human.out.find("Limit reached: --timeout, during the verdict.") != std::string::npos, human.out);
+
+    const auto json = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--json",
+                               "--memory-limit", "8MiB", "--timeout", "20"});
+    CHECK(json.status == 2);
+    const Json answer = parse_json(json.out);
+    CHECK_MESSAGE(answer["reason"].string.starts_with("memory limit of 8 MiB reached during the verdict"), json.out);
+    CHECK(answer["limit"].string == "memory");
     CHECK(answer["limit_phase"].string == "verdict");
   }
-}
 
-TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
-  // A 400-op kv history over three values with one planted violation: the verdict
-  // comes in milliseconds, shrinking its core takes longer than the minute asked for.
-  TempDir dir;
-  const std::string kv = generated(dir, "kv.edn", {"atomic", "--model", "kv", "--values", "3", "--ops", "400",
-                                                   "--processes", "8", "--violation", "--seed", "2"});
-  const Interrupted r = interrupt_during({"check", kv, "--model", "kv", "--json", "--core-budget", "60"},
-                                         "the minimal core", SIGTERM);
-  CHECK(r.seconds < kBound);
-  CHECK(r.status == 143);
-  const Json answer = parse_json(r.out);
-  CHECK(answer["verdict"].string == "not-linearizable");
-  CHECK(answer["core_minimal"].boolean == false);
-  CHECK(answer["limit"].string == "cancelled");
-  CHECK(answer["limit_phase"].string == "core");
-  CHECK_FALSE(answer["core"].array.empty());
-}
-
-TEST_CASE("check: Ctrl-C during the proof stops the proof's solver and says so") {
-  TempDir dir;
-  // A mutex violation of 2,000 ops without shrinking: the proof covers the whole
-  // partition, which the solver takes seconds to refute.
-  const std::string mutex = generated(dir, "mutex.edn", {"atomic", "--model", "mutex", "--ops", "2000", "--processes",
-                                                         "10", "--violation", "--seed", "2"});
-  const std::string proof = (dir.path() / "proof").string();
-  const Interrupted r =
-      interrupt_during({"check", mutex, "--model", "mutex", "--no-core", "--proof", proof}, "the proof", SIGINT);
-  CHECK(r.seconds < kBound);
-  CHECK(r.status == 130);
-  CHECK_MESSAGE(r.out.find("no proof: cancelled during the proof") != std::string::npos, r.out);
-  CHECK_MESSAGE(r.out.find("NOT LINEARIZABLE") != std::string::npos, r.out);
-}
-
-
-TEST_CASE("check: an unknown answer names the limit and the phase, in the human report and in JSON") {
-  TempDir dir;
-  const std::string storm = generated(dir, "storm.edn", {"crash-storm", "--ops", "400", "--crashed-writes", "30"});
-  const auto human = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--timeout", "0.3"});
-  CHECK(human.status == 2);
-  CHECK_MESSAGE(human.out.find("No answer: timeout after 0.3 s during the verdict") != std::string::npos, human.out);
-  CHECK_MESSAGE(human.out.find("Limit reached: --timeout, during the verdict.") != std::string::npos, human.out);
-
-  const auto json = run_cli({"check", storm, "--model", "cas-register(0)", "--engine", "wgl", "--json", "--memory-limit",
-                             "8MiB", "--timeout", "20"});
-  CHECK(json.status == 2);
-  const Json answer = parse_json(json.out);
-  CHECK_MESSAGE(answer["reason"].string.starts_with("memory limit of 8 MiB reached during the verdict"), json.out);
-  CHECK(answer["limit"].string == "memory");
-  CHECK(answer["limit_phase"].string == "verdict");
-}
-
-
-// The other long-running commands: cross-check (each engine's run, and the
-// refutation's certificate) and explore (the search) take Ctrl-C the same way.
-TEST_CASE("cross-check and explore: Ctrl-C ends them at once, with what they have, exit 130") {
-  TempDir dir;
-  generated(dir, "storm.edn", {"crash-storm", "--ops", "100", "--crashed-writes", "30"});
-  for (const std::vector<std::string>& command :
-       {std::vector<std::string>{"cross-check", dir.path().string(), "--engines", "wgl", "--timeout", "0", "--jobs", "1"},
-        std::vector<std::string>{"explore", "redis-wait-fenced", "--depth", "60", "--trajectories", "100000000000",
-                                 "--jobs", "1"}}) {
-    CAPTURE(command[0]);
-    BackgroundCli cli(command);
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    const Interrupted r = signal_and_wait(cli, SIGINT, command[0]);
-    CHECK(r.seconds < kBound);
-    CHECK(r.status == 130);
-    CHECK_FALSE(r.out.empty());
+  // The other long-running commands: cross-check (each engine's run, and the
+  // refutation's certificate) and explore (the search) take Ctrl-C the same way.
+  TEST_CASE("cross-check and explore: Ctrl-C ends them at once, with what they have, exit 130") {
+    TempDir dir;
+    generated(dir, "storm.edn", {"crash-storm", "--ops", "100", "--crashed-writes", "30"});
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"cross-check", dir.path().string(), "--engines", "wgl", "--timeout", "0", "--jobs",
+                                   "1"},
+          std::vector<std::string>{"explore", "redis-wait-fenced", "--depth", "60", "--trajectories", "100000000000",
+                                   "--jobs", "1"}}) {
+      CAPTURE(command[0]);
+      BackgroundCli cli(command);
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      const Interrupted r = signal_and_wait(cli, SIGINT, command[0]);
+      CHECK(r.seconds < kBound);
+      CHECK(r.status == 130);
+      CHECK_FALSE(r.out.empty());
+    }
   }
-}
 
 }  // TEST_SUITE("limits")
 

@@ -31,119 +31,118 @@ const Json& row_named(const Json& report, const std::string& file) {
 }  // namespace
 
 TEST_SUITE("cli") {
+  TEST_CASE("corpus: every row matching exits 0") {
+    TempDir dir;
+    dir.write("h/good.edn", kGood);
+    dir.write("h/bad.edn", kBad);
+    const auto tsv = dir.write("expected.tsv",
+                               "# comment lines and blank lines are skipped\n\n"
+                               "h/good.edn\tlinearizable\tregister(0)\n"
+                               "h/bad.edn\tnot-linearizable\tregister(0)\n");
+    const auto run = run_cli({"corpus", tsv});
+    CHECK_MESSAGE(run.status == 0, run.out, run.err);
+    CHECK(run.out.find("h/good.edn") != std::string::npos);
+    CHECK(run.out.find("matches 2") != std::string::npos);
+    CHECK(run.err.empty());  // no progress bar when stderr is not a terminal
+  }
 
-TEST_CASE("corpus: every row matching exits 0") {
-  TempDir dir;
-  dir.write("h/good.edn", kGood);
-  dir.write("h/bad.edn", kBad);
-  const auto tsv = dir.write("expected.tsv",
-                             "# comment lines and blank lines are skipped\n\n"
-                             "h/good.edn\tlinearizable\tregister(0)\n"
-                             "h/bad.edn\tnot-linearizable\tregister(0)\n");
-  const auto run = run_cli({"corpus", tsv});
-  CHECK_MESSAGE(run.status == 0, run.out, run.err);
-  CHECK(run.out.find("h/good.edn") != std::string::npos);
-  CHECK(run.out.find("matches 2") != std::string::npos);
-  CHECK(run.err.empty());  // no progress bar when stderr is not a terminal
-}
+  TEST_CASE("corpus: a deliberate mismatch exits 1 and is reported per row") {
+    TempDir dir;
+    dir.write("good.edn", kGood);
+    dir.write("bad.edn", kBad);
+    const auto tsv = dir.write("expected.tsv",
+                               "good.edn\tlinearizable\tregister(0)\n"
+                               "bad.edn\tlinearizable\tregister(0)\n");
+    for (const char* jobs : {"1", "2"}) {
+      CAPTURE(jobs);
+      const auto text = run_cli({"corpus", tsv, "--jobs", jobs});
+      CHECK(text.status == 1);
+      CHECK(text.out.find("mismatch") != std::string::npos);
 
-TEST_CASE("corpus: a deliberate mismatch exits 1 and is reported per row") {
-  TempDir dir;
-  dir.write("good.edn", kGood);
-  dir.write("bad.edn", kBad);
-  const auto tsv = dir.write("expected.tsv",
-                             "good.edn\tlinearizable\tregister(0)\n"
-                             "bad.edn\tlinearizable\tregister(0)\n");
-  for (const char* jobs : {"1", "2"}) {
-    CAPTURE(jobs);
-    const auto text = run_cli({"corpus", tsv, "--jobs", jobs});
-    CHECK(text.status == 1);
-    CHECK(text.out.find("mismatch") != std::string::npos);
+      const auto run = run_cli({"corpus", tsv, "--jobs", jobs, "--json"});
+      REQUIRE(run.status == 1);
+      const Json report = parse_json(run.out);
+      REQUIRE(report["rows"].array.size() == 2);
+      CHECK(report["rows"].array[0]["file"].string == "good.edn");  // corpus order, whatever finished first
+      const Json& good = row_named(report, "good.edn");
+      CHECK(good["ok"].boolean);
+      CHECK(good["verdict"].string == "linearizable");
+      CHECK(good["expected"].string == "linearizable");
+      CHECK(good["model"].type == Json::Type::string);
+      CHECK(good["engine"].type == Json::Type::string);
+      CHECK(good["elapsed_ms"].type == Json::Type::number);
+      CHECK_FALSE(good.has("error"));
+      const Json& bad = row_named(report, "bad.edn");
+      CHECK_FALSE(bad["ok"].boolean);
+      CHECK(bad["verdict"].string == "not-linearizable");
+      const Json& totals = report["totals"];
+      CHECK(totals["rows"].number == 2);
+      CHECK(totals["matches"].number == 1);
+      CHECK(totals["mismatches"].number == 1);
+      CHECK(totals["errors"].number == 0);
+    }
+  }
 
-    const auto run = run_cli({"corpus", tsv, "--jobs", jobs, "--json"});
+  TEST_CASE("corpus: a file that does not parse is an error row and not a crash") {
+    TempDir dir;
+    dir.write("good.edn", kGood);
+    dir.write("broken.edn", "[{:process 0, :type :invoke\n");
+    const auto tsv = dir.write("expected.tsv",
+                               "good.edn\tlinearizable\tregister(0)\n"
+                               "broken.edn\tlinearizable\tregister(0)\n"
+                               "absent.edn\tlinearizable\tregister(0)\n"
+                               "good.edn\tlinearizable\tno-such-model\n");
+    const auto run = run_cli({"corpus", tsv, "--json"});
     REQUIRE(run.status == 1);
     const Json report = parse_json(run.out);
-    REQUIRE(report["rows"].array.size() == 2);
-    CHECK(report["rows"].array[0]["file"].string == "good.edn");  // corpus order, whatever finished first
-    const Json& good = row_named(report, "good.edn");
-    CHECK(good["ok"].boolean);
-    CHECK(good["verdict"].string == "linearizable");
-    CHECK(good["expected"].string == "linearizable");
-    CHECK(good["model"].type == Json::Type::string);
-    CHECK(good["engine"].type == Json::Type::string);
-    CHECK(good["elapsed_ms"].type == Json::Type::number);
-    CHECK_FALSE(good.has("error"));
-    const Json& bad = row_named(report, "bad.edn");
-    CHECK_FALSE(bad["ok"].boolean);
-    CHECK(bad["verdict"].string == "not-linearizable");
-    const Json& totals = report["totals"];
-    CHECK(totals["rows"].number == 2);
-    CHECK(totals["matches"].number == 1);
-    CHECK(totals["mismatches"].number == 1);
-    CHECK(totals["errors"].number == 0);
+    CHECK(report["totals"]["errors"].number == 3);
+    CHECK(report["totals"]["mismatches"].number == 3);
+    const Json& broken = row_named(report, "broken.edn");
+    CHECK_FALSE(broken["ok"].boolean);
+    CHECK(broken["verdict"].type == Json::Type::null);
+    CHECK(broken["error"].string.find("broken.edn:") != std::string::npos);
+    CHECK(row_named(report, "absent.edn").has("error"));
   }
-}
 
-TEST_CASE("corpus: a file that does not parse is an error row and not a crash") {
-  TempDir dir;
-  dir.write("good.edn", kGood);
-  dir.write("broken.edn", "[{:process 0, :type :invoke\n");
-  const auto tsv = dir.write("expected.tsv",
-                             "good.edn\tlinearizable\tregister(0)\n"
-                             "broken.edn\tlinearizable\tregister(0)\n"
-                             "absent.edn\tlinearizable\tregister(0)\n"
-                             "good.edn\tlinearizable\tno-such-model\n");
-  const auto run = run_cli({"corpus", tsv, "--json"});
-  REQUIRE(run.status == 1);
-  const Json report = parse_json(run.out);
-  CHECK(report["totals"]["errors"].number == 3);
-  CHECK(report["totals"]["mismatches"].number == 3);
-  const Json& broken = row_named(report, "broken.edn");
-  CHECK_FALSE(broken["ok"].boolean);
-  CHECK(broken["verdict"].type == Json::Type::null);
-  CHECK(broken["error"].string.find("broken.edn:") != std::string::npos);
-  CHECK(row_named(report, "absent.edn").has("error"));
-}
+  TEST_CASE("corpus: a malformed TSV line exits 65 with its line and column") {
+    TempDir dir;
+    dir.write("good.edn", kGood);
+    const auto tsv = dir.write("expected.tsv",
+                               "good.edn\tlinearizable\tregister(0)\n"
+                               "good.edn\tmaybe\tregister(0)\n");
+    const auto run = run_cli({"corpus", tsv});
+    CHECK(run.status == 65);
+    CHECK_MESSAGE(run.err.find("expected.tsv:2:10: ") != std::string::npos, run.err);
 
-TEST_CASE("corpus: a malformed TSV line exits 65 with its line and column") {
-  TempDir dir;
-  dir.write("good.edn", kGood);
-  const auto tsv = dir.write("expected.tsv",
-                             "good.edn\tlinearizable\tregister(0)\n"
-                             "good.edn\tmaybe\tregister(0)\n");
-  const auto run = run_cli({"corpus", tsv});
-  CHECK(run.status == 65);
-  CHECK_MESSAGE(run.err.find("expected.tsv:2:10: ") != std::string::npos, run.err);
+    const auto missing = run_cli({"corpus", (dir.path() / "nothing.tsv").string()});
+    CHECK(missing.status == 65);
+  }
 
-  const auto missing = run_cli({"corpus", (dir.path() / "nothing.tsv").string()});
-  CHECK(missing.status == 65);
-}
+  TEST_CASE("corpus: a directory's rows are its .edn files with verdict headers") {
+    TempDir dir;
+    dir.write("classic/a-good.edn", std::string("; A write then a read of it.\n; expected: linearizable\n"
+                                                "; model: register(0)\n") +
+                                        kGood);
+    dir.write("classic/b-bad.edn", std::string(";; expected: not-linearizable\n;; model: register(0)\n\n") + kBad);
+    dir.write("classic/c-no-header.edn", kBad);  // not part of the corpus
+    dir.write("classic/notes.txt", "; expected: linearizable\n; model: register(0)\n");
+    const auto run = run_cli({"corpus", (dir.path() / "classic").string(), "--json"});
+    CHECK_MESSAGE(run.status == 0, run.out, run.err);
+    const Json report = parse_json(run.out);
+    REQUIRE(report["rows"].array.size() == 2);
+    CHECK(report["rows"].array[0]["file"].string == "a-good.edn");
+    CHECK(report["rows"].array[1]["file"].string == "b-bad.edn");
+    CHECK(report["rows"].array[1]["expected"].string == "not-linearizable");
+    CHECK(report["totals"]["matches"].number == 2);
+  }
 
-TEST_CASE("corpus: a directory's rows are its .edn files with verdict headers") {
-  TempDir dir;
-  dir.write("classic/a-good.edn", std::string("; A write then a read of it.\n; expected: linearizable\n"
-                                              "; model: register(0)\n") + kGood);
-  dir.write("classic/b-bad.edn",
-            std::string(";; expected: not-linearizable\n;; model: register(0)\n\n") + kBad);
-  dir.write("classic/c-no-header.edn", kBad);  // not part of the corpus
-  dir.write("classic/notes.txt", "; expected: linearizable\n; model: register(0)\n");
-  const auto run = run_cli({"corpus", (dir.path() / "classic").string(), "--json"});
-  CHECK_MESSAGE(run.status == 0, run.out, run.err);
-  const Json report = parse_json(run.out);
-  REQUIRE(report["rows"].array.size() == 2);
-  CHECK(report["rows"].array[0]["file"].string == "a-good.edn");
-  CHECK(report["rows"].array[1]["file"].string == "b-bad.edn");
-  CHECK(report["rows"].array[1]["expected"].string == "not-linearizable");
-  CHECK(report["totals"]["matches"].number == 2);
-}
-
-TEST_CASE("corpus: a header without a model is an error row") {
-  TempDir dir;
-  dir.write("classic/a.edn", std::string("; expected: linearizable\n") + kGood);
-  const auto run = run_cli({"corpus", (dir.path() / "classic").string(), "--json"});
-  CHECK(run.status == 1);
-  CHECK(parse_json(run.out)["totals"]["errors"].number == 1);
-}
+  TEST_CASE("corpus: a header without a model is an error row") {
+    TempDir dir;
+    dir.write("classic/a.edn", std::string("; expected: linearizable\n") + kGood);
+    const auto run = run_cli({"corpus", (dir.path() / "classic").string(), "--json"});
+    CHECK(run.status == 1);
+    CHECK(parse_json(run.out)["totals"]["errors"].number == 1);
+  }
 
 }  // TEST_SUITE
 

@@ -8,8 +8,8 @@
 
 #include <doctest/doctest.h>
 
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 namespace ariadne::cli_test {
@@ -54,40 +54,39 @@ double interrupt_after_a_second(BackgroundCli& cli, int signal_number) {
 }  // namespace
 
 TEST_SUITE("cli") {
+  TEST_CASE("corpus: Ctrl-C cancels the running check and prints the rows done, exit 130") {
+    TempDir dir;
+    write_slow_corpus(dir);
+    BackgroundCli cli({"corpus", dir.path().string(), "--jobs", "1", "--engine", "wgl"});
+    interrupt_after_a_second(cli, SIGINT);
 
-TEST_CASE("corpus: Ctrl-C cancels the running check and prints the rows done, exit 130") {
-  TempDir dir;
-  write_slow_corpus(dir);
-  BackgroundCli cli({"corpus", dir.path().string(), "--jobs", "1", "--engine", "wgl"});
-  interrupt_after_a_second(cli, SIGINT);
-
-  REQUIRE_MESSAGE(cli.exited(), "ended by a signal instead of exiting");
-  CHECK(cli.exit_status() == 130);
-  const std::string out = cli.out();
-  for (const char* name : {"a-instant-1.edn", "a-instant-2.edn", "a-instant-3.edn"}) {
-    CHECK_MESSAGE(out.find(name) != std::string::npos, out);
+    REQUIRE_MESSAGE(cli.exited(), "ended by a signal instead of exiting");
+    CHECK(cli.exit_status() == 130);
+    const std::string out = cli.out();
+    for (const char* name : {"a-instant-1.edn", "a-instant-2.edn", "a-instant-3.edn"}) {
+      CHECK_MESSAGE(out.find(name) != std::string::npos, out);
+    }
+    CHECK(out.find("crash-storm") == std::string::npos);  // cancelled or never started: not in the table
+    CHECK_MESSAGE(out.find("rows 3  matches 3") != std::string::npos, out);
+    CHECK_MESSAGE(out.find("interrupted by SIGINT: 3 of 6 rows not checked") != std::string::npos, out);
   }
-  CHECK(out.find("crash-storm") == std::string::npos);  // cancelled or never started: not in the table
-  CHECK_MESSAGE(out.find("rows 3  matches 3") != std::string::npos, out);
-  CHECK_MESSAGE(out.find("interrupted by SIGINT: 3 of 6 rows not checked") != std::string::npos, out);
-}
 
-TEST_CASE("corpus: SIGTERM gives the partial --json report, marked interrupted, exit 143") {
-  TempDir dir;
-  write_slow_corpus(dir);
-  BackgroundCli cli({"corpus", dir.path().string(), "--jobs", "2", "--engine", "wgl", "--json"});
-  interrupt_after_a_second(cli, SIGTERM);
+  TEST_CASE("corpus: SIGTERM gives the partial --json report, marked interrupted, exit 143") {
+    TempDir dir;
+    write_slow_corpus(dir);
+    BackgroundCli cli({"corpus", dir.path().string(), "--jobs", "2", "--engine", "wgl", "--json"});
+    interrupt_after_a_second(cli, SIGTERM);
 
-  REQUIRE(cli.exited());
-  CHECK(cli.exit_status() == 143);
-  const Json report = parse_json(cli.out());
-  CHECK(report["interrupted"]["signal"].string == "SIGTERM");
-  CHECK(report["interrupted"]["rows"].number == 6);
-  CHECK(report["interrupted"]["unchecked"].number == 6 - report["rows"].array.size());
-  CHECK(report["rows"].array.size() == 3);
-  CHECK(report["totals"]["rows"].number == report["rows"].array.size());
-  for (const Json& row : report["rows"].array) CHECK(row["file"].string.starts_with("a-instant-"));
-}
+    REQUIRE(cli.exited());
+    CHECK(cli.exit_status() == 143);
+    const Json report = parse_json(cli.out());
+    CHECK(report["interrupted"]["signal"].string == "SIGTERM");
+    CHECK(report["interrupted"]["rows"].number == 6);
+    CHECK(report["interrupted"]["unchecked"].number == 6 - report["rows"].array.size());
+    CHECK(report["rows"].array.size() == 3);
+    CHECK(report["totals"]["rows"].number == report["rows"].array.size());
+    for (const Json& row : report["rows"].array) CHECK(row["file"].string.starts_with("a-instant-"));
+  }
 
 }  // TEST_SUITE
 

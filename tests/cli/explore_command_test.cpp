@@ -12,8 +12,8 @@ using namespace ariadne::cli_test;
 
 namespace {
 
-const std::vector<std::string> kSeedBudget = {"explore", "redis-wait", "--depth", "15", "--trajectories", "40000",
-                                              "--seed", "0", "--jobs", "2"};
+const std::vector<std::string> kSeedBudget = {"explore", "redis-wait", "--depth", "15",     "--trajectories",
+                                              "40000",   "--seed",     "0",       "--jobs", "2"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -28,9 +28,10 @@ TEST_CASE("explore: redis-wait fails within the seed's budget, reported like Kno
   const std::string html = (dir.path() / "cx.html").string();
   const auto run = run_cli(with(kSeedBudget, {"-o", edn, "--html", html}));
   REQUIRE_MESSAGE(run.status == 1, run.out, run.err);
-  for (const char* part : {"COUNTEREXAMPLE: 11 steps", "no trajectory with fewer steps fails", "System state at the end:",
-                           "n1          register 2, primary, isolated", "---- unable to linearize past this point ----",
-                           "NOT LINEARIZABLE", "Minimal core", "Longest linearizable prefix"})
+  for (const char* part : {"COUNTEREXAMPLE: 11 steps", "no trajectory with fewer steps fails",
+                           "System state at the end:", "n1          register 2, primary, isolated",
+                           "---- unable to linearize past this point ----", "NOT LINEARIZABLE", "Minimal core",
+                           "Longest linearizable prefix"})
     CHECK_MESSAGE(run.out.find(part) != std::string::npos, part);
 
   // The history file is the committed corpus file, byte for byte, and check refutes it.
@@ -101,7 +102,8 @@ TEST_CASE("explore: --replay checks a trajectory the user writes, whatever its v
   std::istringstream header(read_text(corpus_file));
   for (std::string line; std::getline(header, line);) {
     const auto dot = line.find(". ");
-    if (line.starts_with(";   ") && dot != std::string::npos) steps += (steps.empty() ? "" : "; ") + line.substr(dot + 2);
+    if (line.starts_with(";   ") && dot != std::string::npos)
+      steps += (steps.empty() ? "" : "; ") + line.substr(dot + 2);
   }
   const auto failing = run_cli({"explore", "redis-wait", "--replay", steps, "--json"});
   REQUIRE_MESSAGE(failing.status == 1, failing.out, failing.err);

@@ -30,9 +30,9 @@
 namespace ariadne::cli_test {
 
 struct MeasuredRun {
-  int status = -1;        // the exit status; -1 if the child died by a signal
-  bool killed = false;    // still running at the deadline, so killed
-  double seconds = 0;     // wall time from fork to exit
+  int status = -1;                   // the exit status; -1 if the child died by a signal
+  bool killed = false;               // still running at the deadline, so killed
+  double seconds = 0;                // wall time from fork to exit
   std::uint64_t peak_rss_bytes = 0;  // the child's own peak resident size (VmHWM)
   std::string out;
   std::string err;

@@ -147,7 +147,9 @@ class JsonParser {
       if (at_ >= text_.size()) fail("unterminated escape");
       const char e = text_[at_++];
       switch (e) {
-        case '"': case '\\': case '/': out += e; break;
+        case '"':
+        case '\\':
+        case '/': out += e; break;
         case 'b': out += '\b'; break;
         case 'f': out += '\f'; break;
         case 'n': out += '\n'; break;

@@ -78,7 +78,8 @@ TEST_CASE("verify-witness accepts check's own witness and rejects a wrong one") 
   const auto order = parse_json(check_run.out)["linearization"].integers();
   REQUIRE(order.size() >= 2);
   std::string reversed = "[";
-  for (auto it = order.rbegin(); it != order.rend(); ++it) reversed += (it == order.rbegin() ? "" : ",") + std::to_string(*it);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    reversed += (it == order.rbegin() ? "" : ",") + std::to_string(*it);
   const std::string bad = dir.write("bad.json", reversed + "]");
   const auto wrong = run_cli({"verify-witness", kExample1, "--model", "register", "--witness", bad});
   CHECK(wrong.status == 1);

@@ -35,8 +35,8 @@ Tally check_corpus(const std::string& corpus, Engine engine = Engine::automatic,
     auto model = make_model_from_spec(row.model);
     History history = build_history(read_events(row.path.string()), *model);
     // Verdicts only: tests/refute/corpus_core_test.cpp checks the cores.
-    CheckResult result = check(history, *model,
-                               CheckOptions{.engine = engine, .timeout_seconds = timeout_seconds, .minimal_core = false});
+    CheckResult result = check(
+        history, *model, CheckOptions{.engine = engine, .timeout_seconds = timeout_seconds, .minimal_core = false});
     if (allow_unknown && result.verdict == Verdict::unknown) {
       ++tally.unknown;
       ++tally.rows;

@@ -92,8 +92,7 @@ void run_all(const std::vector<Case>& cases, bool force_unrolling, const Run& ru
   MESSAGE(std::string(force_unrolling ? "unrolling" : "direct encodings"), " against brute force, seed ", run.seed);
   for (const Case& c : cases) {
     const Tally t = compare_with_brute_force(c, force_unrolling, run);
-    MESSAGE(c.model, ": ", t.linearizable, " linearizable, ", t.not_linearizable, " not, ", t.declined,
-            " declined");
+    MESSAGE(c.model, ": ", t.linearizable, " linearizable, ", t.not_linearizable, " not, ", t.declined, " declined");
     // Both outcomes must be exercised, or the comparison proves little.
     CHECK(t.linearizable > 0);
     CHECK(t.not_linearizable > 0);
@@ -118,12 +117,14 @@ TEST_SUITE("encoder") {
 // a third of them crashed, where real-time pruning and crashed removals meet most.
 TEST_SUITE("slow") {
   TEST_CASE("direct encodings agree with brute force on crash-heavy random histories") {
-    run_all(kDirectCases, false,
-            Run{.histories = 1000, .min_ops = 7, .max_ops = 7, .processes = 4, .crash_probability = 0.3, .seed = 77001});
+    run_all(
+        kDirectCases, false,
+        Run{.histories = 1000, .min_ops = 7, .max_ops = 7, .processes = 4, .crash_probability = 0.3, .seed = 77001});
   }
 
   TEST_CASE("the unrolling agrees with brute force on crash-heavy random histories") {
-    run_all(kUnrolledCases, true,
-            Run{.histories = 1000, .min_ops = 7, .max_ops = 7, .processes = 4, .crash_probability = 0.3, .seed = 77002});
+    run_all(
+        kUnrolledCases, true,
+        Run{.histories = 1000, .min_ops = 7, .max_ops = 7, .processes = 4, .crash_probability = 0.3, .seed = 77002});
   }
 }

@@ -44,8 +44,7 @@ TEST_SUITE("encoder") {
     CHECK(linearizable_by_encoding(sequential({{"acquire", {}}, {"release", {}}, {"acquire", {}}}), "mutex()"));
     CHECK_FALSE(linearizable_by_encoding(sequential({{"acquire", {}}, {"acquire", {}}}), "mutex()"));
     CHECK_FALSE(linearizable_by_encoding(sequential({{"release", {}}}), "mutex()"));
-    CHECK_FALSE(
-        linearizable_by_encoding(sequential({{"acquire", {}}, {"release", {}}, {"release", {}}}), "mutex()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({{"acquire", {}}, {"release", {}}, {"release", {}}}), "mutex()"));
   }
 
   TEST_CASE("mutex: a crashed release may free the lock for the next acquire") {
@@ -79,8 +78,7 @@ TEST_SUITE("encoder") {
     CHECK(linearizable_by_encoding(sequential({{"enqueue", I(3)}, {"dequeue", I(1)}, {"dequeue", I(2)}}),
                                    "fifo-queue([1 2])"));
     CHECK_FALSE(linearizable_by_encoding(sequential({{"dequeue", I(2)}}), "fifo-queue([1 2])"));
-    CHECK_FALSE(
-        linearizable_by_encoding(sequential({{"enqueue", I(3)}, {"dequeue", I(3)}}), "fifo-queue([1 2])"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({{"enqueue", I(3)}, {"dequeue", I(3)}}), "fifo-queue([1 2])"));
   }
 
   TEST_CASE("fifo queue: a crashed dequeue takes whatever is at the front") {
@@ -105,8 +103,8 @@ TEST_SUITE("encoder") {
 
   TEST_CASE("queues: an element is removed at most once and never before it was inserted") {
     for (const char* spec : {"unordered-queue()", "fifo-queue()"}) {
-      CHECK_FALSE(linearizable_by_encoding(sequential({{"enqueue", I(1)}, {"dequeue", I(1)}, {"dequeue", I(1)}}),
-                                           spec));
+      CHECK_FALSE(
+          linearizable_by_encoding(sequential({{"enqueue", I(1)}, {"dequeue", I(1)}, {"dequeue", I(1)}}), spec));
       CHECK_FALSE(linearizable_by_encoding(sequential({{"dequeue", I(1)}, {"enqueue", I(1)}}), spec));
     }
     EventScript concurrent;

@@ -16,75 +16,76 @@
 using namespace ariadne;
 
 TEST_SUITE("portfolio") {
-
-TEST_CASE("every engine of the table reports the row's identity, and names parse back to their engine") {
-  auto model = make_model_from_spec("register(0)");
-  testing::EventScript s;
-  s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
-  s.invoke(1, "read").ok(1, "read", testing::I(1));
-  const History h = s.build(*model);
-  search::SubHistory sub;
-  for (const Operation& op : h.ops) sub.ops.push_back(&op);
-  search::MemoryBudget memory(1ULL << 30);
-  const search::StopSignal stop;
-  CHECK(engines::engine_rows().size() + 1 == kEngineCount);
-  for (const engines::EngineRow& row : engines::engine_rows()) {
-    INFO(row.name);
-    CHECK(row.make(sub, *model, memory, stop)->id() == row.engine);
-    CHECK(parse_engine(row.name) == row.engine);
-    CHECK(engine_name(row.engine) == row.name);
-    CHECK(engines::engine_row(row.name) == &row);
+  TEST_CASE("every engine of the table reports the row's identity, and names parse back to their engine") {
+    auto model = make_model_from_spec("register(0)");
+    testing::EventScript s;
+    s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
+    s.invoke(1, "read").ok(1, "read", testing::I(1));
+    const History h = s.build(*model);
+    search::SubHistory sub;
+    for (const Operation& op : h.ops) sub.ops.push_back(&op);
+    search::MemoryBudget memory(1ULL << 30);
+    const search::StopSignal stop;
+    CHECK(engines::engine_rows().size() + 1 == kEngineCount);
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      INFO(row.name);
+      CHECK(row.make(sub, *model, memory, stop)->id() == row.engine);
+      CHECK(parse_engine(row.name) == row.engine);
+      CHECK(engine_name(row.engine) == row.name);
+      CHECK(engines::engine_row(row.name) == &row);
+    }
+    CHECK(parse_engine("auto") == Engine::automatic);
+    CHECK(engine_name(Engine::automatic) == "auto");
+    CHECK_FALSE(parse_engine("fast").has_value());
+    CHECK(engines::engine_row("fast") == nullptr);
+    CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt, brute or unique");
   }
-  CHECK(parse_engine("auto") == Engine::automatic);
-  CHECK(engine_name(Engine::automatic) == "auto");
-  CHECK_FALSE(parse_engine("fast").has_value());
-  CHECK(engines::engine_row("fast") == nullptr);
-  CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt, brute or unique");
-}
 
-TEST_CASE("the race's plan follows the table: the opening search, its partners at once, the second wave later") {
-  auto model = make_model_from_spec("register(0)");
-  testing::EventScript s;
-  s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
-  s.invoke(1, "read").ok(1, "read", testing::I(1));
-  const History h = s.build(*model);
-  search::SubHistory sub;
-  for (const Operation& op : h.ops) sub.ops.push_back(&op);
-  search::MemoryBudget memory(1ULL << 30);
-  const search::StopSignal stop;
+  TEST_CASE("the race's plan follows the table: the opening search, its partners at once, the second wave later") {
+    auto model = make_model_from_spec("register(0)");
+    testing::EventScript s;
+    s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
+    s.invoke(1, "read").ok(1, "read", testing::I(1));
+    const History h = s.build(*model);
+    search::SubHistory sub;
+    for (const Operation& op : h.ops) sub.ops.push_back(&op);
+    search::MemoryBudget memory(1ULL << 30);
+    const search::StopSignal stop;
 
-  auto opening = engines::engine_row(Engine::wgl).make(sub, *model, memory, stop);
-  const portfolio::RacePlan plan = portfolio::plan_race(Engine::automatic, std::move(opening), sub, *model, memory, stop);
-  std::vector<Engine> ids;
-  for (const auto& e : plan.entrants) ids.push_back(e->id());
-  CHECK(ids == std::vector<Engine>{Engine::wgl, Engine::sat, Engine::jit, Engine::smt});
-  CHECK(plan.start_after == std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(0), std::chrono::milliseconds(0),
-                                                                    portfolio::kSecondWave, portfolio::kSecondWave});
+    auto opening = engines::engine_row(Engine::wgl).make(sub, *model, memory, stop);
+    const portfolio::RacePlan plan =
+        portfolio::plan_race(Engine::automatic, std::move(opening), sub, *model, memory, stop);
+    std::vector<Engine> ids;
+    for (const auto& e : plan.entrants) ids.push_back(e->id());
+    CHECK(ids == std::vector<Engine>{Engine::wgl, Engine::sat, Engine::jit, Engine::smt});
+    CHECK(plan.start_after == std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(0),
+                                                                     std::chrono::milliseconds(0),
+                                                                     portfolio::kSecondWave, portfolio::kSecondWave});
 
-  // A solver chosen alone races alone.
-  const portfolio::RacePlan alone = portfolio::plan_race(Engine::smt, nullptr, sub, *model, memory, stop);
-  REQUIRE(alone.entrants.size() == 1);
-  CHECK(alone.entrants[0]->id() == Engine::smt);
-}
-
-TEST_CASE("the table's rows say what the budgets and the brute force's limit need") {
-  for (const engines::EngineRow& row : engines::engine_rows()) {
-    INFO(row.name);
-    // A native refutation's steps size the failing-op search; a solver's say nothing.
-    CHECK((row.kind == engines::EngineKind::native) == (row.failing_op_steps_per_step > 0));
-    CHECK_FALSE(row.help.empty());
+    // A solver chosen alone races alone.
+    const portfolio::RacePlan alone = portfolio::plan_race(Engine::smt, nullptr, sub, *model, memory, stop);
+    REQUIRE(alone.entrants.size() == 1);
+    CHECK(alone.entrants[0]->id() == Engine::smt);
   }
-  auto model = make_model_from_spec("register(0)");
-  testing::EventScript s;
-  for (int i = 0; i < 15; ++i) s.invoke(0, "write", testing::I(i)).ok(0, "write", testing::I(i));
-  const History h = s.build(*model);
-  search::SubHistory sub;
-  for (const Operation& op : h.ops) sub.ops.push_back(&op);
-  const auto why = engines::engine_row(Engine::brute).refuses(sub, *model);
-  REQUIRE(why.has_value());
-  CHECK(why->find("at most 14 operations") != std::string::npos);
-  sub.ops.pop_back();
-  CHECK_FALSE(engines::engine_row(Engine::brute).refuses(sub, *model).has_value());
-}
+
+  TEST_CASE("the table's rows say what the budgets and the brute force's limit need") {
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      INFO(row.name);
+      // A native refutation's steps size the failing-op search; a solver's say nothing.
+      CHECK((row.kind == engines::EngineKind::native) == (row.failing_op_steps_per_step > 0));
+      CHECK_FALSE(row.help.empty());
+    }
+    auto model = make_model_from_spec("register(0)");
+    testing::EventScript s;
+    for (int i = 0; i < 15; ++i) s.invoke(0, "write", testing::I(i)).ok(0, "write", testing::I(i));
+    const History h = s.build(*model);
+    search::SubHistory sub;
+    for (const Operation& op : h.ops) sub.ops.push_back(&op);
+    const auto why = engines::engine_row(Engine::brute).refuses(sub, *model);
+    REQUIRE(why.has_value());
+    CHECK(why->find("at most 14 operations") != std::string::npos);
+    sub.ops.pop_back();
+    CHECK_FALSE(engines::engine_row(Engine::brute).refuses(sub, *model).has_value());
+  }
 
 }  // TEST_SUITE

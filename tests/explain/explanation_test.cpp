@@ -53,8 +53,9 @@ TEST_CASE("dead ends go through the ops outside the core that may take effect") 
   const std::string& text = r.explanation;
   INFO(text);
   CHECK(contains(text, "ops marked 'outside the core' may take effect anywhere, or never"));
-  CHECK(contains(text, "after push 5 (op 0, outside the core), pop 5 (op 3): the state is [], in which pop 5 (op 2, "
-                       "process 1) cannot take effect."));
+  CHECK(contains(text,
+                 "after push 5 (op 0, outside the core), pop 5 (op 3): the state is [], in which pop 5 (op 2, "
+                 "process 1) cannot take effect."));
 }
 
 TEST_CASE("real-time facts are transitively reduced") {
@@ -108,7 +109,8 @@ TEST_CASE("a stale read is explained in reads-from terms: its only write was ove
   INFO(r.explanation);
   CHECK(contains(r.explanation, "read 1 (op 4, process 1) has no write of 1 left to read from:"));
   CHECK(contains(r.explanation, "write 1 (op 6, process 2): began after the read completed."));
-  CHECK(contains(r.explanation, "write 1 (op 0, process 0): overwritten by write 2 (op 2, process 0) before the read began."));
+  CHECK(contains(r.explanation,
+                 "write 1 (op 0, process 0): overwritten by write 2 (op 2, process 0) before the read began."));
 }
 
 TEST_CASE("the dead-end search stops at the check's deadline and says so") {
@@ -159,8 +161,9 @@ TEST_CASE("identical relaxed ops do not multiply the dead ends: each is met once
   INFO(r.explanation);
   CHECK(contains(r.explanation, "every order real time allows runs into one of these dead ends"));
   CHECK_FALSE(contains(r.explanation, "too many orders"));
-  CHECK(contains(r.explanation, "after write 3 (op 16): the state is 3, in which cas 3->4 (failed) (op 18, process 0) "
-                                "cannot take effect."));
+  CHECK(contains(r.explanation,
+                 "after write 3 (op 16): the state is 3, in which cas 3->4 (failed) (op 18, process 0) "
+                 "cannot take effect."));
   CHECK_FALSE(contains(r.explanation, "more."));
 }
 

@@ -47,7 +47,8 @@ RandomHistory random_history(std::mt19937_64& random, int processes, int steps) 
       client.op = static_cast<ClientOp>(draw(3));
       client.a = client.op == ClientOp::read ? systems::kNil : draw(3) + 1;
       client.b = client.op == ClientOp::cas ? draw(3) + 1 : systems::kNil;
-      out.events.push_back({EventKind::invoke, static_cast<std::uint8_t>(client.op), client.process, client.a, client.b});
+      out.events.push_back(
+          {EventKind::invoke, static_cast<std::uint8_t>(client.op), client.process, client.a, client.b});
       continue;
     }
     client.busy = false;
@@ -113,8 +114,7 @@ TEST_CASE("online checker: rejects exactly the first event after which check() f
       continue;
     }
     ++refuted;
-    REQUIRE_MESSAGE(verdict_of(history.events, *rejected + 1, *model) == Verdict::not_linearizable,
-                    "round " << round);
+    REQUIRE_MESSAGE(verdict_of(history.events, *rejected + 1, *model) == Verdict::not_linearizable, "round " << round);
     REQUIRE_MESSAGE(verdict_of(history.events, *rejected, *model) == Verdict::linearizable, "round " << round);
   }
   // Both verdicts must be well represented, or the comparison shows little.

@@ -44,7 +44,8 @@ int round_trip(const std::string& corpus) {
     const auto model = make_model_from_spec(row.model);
     const EventLog log = read_events(row.path.string());
     const History original = build_history(log, *model);
-    const bool keyed = std::any_of(log.events.begin(), log.events.end(), [](const Event& e) { return !e.key.is_nil(); });
+    const bool keyed =
+        std::any_of(log.events.begin(), log.events.end(), [](const Event& e) { return !e.key.is_nil(); });
     // Keywords inside values a model reads (multi-register's [[:w :x 1]]) have no
     // JSON form.
     const bool keywords = std::any_of(log.events.begin(), log.events.end(), [](const Event& e) {
@@ -69,7 +70,8 @@ int round_trip(const std::string& corpus) {
       const auto converted_model = make_model_from_spec(cli::model_spec_for_format(row.model, format));
       const History converted = build_history(back, *converted_model);
       CHECK(same_history(original, converted));
-      const CheckResult result = check(converted, *converted_model, CheckOptions{.timeout_seconds = 60, .jobs = 1, .minimal_core = false});
+      const CheckResult result =
+          check(converted, *converted_model, CheckOptions{.timeout_seconds = 60, .jobs = 1, .minimal_core = false});
       CHECK(verdict_name(result.verdict) == verdict_name(*row.expected));
       ++conversions;
     }

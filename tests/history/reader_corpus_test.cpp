@@ -58,61 +58,60 @@ bool corpus_present(const std::string& dir) {
 }  // namespace
 
 TEST_SUITE("history") {
-
-TEST_CASE("every Knossos corpus history reads with the event count stats.tsv states") {
-  const std::string dir = kCorpus + "/knossos";
-  if (!corpus_present(dir)) return;
-  std::map<std::string, std::size_t> stated_ops;
-  for (const auto& row : read_tsv(dir + "/stats.tsv")) {
-    if (row.size() > 2 && row[0] != "path") stated_ops[row[0]] = std::stoul(row[2]);
-  }
-  const auto paths = expected_paths(dir);
-  CHECK(paths.size() > 100);
-  for (const auto& path : paths) {
-    CAPTURE(path);
-    const auto log = ariadne::read_events(dir + "/" + path);
-    CHECK(log.source == dir + "/" + path);
-    REQUIRE(stated_ops.count(path) == 1);
-    CHECK(log.events.size() == stated_ops[path]);
-  }
-}
-
-TEST_CASE("every Porcupine corpus history reads with one event per line") {
-  const std::string dir = kCorpus + "/porcupine";
-  if (!corpus_present(dir)) return;
-  const auto paths = expected_paths(dir);
-  CHECK(paths.size() == 108);
-  for (const auto& path : paths) {
-    CAPTURE(path);
-    const std::string text = read_text(dir + "/" + path);
-    const auto log = ariadne::read_events(dir + "/" + path);
-    CHECK(log.events.size() == static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
-    const bool kv = path.starts_with("kv/");
-    for (const auto& event : log.events) {
-      CHECK(event.process.is_integer());
-      CHECK(event.key.is_string() == kv);
+  TEST_CASE("every Knossos corpus history reads with the event count stats.tsv states") {
+    const std::string dir = kCorpus + "/knossos";
+    if (!corpus_present(dir)) return;
+    std::map<std::string, std::size_t> stated_ops;
+    for (const auto& row : read_tsv(dir + "/stats.tsv")) {
+      if (row.size() > 2 && row[0] != "path") stated_ops[row[0]] = std::stoul(row[2]);
+    }
+    const auto paths = expected_paths(dir);
+    CHECK(paths.size() > 100);
+    for (const auto& path : paths) {
+      CAPTURE(path);
+      const auto log = ariadne::read_events(dir + "/" + path);
+      CHECK(log.source == dir + "/" + path);
+      REQUIRE(stated_ops.count(path) == 1);
+      CHECK(log.events.size() == stated_ops[path]);
     }
   }
-  CHECK(ariadne::read_events(dir + "/jepsen/etcd_095.log").events.empty());
-}
 
-TEST_CASE("the Knossos memstress4 log and its EDN conversion read as the same events") {
-  const std::string dir = kCorpus + "/knossos/historical";
-  if (!std::filesystem::exists(dir + "/memstress4.log")) {
-    MESSAGE("skipped: corpus not found at " << dir);
-    return;
+  TEST_CASE("every Porcupine corpus history reads with one event per line") {
+    const std::string dir = kCorpus + "/porcupine";
+    if (!corpus_present(dir)) return;
+    const auto paths = expected_paths(dir);
+    CHECK(paths.size() == 108);
+    for (const auto& path : paths) {
+      CAPTURE(path);
+      const std::string text = read_text(dir + "/" + path);
+      const auto log = ariadne::read_events(dir + "/" + path);
+      CHECK(log.events.size() == static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
+      const bool kv = path.starts_with("kv/");
+      for (const auto& event : log.events) {
+        CHECK(event.process.is_integer());
+        CHECK(event.key.is_string() == kv);
+      }
+    }
+    CHECK(ariadne::read_events(dir + "/jepsen/etcd_095.log").events.empty());
   }
-  const auto log = ariadne::read_events(dir + "/memstress4.log");
-  const auto edn = ariadne::read_events(dir + "/memstress4.edn");
-  REQUIRE(log.events.size() == edn.events.size());
-  for (std::size_t i = 0; i < log.events.size(); ++i) {
-    CAPTURE(i);
-    CHECK(log.events[i].process == edn.events[i].process);
-    CHECK(log.events[i].type == edn.events[i].type);
-    CHECK(log.events[i].f == edn.events[i].f);
-    CHECK(log.events[i].value == edn.events[i].value);
-    CHECK(log.events[i].pos.line == i + 1);
+
+  TEST_CASE("the Knossos memstress4 log and its EDN conversion read as the same events") {
+    const std::string dir = kCorpus + "/knossos/historical";
+    if (!std::filesystem::exists(dir + "/memstress4.log")) {
+      MESSAGE("skipped: corpus not found at " << dir);
+      return;
+    }
+    const auto log = ariadne::read_events(dir + "/memstress4.log");
+    const auto edn = ariadne::read_events(dir + "/memstress4.edn");
+    REQUIRE(log.events.size() == edn.events.size());
+    for (std::size_t i = 0; i < log.events.size(); ++i) {
+      CAPTURE(i);
+      CHECK(log.events[i].process == edn.events[i].process);
+      CHECK(log.events[i].type == edn.events[i].type);
+      CHECK(log.events[i].f == edn.events[i].f);
+      CHECK(log.events[i].value == edn.events[i].value);
+      CHECK(log.events[i].pos.line == i + 1);
+    }
   }
-}
 
 }  // TEST_SUITE

@@ -61,57 +61,56 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 TEST_SUITE("history") {
-
-TEST_CASE("every truncation of small histories parses or fails with a position") {
-  for (const std::string text : {kSmallEdn, kSmallLog, kSmallKv, kSmallJson}) {
-    CHECK_NOTHROW(ariadne::parse_events(text, "whole"));
-    for (std::size_t length = 0; length <= text.size(); ++length) {
-      CAPTURE(length);
-      parse_everything(text.substr(0, length));
-    }
-  }
-}
-
-TEST_CASE("random byte mutations of histories parse or fail with a position") {
-  std::vector<std::string> samples = {kSmallEdn, kSmallLog, kSmallKv, kSmallJson};
-  const std::string corpus = std::string(ARIADNE_SOURCE_DIR) + "/../shared/corpus";
-  for (const char* file : {"/knossos/data/cas-register/bad/bad-analysis.edn", "/porcupine/jepsen/etcd_000.log",
-                           "/porcupine/kv/c01-bad.txt", "/knossos/historical/memstress4.log"}) {
-    if (std::filesystem::exists(corpus + file)) samples.push_back(read_text(corpus + file));
-  }
-  const std::uint64_t seed = 20240611;
-  MESSAGE("mutation seed " << seed);
-  std::mt19937_64 random(seed);
-  // Bytes that matter to some reader, and then any byte at all.
-  const std::string interesting = "[](){}#_\\\":;,\n \t-+.eE0123456789NM\x80\xC3\xFF";
-  constexpr int kMutations = 400;
-  for (int round = 0; round < kMutations; ++round) {
-    std::string text = samples[random() % samples.size()];
-    const int edits = 1 + static_cast<int>(random() % 4);
-    for (int e = 0; e < edits && !text.empty(); ++e) {
-      const std::size_t at = random() % text.size();
-      switch (random() % 4) {
-        case 0: text[at] = interesting[random() % interesting.size()]; break;
-        case 1: text[at] = static_cast<char>(random() % 256); break;
-        case 2: text.erase(at, 1 + random() % 8); break;
-        default: text.insert(at, 1, interesting[random() % interesting.size()]);
+  TEST_CASE("every truncation of small histories parses or fails with a position") {
+    for (const std::string text : {kSmallEdn, kSmallLog, kSmallKv, kSmallJson}) {
+      CHECK_NOTHROW(ariadne::parse_events(text, "whole"));
+      for (std::size_t length = 0; length <= text.size(); ++length) {
+        CAPTURE(length);
+        parse_everything(text.substr(0, length));
       }
     }
-    CAPTURE(round);
-    parse_everything(text);
   }
-}
 
-TEST_CASE("pathological nesting and prefixes fail cleanly") {
-  parse_everything(std::string(200000, '['));
-  parse_everything(std::string(200000, '{'));
-  parse_everything(std::string(100000, '#') + "_");
-  std::string tags;
-  for (int i = 0; i < 50000; ++i) tags += "#a ";
-  parse_everything(tags + "1");
-  std::string discards;
-  for (int i = 0; i < 50000; ++i) discards += "#_ ";
-  parse_everything(discards + "1");
-}
+  TEST_CASE("random byte mutations of histories parse or fail with a position") {
+    std::vector<std::string> samples = {kSmallEdn, kSmallLog, kSmallKv, kSmallJson};
+    const std::string corpus = std::string(ARIADNE_SOURCE_DIR) + "/../shared/corpus";
+    for (const char* file : {"/knossos/data/cas-register/bad/bad-analysis.edn", "/porcupine/jepsen/etcd_000.log",
+                             "/porcupine/kv/c01-bad.txt", "/knossos/historical/memstress4.log"}) {
+      if (std::filesystem::exists(corpus + file)) samples.push_back(read_text(corpus + file));
+    }
+    const std::uint64_t seed = 20240611;
+    MESSAGE("mutation seed " << seed);
+    std::mt19937_64 random(seed);
+    // Bytes that matter to some reader, and then any byte at all.
+    const std::string interesting = "[](){}#_\\\":;,\n \t-+.eE0123456789NM\x80\xC3\xFF";
+    constexpr int kMutations = 400;
+    for (int round = 0; round < kMutations; ++round) {
+      std::string text = samples[random() % samples.size()];
+      const int edits = 1 + static_cast<int>(random() % 4);
+      for (int e = 0; e < edits && !text.empty(); ++e) {
+        const std::size_t at = random() % text.size();
+        switch (random() % 4) {
+          case 0: text[at] = interesting[random() % interesting.size()]; break;
+          case 1: text[at] = static_cast<char>(random() % 256); break;
+          case 2: text.erase(at, 1 + random() % 8); break;
+          default: text.insert(at, 1, interesting[random() % interesting.size()]);
+        }
+      }
+      CAPTURE(round);
+      parse_everything(text);
+    }
+  }
+
+  TEST_CASE("pathological nesting and prefixes fail cleanly") {
+    parse_everything(std::string(200000, '['));
+    parse_everything(std::string(200000, '{'));
+    parse_everything(std::string(100000, '#') + "_");
+    std::string tags;
+    for (int i = 0; i < 50000; ++i) tags += "#a ";
+    parse_everything(tags + "1");
+    std::string discards;
+    for (int i = 0; i < 50000; ++i) discards += "#_ ";
+    parse_everything(discards + "1");
+  }
 
 }  // TEST_SUITE

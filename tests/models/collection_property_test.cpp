@@ -76,72 +76,71 @@ std::vector<Contents> reference_step(const Contents& c, const Spec& s, bool inse
 }  // namespace
 
 TEST_SUITE("models") {
-
-TEST_CASE("collections: random walks agree with a std::vector reference") {
-  const std::vector<Spec> specs{{"fifo-queue", "enqueue", "dequeue", Discipline::fifo},
-                                {"stack", "push", "pop", Discipline::lifo},
-                                {"unordered-queue", "enqueue", "dequeue", Discipline::bag},
-                                {"set", "add", "read", Discipline::set}};
-  // ARIADNE_SEED=<n> replays a run.
-  const char* fixed = std::getenv("ARIADNE_SEED");
-  const auto seed = fixed ? static_cast<std::uint32_t>(std::stoul(fixed)) : std::random_device{}();
-  MESSAGE("collections random walk seed " << seed);
-  std::mt19937 rng(seed);
-  for (const Spec& s : specs) {
-    CAPTURE(s.model);
-    struct RefOp {
-      bool insert;
-      std::int64_t v;
-      bool crashed;
-      Contents read;
-    };
-    std::vector<Operation> ops;
-    std::vector<RefOp> ref;
-    for (int n = 0; n < 40; ++n) {
-      const bool insert = rng() % 2 == 0;
-      const std::int64_t v = rng() % 4;
-      const bool is_crashed = rng() % 5 == 0;
-      Contents read;
-      Value value = i(v);
-      if (!insert && s.discipline == Discipline::set) {
-        for (std::int64_t x = 0; x < 4; ++x) {
-          if (rng() % 2) read.push_back(x);
+  TEST_CASE("collections: random walks agree with a std::vector reference") {
+    const std::vector<Spec> specs{{"fifo-queue", "enqueue", "dequeue", Discipline::fifo},
+                                  {"stack", "push", "pop", Discipline::lifo},
+                                  {"unordered-queue", "enqueue", "dequeue", Discipline::bag},
+                                  {"set", "add", "read", Discipline::set}};
+    // ARIADNE_SEED=<n> replays a run.
+    const char* fixed = std::getenv("ARIADNE_SEED");
+    const auto seed = fixed ? static_cast<std::uint32_t>(std::stoul(fixed)) : std::random_device{}();
+    MESSAGE("collections random walk seed " << seed);
+    std::mt19937 rng(seed);
+    for (const Spec& s : specs) {
+      CAPTURE(s.model);
+      struct RefOp {
+        bool insert;
+        std::int64_t v;
+        bool crashed;
+        Contents read;
+      };
+      std::vector<Operation> ops;
+      std::vector<RefOp> ref;
+      for (int n = 0; n < 40; ++n) {
+        const bool insert = rng() % 2 == 0;
+        const std::int64_t v = rng() % 4;
+        const bool is_crashed = rng() % 5 == 0;
+        Contents read;
+        Value value = i(v);
+        if (!insert && s.discipline == Discipline::set) {
+          for (std::int64_t x = 0; x < 4; ++x) {
+            if (rng() % 2) read.push_back(x);
+          }
+          std::vector<Value> elements;
+          for (std::int64_t x : read) elements.push_back(i(x));
+          value = is_crashed ? Value() : Value::set(elements);
         }
-        std::vector<Value> elements;
-        for (std::int64_t x : read) elements.push_back(i(x));
-        value = is_crashed ? Value() : Value::set(elements);
+        ops.push_back(is_crashed ? crashed(insert ? s.insert : s.remove, value)
+                                 : op(insert ? s.insert : s.remove, value));
+        ref.push_back({insert, v, is_crashed, read});
       }
-      ops.push_back(is_crashed ? crashed(insert ? s.insert : s.remove, value)
-                               : op(insert ? s.insert : s.remove, value));
-      ref.push_back({insert, v, is_crashed, read});
-    }
-    auto model = make_model(s.model, Value());
-    Harness h(*model, ops);
-    std::map<Contents, StateId> ids;
-    for (int walk = 0; walk < 200; ++walk) {
-      Contents c;
-      StateId state = h.initial();
-      ids.emplace(c, state);
-      for (int length = 0; length < 30; ++length) {
-        const auto o = static_cast<std::uint32_t>(rng() % ops.size());
-        const auto expected = reference_step(c, s, ref[o].insert, ref[o].v, ref[o].crashed, ref[o].read);
-        const auto got = h.successors(state, o);
-        REQUIRE(got.size() == expected.size());
-        std::set<std::string> expected_text;
-        std::set<std::string> got_text;
-        for (const Contents& e : expected) expected_text.insert(render(e, s.discipline));
-        for (StateId g : got) got_text.insert(h.describe(g));
-        REQUIRE(got_text == expected_text);
-        if (expected.empty()) continue;
-        const std::size_t pick = rng() % expected.size();
-        c = expected[pick];
-        state = *std::ranges::find_if(got, [&](StateId g) { return h.describe(g) == render(c, s.discipline); });
-        // Equal contents must always be the same id, however they were reached.
-        const auto [it, inserted] = ids.emplace(c, state);
-        REQUIRE(it->second == state);
+      auto model = make_model(s.model, Value());
+      Harness h(*model, ops);
+      std::map<Contents, StateId> ids;
+      for (int walk = 0; walk < 200; ++walk) {
+        Contents c;
+        StateId state = h.initial();
+        ids.emplace(c, state);
+        for (int length = 0; length < 30; ++length) {
+          const auto o = static_cast<std::uint32_t>(rng() % ops.size());
+          const auto expected = reference_step(c, s, ref[o].insert, ref[o].v, ref[o].crashed, ref[o].read);
+          const auto got = h.successors(state, o);
+          REQUIRE(got.size() == expected.size());
+          std::set<std::string> expected_text;
+          std::set<std::string> got_text;
+          for (const Contents& e : expected) expected_text.insert(render(e, s.discipline));
+          for (StateId g : got) got_text.insert(h.describe(g));
+          REQUIRE(got_text == expected_text);
+          if (expected.empty()) continue;
+          const std::size_t pick = rng() % expected.size();
+          c = expected[pick];
+          state = *std::ranges::find_if(got, [&](StateId g) { return h.describe(g) == render(c, s.discipline); });
+          // Equal contents must always be the same id, however they were reached.
+          const auto [it, inserted] = ids.emplace(c, state);
+          REQUIRE(it->second == state);
+        }
       }
     }
   }
-}
 
 }  // TEST_SUITE

@@ -34,8 +34,8 @@ RunResult run_reproduce(const std::string& folder, const std::vector<std::string
   TempDir capture;
   const fs::path out_path = capture.path() / "stdout";
   const fs::path err_path = capture.path() / "stderr";
-  std::string command = "python3 " + shell_quoted(kSourceDir + "/papers/" + folder + "/reproduce.py") +
-                        " --ariadne " + shell_quoted(ARIADNE_CLI_PATH);
+  std::string command = "python3 " + shell_quoted(kSourceDir + "/papers/" + folder + "/reproduce.py") + " --ariadne " +
+                        shell_quoted(ARIADNE_CLI_PATH);
   for (const std::string& arg : args) command += " " + shell_quoted(arg);
   command += " >" + shell_quoted(out_path.string()) + " 2>" + shell_quoted(err_path.string());
   const int wait_status = std::system(command.c_str());
@@ -88,8 +88,7 @@ TEST_SUITE("papers") {
   // About 1 s: 5 seeds of Knossos' budget for both designs, the exhaustive search of
   // redis-wait to depth 15 (a counterexample) and of the fenced design to depth 15 (none).
   TEST_CASE("papers: Knossos' Redis WAIT model fails in Knossos' budget and the term-fenced design does not") {
-    check_reproduced("knossos-redis-wait", "REPRODUCED: Knossos' model of Redis WAIT is not linearizable",
-                     {"--quick"});
+    check_reproduced("knossos-redis-wait", "REPRODUCED: Knossos' model of Redis WAIT is not linearizable", {"--quick"});
   }
 
   // About 2 s: the article's scenario replayed (the acknowledged write lost, the history

@@ -29,8 +29,8 @@ std::size_t thread_count() {
 // Answers after `delay`, or stops early when its StopSignal fires.
 class ScriptedEngine final : public search::SearchEngine {
  public:
-  ScriptedEngine(Engine id, Outcome answer, std::chrono::milliseconds delay, const StopSignal& stop,
-                 bool polls = true, std::vector<std::uint32_t> order = {})
+  ScriptedEngine(Engine id, Outcome answer, std::chrono::milliseconds delay, const StopSignal& stop, bool polls = true,
+                 std::vector<std::uint32_t> order = {})
       : id_(id), answer_(answer), delay_(delay), stop_(stop), polls_(polls), order_(std::move(order)) {}
   Engine id() const override { return id_; }
   Outcome run(std::uint64_t) override {
@@ -65,8 +65,9 @@ struct Arena {
   std::atomic<bool> settled{false};
   StopSignal stop;
   Arena() { stop.settled = &settled; }
-  portfolio::RaceSettings settings(std::function<std::optional<std::string>(const std::vector<std::uint32_t>&)> certify =
-                                       [](const std::vector<std::uint32_t>&) { return std::nullopt; }) {
+  portfolio::RaceSettings settings(
+      std::function<std::optional<std::string>(const std::vector<std::uint32_t>&)> certify =
+          [](const std::vector<std::uint32_t>&) { return std::nullopt; }) {
     portfolio::RaceSettings s;
     s.settled = &settled;
     s.stop = &stop;
@@ -81,10 +82,13 @@ TEST_CASE("the first answer wins the race and the losers are stopped and joined"
   Arena arena;
   const std::size_t threads_before = thread_count();
   std::vector<std::unique_ptr<search::SearchEngine>> entrants;
-  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
-  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::sat, Outcome::not_linearizable, std::chrono::milliseconds(20), arena.stop));
+  entrants.push_back(
+      std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::sat, Outcome::not_linearizable,
+                                                      std::chrono::milliseconds(20), arena.stop));
   // Like Z3: never looks at its StopSignal, only stops when interrupted.
-  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1), arena.stop,
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1),
+                                                      arena.stop,
                                                       /*polls=*/false));
   const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
   CHECK(r.outcome == Outcome::not_linearizable);
@@ -118,8 +122,10 @@ TEST_CASE("a deadline stops every entrant including those that only honour inter
   Arena arena;
   arena.stop.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
   std::vector<std::unique_ptr<search::SearchEngine>> entrants;
-  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
-  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1), arena.stop,
+  entrants.push_back(
+      std::make_unique<ScriptedEngine>(Engine::wgl, Outcome::linearizable, std::chrono::hours(1), arena.stop));
+  entrants.push_back(std::make_unique<ScriptedEngine>(Engine::smt, Outcome::linearizable, std::chrono::hours(1),
+                                                      arena.stop,
                                                       /*polls=*/false));
   const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings());
   CHECK(r.outcome == Outcome::stopped);
@@ -157,7 +163,8 @@ TEST_CASE("the race decides what WGL cannot and leaves no engine thread behind")
 }
 
 TEST_CASE("every engine honours the timeout on a crash storm") {
-  const generators::GeneratedHistory storm = generators::generate_crash_storm({.operations = 2000, .crashed_writes = 50});
+  const generators::GeneratedHistory storm =
+      generators::generate_crash_storm({.operations = 2000, .crashed_writes = 50});
   auto model = make_model_from_spec(storm.model_spec);
   History h = build_history(storm.log, *model);
   for (Engine engine : {Engine::wgl, Engine::jit, Engine::sat, Engine::smt, Engine::automatic}) {

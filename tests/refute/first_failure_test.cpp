@@ -42,41 +42,40 @@ Verdict sat_on_prefix(const search::SubHistory& sub, std::uint64_t cut, const Mo
 }  // namespace
 
 TEST_SUITE("portfolio") {
-
-TEST_CASE("the failing-op search from the refuting ops finds the first failure, as the plain search does") {
-  int checked = 0;
-  for (const char* spec : {"register(0)", "cas-register(0)", "fifo-queue", "stack", "set"}) {
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-      generators::AtomicShape shape;
-      shape.model_spec = spec;
-      shape.operations = 200;
-      shape.processes = 6;
-      shape.crash_rate = 0.02;
-      shape.violation = true;
-      shape.seed = seed;
-      auto model = make_model_from_spec(spec);
-      const History history = build_history(generators::generate_atomic_history(shape).log, *model);
-      search::SubHistory sub;
-      for (const Operation& op : history.ops) sub.ops.push_back(&op);
-      const auto semantics = models::semantics_of(*model, sub.ops);
-      REQUIRE(semantics);
-      const search::UniqueValueAnalysis analysis = search::analyse_unique_values(sub.ops, *semantics);
-      INFO(spec, " seed ", seed, ": ", analysis.why);
-      if (analysis.answer != search::UniqueValueAnalysis::Answer::not_linearizable) continue;
-      search::MemoryBudget memory(1ULL << 30);
-      const search::StopSignal stop;
-      const auto plain = refute::find_first_failure(sub, *model, memory, stop, kSteps);
-      const auto hinted = refute::find_first_failure(sub, *model, memory, stop, kSteps, analysis.violation);
-      REQUIRE(plain);
-      REQUIRE(hinted);
-      CHECK(hinted->op == plain->op);
-      CHECK(sat_on_prefix(sub, hinted->op->ret, *model) == Verdict::not_linearizable);
-      CHECK(sat_on_prefix(sub, hinted->op->ret - 1, *model) == Verdict::linearizable);
-      ++checked;
+  TEST_CASE("the failing-op search from the refuting ops finds the first failure, as the plain search does") {
+    int checked = 0;
+    for (const char* spec : {"register(0)", "cas-register(0)", "fifo-queue", "stack", "set"}) {
+      for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        generators::AtomicShape shape;
+        shape.model_spec = spec;
+        shape.operations = 200;
+        shape.processes = 6;
+        shape.crash_rate = 0.02;
+        shape.violation = true;
+        shape.seed = seed;
+        auto model = make_model_from_spec(spec);
+        const History history = build_history(generators::generate_atomic_history(shape).log, *model);
+        search::SubHistory sub;
+        for (const Operation& op : history.ops) sub.ops.push_back(&op);
+        const auto semantics = models::semantics_of(*model, sub.ops);
+        REQUIRE(semantics);
+        const search::UniqueValueAnalysis analysis = search::analyse_unique_values(sub.ops, *semantics);
+        INFO(spec, " seed ", seed, ": ", analysis.why);
+        if (analysis.answer != search::UniqueValueAnalysis::Answer::not_linearizable) continue;
+        search::MemoryBudget memory(1ULL << 30);
+        const search::StopSignal stop;
+        const auto plain = refute::find_first_failure(sub, *model, memory, stop, kSteps);
+        const auto hinted = refute::find_first_failure(sub, *model, memory, stop, kSteps, analysis.violation);
+        REQUIRE(plain);
+        REQUIRE(hinted);
+        CHECK(hinted->op == plain->op);
+        CHECK(sat_on_prefix(sub, hinted->op->ret, *model) == Verdict::not_linearizable);
+        CHECK(sat_on_prefix(sub, hinted->op->ret - 1, *model) == Verdict::linearizable);
+        ++checked;
+      }
     }
+    MESSAGE(checked, " refuted histories, the same first failure both ways");
+    CHECK(checked >= 40);
   }
-  MESSAGE(checked, " refuted histories, the same first failure both ways");
-  CHECK(checked >= 40);
-}
 
 }  // TEST_SUITE

@@ -78,9 +78,7 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
         ++tally.refuted;
         CHECK(brute(as_history, *model) == Verdict::not_linearizable);
         break;
-      case refute::RelaxedVerdict::undecided:
-        ++tally.silent;
-        break;
+      case refute::RelaxedVerdict::undecided: ++tally.silent; break;
     }
   }
   return tally;
@@ -96,72 +94,75 @@ refute::ClosureDecision look_at(const History& history, const Model& model, cons
 }  // namespace
 
 TEST_SUITE("explain") {
-
-TEST_CASE("the closure look agrees with brute force: the register family, where it answers most questions") {
-  for (const auto& [spec, seed] : {std::pair{"register(0)", 31}, {"cas-register(0)", 32}, {"etcd", 33},
-                                   {"multi-register({:x 0 :y 0})", 34}}) {
-    const Tally tally = check_model(spec, 400, seed);
-    INFO(spec, ": ", tally.ordered, " ordered, ", tally.refuted, " refuted, ", tally.silent, " silent");
-    CHECK(tally.ordered > 100);
-    CHECK(tally.refuted > 100);
+  TEST_CASE("the closure look agrees with brute force: the register family, where it answers most questions") {
+    for (const auto& [spec, seed] :
+         {std::pair{"register(0)", 31}, {"cas-register(0)", 32}, {"etcd", 33}, {"multi-register({:x 0 :y 0})", 34}}) {
+      const Tally tally = check_model(spec, 400, seed);
+      INFO(spec, ": ", tally.ordered, " ordered, ", tally.refuted, " refuted, ", tally.silent, " silent");
+      CHECK(tally.ordered > 100);
+      CHECK(tally.refuted > 100);
+    }
   }
-}
 
-TEST_CASE("the closure look agrees with brute force, or stays silent: mutex, queues, stack, set, kv") {
-  for (const auto& [spec, seed] : {std::pair{"mutex()", 35}, {"fifo-queue()", 36}, {"unordered-queue()", 37},
-                                   {"stack()", 38}, {"set()", 39}, {"kv", 40}}) {
-    const Tally tally = check_model(spec, 200, seed);
-    INFO(spec, ": ", tally.ordered, " ordered, ", tally.refuted, " refuted, ", tally.silent, " silent");
-    CHECK(tally.ordered + tally.refuted > 50);
+  TEST_CASE("the closure look agrees with brute force, or stays silent: mutex, queues, stack, set, kv") {
+    for (const auto& [spec, seed] : {std::pair{"mutex()", 35},
+                                     {"fifo-queue()", 36},
+                                     {"unordered-queue()", 37},
+                                     {"stack()", 38},
+                                     {"set()", 39},
+                                     {"kv", 40}}) {
+      const Tally tally = check_model(spec, 200, seed);
+      INFO(spec, ": ", tally.ordered, " ordered, ", tally.refuted, " refuted, ", tally.silent, " silent");
+      CHECK(tally.ordered + tally.refuted > 50);
+    }
   }
-}
 
-TEST_CASE("the closure look does not refute what only a limited supply of relaxed writes decides") {
-  auto model = make_model_from_spec("register(0)");
-  // 0 read 1, 1 write 2, 2 read 1 in real-time order, then a write 1 that is relaxed:
-  // one write of 1 cannot serve both reads (the write of 2 comes between them), so
-  // the relaxed history is not linearizable, but an unlimited supply of writes of 1
-  // would make it so. The look must not claim an order.
-  EventScript one;
-  one.invoke(0, "read").ok(0, "read", I(1));
-  one.invoke(0, "write", I(2)).ok(0, "write", I(2));
-  one.invoke(0, "read").ok(0, "read", I(1));
-  one.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  const History h1 = one.build(*model);
-  const refute::ClosureDecision short_supply = look_at(h1, *model, {true, true, true, false});
-  CHECK(short_supply.decision.verdict == refute::RelaxedVerdict::undecided);
+  TEST_CASE("the closure look does not refute what only a limited supply of relaxed writes decides") {
+    auto model = make_model_from_spec("register(0)");
+    // 0 read 1, 1 write 2, 2 read 1 in real-time order, then a write 1 that is relaxed:
+    // one write of 1 cannot serve both reads (the write of 2 comes between them), so
+    // the relaxed history is not linearizable, but an unlimited supply of writes of 1
+    // would make it so. The look must not claim an order.
+    EventScript one;
+    one.invoke(0, "read").ok(0, "read", I(1));
+    one.invoke(0, "write", I(2)).ok(0, "write", I(2));
+    one.invoke(0, "read").ok(0, "read", I(1));
+    one.invoke(1, "write", I(1)).ok(1, "write", I(1));
+    const History h1 = one.build(*model);
+    const refute::ClosureDecision short_supply = look_at(h1, *model, {true, true, true, false});
+    CHECK(short_supply.decision.verdict == refute::RelaxedVerdict::undecided);
 
-  // With a second relaxed write of 1 there are enough: an order, which replays.
-  EventScript two = one;
-  two.invoke(2, "write", I(1)).ok(2, "write", I(1));
-  const History h2 = two.build(*model);
-  std::vector<const Operation*> ops;
-  for (const Operation& op : h2.ops) ops.push_back(&op);
-  const refute::RelaxedHistory relaxed = refute::relax(ops, {true, true, true, false, false});
-  const search::StopSignal no_stop;
-  const refute::ClosureDecision enough = refute::decide_by_closure(relaxed, *model, no_stop, kSteps, kBytes);
-  REQUIRE(enough.decision.verdict == refute::RelaxedVerdict::linearizable);
-  CHECK(replay(relaxed, relaxed.as_history("relaxed"), *model, enough.decision.linearization) == "");
+    // With a second relaxed write of 1 there are enough: an order, which replays.
+    EventScript two = one;
+    two.invoke(2, "write", I(1)).ok(2, "write", I(1));
+    const History h2 = two.build(*model);
+    std::vector<const Operation*> ops;
+    for (const Operation& op : h2.ops) ops.push_back(&op);
+    const refute::RelaxedHistory relaxed = refute::relax(ops, {true, true, true, false, false});
+    const search::StopSignal no_stop;
+    const refute::ClosureDecision enough = refute::decide_by_closure(relaxed, *model, no_stop, kSteps, kBytes);
+    REQUIRE(enough.decision.verdict == refute::RelaxedVerdict::linearizable);
+    CHECK(replay(relaxed, relaxed.as_history("relaxed"), *model, enough.decision.linearization) == "");
 
-  // Reading a value nobody writes is refuted outright.
-  EventScript never;
-  never.invoke(0, "read").ok(0, "read", I(7));
-  never.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  const History h3 = never.build(*model);
-  CHECK(look_at(h3, *model, {true, false}).decision.verdict == refute::RelaxedVerdict::not_linearizable);
-}
+    // Reading a value nobody writes is refuted outright.
+    EventScript never;
+    never.invoke(0, "read").ok(0, "read", I(7));
+    never.invoke(1, "write", I(1)).ok(1, "write", I(1));
+    const History h3 = never.build(*model);
+    CHECK(look_at(h3, *model, {true, false}).decision.verdict == refute::RelaxedVerdict::not_linearizable);
+  }
 
-TEST_CASE("the closure look gives up on a model whose relaxed ops reach ever more states") {
-  auto model = make_model_from_spec("fifo-queue()");
-  EventScript s;
-  s.invoke(0, "dequeue").ok(0, "dequeue", I(1));
-  for (int v = 1; v <= 8; ++v) s.invoke(v, "enqueue", I(v)).ok(v, "enqueue", I(v));
-  const History h = s.build(*model);
-  std::vector<bool> keep(h.ops.size(), false);
-  keep[0] = true;
-  const refute::ClosureDecision look = look_at(h, *model, keep);
-  CHECK(look.decision.verdict == refute::RelaxedVerdict::undecided);
-  CHECK(look.too_many_states);
-}
+  TEST_CASE("the closure look gives up on a model whose relaxed ops reach ever more states") {
+    auto model = make_model_from_spec("fifo-queue()");
+    EventScript s;
+    s.invoke(0, "dequeue").ok(0, "dequeue", I(1));
+    for (int v = 1; v <= 8; ++v) s.invoke(v, "enqueue", I(v)).ok(v, "enqueue", I(v));
+    const History h = s.build(*model);
+    std::vector<bool> keep(h.ops.size(), false);
+    keep[0] = true;
+    const refute::ClosureDecision look = look_at(h, *model, keep);
+    CHECK(look.decision.verdict == refute::RelaxedVerdict::undecided);
+    CHECK(look.too_many_states);
+  }
 
 }  // TEST_SUITE

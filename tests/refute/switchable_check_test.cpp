@@ -57,8 +57,8 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
     const std::vector<bool> all(ops.size(), true);
     const std::vector<bool> candidate = random_subset(all, rng, 80);
     const search::StopSignal no_stop;
-    auto switchable = refute::SwitchableCheck::make(ops, *model, relevance, candidate, no_stop, 1ULL << 30,
-                                                     std::chrono::seconds(60));
+    auto switchable =
+        refute::SwitchableCheck::make(ops, *model, relevance, candidate, no_stop, 1ULL << 30, std::chrono::seconds(60));
     REQUIRE(switchable != nullptr);
     const std::vector<bool> for_every_subset = relevance.irrelevant_to_every_subset(candidate);
     for (int s = 0; s < 4; ++s) {
@@ -92,23 +92,25 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
 }  // namespace
 
 TEST_SUITE("explain") {
-
-TEST_CASE("relaxed ops left out and switchable decisions agree with brute force: registers") {
-  for (const auto& [spec, seed] : {std::pair{"register(0)", 11}, {"cas-register(0)", 12}, {"etcd", 13}, {"multi-register({:x 0 :y 0})", 19},
-                                   {"kv", 20}}) {
-    const Tally tally = check_model(spec, 120, seed);
-    CHECK(tally.refuted > 10);
-    CHECK(tally.refuted < tally.decisions);
+  TEST_CASE("relaxed ops left out and switchable decisions agree with brute force: registers") {
+    for (const auto& [spec, seed] : {std::pair{"register(0)", 11},
+                                     {"cas-register(0)", 12},
+                                     {"etcd", 13},
+                                     {"multi-register({:x 0 :y 0})", 19},
+                                     {"kv", 20}}) {
+      const Tally tally = check_model(spec, 120, seed);
+      CHECK(tally.refuted > 10);
+      CHECK(tally.refuted < tally.decisions);
+    }
   }
-}
 
-TEST_CASE("relaxed ops left out and switchable decisions agree with brute force: mutex, queues, stack, set") {
-  for (const auto& [spec, seed] : {std::pair{"mutex()", 14}, {"fifo-queue()", 15}, {"unordered-queue()", 16},
-                                   {"stack()", 17}, {"set()", 18}}) {
-    const Tally tally = check_model(spec, 120, seed);
-    CHECK(tally.refuted > 10);
-    CHECK(tally.refuted < tally.decisions);
+  TEST_CASE("relaxed ops left out and switchable decisions agree with brute force: mutex, queues, stack, set") {
+    for (const auto& [spec, seed] :
+         {std::pair{"mutex()", 14}, {"fifo-queue()", 15}, {"unordered-queue()", 16}, {"stack()", 17}, {"set()", 18}}) {
+      const Tally tally = check_model(spec, 120, seed);
+      CHECK(tally.refuted > 10);
+      CHECK(tally.refuted < tally.decisions);
+    }
   }
-}
 
 }  // TEST_SUITE

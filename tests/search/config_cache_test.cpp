@@ -19,7 +19,8 @@ namespace {
 
 struct Reference {
   // (hash, state, completed words) -> every crashed set accepted with it.
-  std::map<std::tuple<std::uint64_t, std::uint64_t, std::vector<std::uint64_t>>, std::vector<std::vector<std::uint64_t>>>
+  std::map<std::tuple<std::uint64_t, std::uint64_t, std::vector<std::uint64_t>>,
+           std::vector<std::vector<std::uint64_t>>>
       groups;
 
   bool insert(std::uint64_t hash, std::uint64_t state, const std::vector<std::uint64_t>& required,
@@ -54,7 +55,8 @@ TEST_CASE("config cache: new exactly when no stored configuration subsumes it") 
       words[0] = rng() % 16;
       words[1] = rng() % 2;
       for (std::size_t w = 0; w < crashed_words; ++w) words[kRequiredWords + w] = rng() & rng() & rng() & 0xff;
-      const std::uint64_t hash = (words[0] * 0x9e3779b97f4a7c15ULL) ^ (words[1] << 40) ^ (state * 0xbf58476d1ce4e5b9ULL);
+      const std::uint64_t hash =
+          (words[0] * 0x9e3779b97f4a7c15ULL) ^ (words[1] << 40) ^ (state * 0xbf58476d1ce4e5b9ULL);
       const std::vector<std::uint64_t> required(words.begin(), words.begin() + kRequiredWords);
       const std::vector<std::uint64_t> crashed(words.begin() + kRequiredWords, words.end());
       REQUIRE(cache.insert(hash, state, words.data()) == reference.insert(hash, state, required, crashed));

@@ -81,8 +81,7 @@ TEST_SUITE("slow") {
         shape.operations = ops;
         shape.processes = ops <= 5 ? 3 : 4;
         Tally t = compare_engines(spec, 600, shape, seed + ops);
-        MESSAGE(spec, " with ", ops, " ops: ", t.linearizable, " linearizable, ", t.not_linearizable,
-                " not");
+        MESSAGE(spec, " with ", ops, " ops: ", t.linearizable, " linearizable, ", t.not_linearizable, " not");
         // Both outcomes must be exercised, or the comparison proves little.
         CHECK(t.linearizable > 0);
         CHECK(t.not_linearizable > 0);

@@ -75,7 +75,8 @@ EventLog random_history(std::mt19937_64& rng, Kind kind, int operations, const s
   int invoked = 0;
   std::int64_t next_value = 100;
   std::vector<std::int64_t> seen = initial;  // every value enqueued so far
-  while (invoked < operations || std::any_of(procs.begin(), procs.end(), [](const Open& o) { return o.stage != Open::Stage::idle; })) {
+  while (invoked < operations ||
+         std::any_of(procs.begin(), procs.end(), [](const Open& o) { return o.stage != Open::Stage::idle; })) {
     Open& o = procs[rng() % procs.size()];
     switch (o.stage) {
       case Open::Stage::idle:
@@ -160,86 +161,85 @@ EventLog random_history(std::mt19937_64& rng, Kind kind, int operations, const s
 testing::UniqueTally compare(Kind kind, const std::string& spec, const std::vector<std::int64_t>& initial,
                              int histories, std::uint64_t seed) {
   return testing::compare_unique_with_brute_force(
-      {.spec = spec,
-       .histories = histories,
-       .seed = seed,
-       .generate = [&](std::mt19937_64& rng, int h) { return random_history(rng, kind, 3 + h % 9, initial); }});
+      {.spec = spec, .histories = histories, .seed = seed, .generate = [&](std::mt19937_64& rng, int h) {
+         return random_history(rng, kind, 3 + h % 9, initial);
+       }});
 }
 
 }  // namespace
 
 TEST_SUITE("search") {
-
-TEST_CASE("the unique-value queue test agrees with brute force, crashed enqueues and dequeues included") {
-  for (const auto& [spec, initial, seed] :
-       {std::tuple{std::string("fifo-queue"), std::vector<std::int64_t>{}, 61},
-        std::tuple{std::string("fifo-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 62}}) {
-    const auto tally = compare(Kind::fifo_queue, spec, initial, 3000, seed);
-    CHECK(tally.declined == 0);
-    CHECK(tally.linearizable > 300);
-    CHECK(tally.refuted > 300);
+  TEST_CASE("the unique-value queue test agrees with brute force, crashed enqueues and dequeues included") {
+    for (const auto& [spec, initial, seed] :
+         {std::tuple{std::string("fifo-queue"), std::vector<std::int64_t>{}, 61},
+          std::tuple{std::string("fifo-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 62}}) {
+      const auto tally = compare(Kind::fifo_queue, spec, initial, 3000, seed);
+      CHECK(tally.declined == 0);
+      CHECK(tally.linearizable > 300);
+      CHECK(tally.refuted > 300);
+    }
   }
-}
 
-TEST_CASE("the unique-value set test agrees with brute force, crashed adds and reads included") {
-  for (const auto& [spec, initial, seed] : {std::tuple{std::string("set"), std::vector<std::int64_t>{}, 71},
-                                            std::tuple{std::string("set(#{1 2})"), std::vector<std::int64_t>{1, 2}, 72}}) {
-    const auto tally = compare(Kind::set, spec, initial, 3000, seed);
-    CHECK(tally.declined == 0);
-    CHECK(tally.linearizable > 300);
-    CHECK(tally.refuted > 300);
+  TEST_CASE("the unique-value set test agrees with brute force, crashed adds and reads included") {
+    for (const auto& [spec, initial, seed] :
+         {std::tuple{std::string("set"), std::vector<std::int64_t>{}, 71},
+          std::tuple{std::string("set(#{1 2})"), std::vector<std::int64_t>{1, 2}, 72}}) {
+      const auto tally = compare(Kind::set, spec, initial, 3000, seed);
+      CHECK(tally.declined == 0);
+      CHECK(tally.linearizable > 300);
+      CHECK(tally.refuted > 300);
+    }
   }
-}
 
-TEST_CASE("the unique-value unordered-queue test agrees with brute force, crashed ops included") {
-  for (const auto& [spec, initial, seed] :
-       {std::tuple{std::string("unordered-queue"), std::vector<std::int64_t>{}, 81},
-        std::tuple{std::string("unordered-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 82}}) {
-    const auto tally = compare(Kind::bag, spec, initial, 3000, seed);
-    CHECK(tally.declined == 0);
-    CHECK(tally.linearizable > 300);
-    CHECK(tally.refuted > 300);
+  TEST_CASE("the unique-value unordered-queue test agrees with brute force, crashed ops included") {
+    for (const auto& [spec, initial, seed] :
+         {std::tuple{std::string("unordered-queue"), std::vector<std::int64_t>{}, 81},
+          std::tuple{std::string("unordered-queue([1 2])"), std::vector<std::int64_t>{1, 2}, 82}}) {
+      const auto tally = compare(Kind::bag, spec, initial, 3000, seed);
+      CHECK(tally.declined == 0);
+      CHECK(tally.linearizable > 300);
+      CHECK(tally.refuted > 300);
+    }
   }
-}
 
-TEST_CASE("the unique-value container tests decline a repeated value, saying why") {
-  std::string reason;
-  EventScript twice;
-  twice.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
-  twice.invoke(1, "enqueue", I(1)).ok(1, "enqueue", I(1));
-  CHECK(unique_engine_verdict(twice, "fifo-queue", reason) == Verdict::unknown);
-  CHECK(reason.find("enqueued twice") != std::string::npos);
-  CHECK(unique_engine_verdict(twice, "unordered-queue", reason) == Verdict::unknown);
-  CHECK(reason.find("enqueued twice") != std::string::npos);
+  TEST_CASE("the unique-value container tests decline a repeated value, saying why") {
+    std::string reason;
+    EventScript twice;
+    twice.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+    twice.invoke(1, "enqueue", I(1)).ok(1, "enqueue", I(1));
+    CHECK(unique_engine_verdict(twice, "fifo-queue", reason) == Verdict::unknown);
+    CHECK(reason.find("enqueued twice") != std::string::npos);
+    CHECK(unique_engine_verdict(twice, "unordered-queue", reason) == Verdict::unknown);
+    CHECK(reason.find("enqueued twice") != std::string::npos);
 
-  EventScript added;
-  added.invoke(0, "add", I(1)).ok(0, "add", I(1));
-  CHECK(unique_engine_verdict(added, "set(#{1})", reason) == Verdict::unknown);
-  CHECK(reason.find("added twice") != std::string::npos);
-}
+    EventScript added;
+    added.invoke(0, "add", I(1)).ok(0, "add", I(1));
+    CHECK(unique_engine_verdict(added, "set(#{1})", reason) == Verdict::unknown);
+    CHECK(reason.find("added twice") != std::string::npos);
+  }
 
-TEST_CASE("a crashed dequeue that took out a value left ahead of a dequeued one is found") {
-  // 1 and 2 enqueued in that order; only 2 is dequeued: a crashed dequeue must have
-  // taken 1, which it can only do if it was invoked before 2's dequeue completed.
-  auto model = make_model_from_spec("fifo-queue");
-  EventScript taken;
-  taken.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
-  taken.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
-  taken.invoke(1, "dequeue");
-  taken.invoke(2, "dequeue").ok(2, "dequeue", I(2));
-  const CheckResult r = check(taken.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(r.verdict == Verdict::linearizable);
-  CHECK(r.engine == "unique");
+  TEST_CASE("a crashed dequeue that took out a value left ahead of a dequeued one is found") {
+    // 1 and 2 enqueued in that order; only 2 is dequeued: a crashed dequeue must have
+    // taken 1, which it can only do if it was invoked before 2's dequeue completed.
+    auto model = make_model_from_spec("fifo-queue");
+    EventScript taken;
+    taken.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+    taken.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
+    taken.invoke(1, "dequeue");
+    taken.invoke(2, "dequeue").ok(2, "dequeue", I(2));
+    const CheckResult r = check(taken.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(r.verdict == Verdict::linearizable);
+    CHECK(r.engine == "unique");
 
-  EventScript late;  // the crashed dequeue comes too late to take 1 out first
-  late.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
-  late.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
-  late.invoke(2, "dequeue").ok(2, "dequeue", I(2));
-  late.invoke(1, "dequeue");
-  const CheckResult l = check(late.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(l.verdict == Verdict::not_linearizable);
-  CHECK(l.engine == "unique");
-  CHECK(l.core_minimal);
-}
+    EventScript late;  // the crashed dequeue comes too late to take 1 out first
+    late.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+    late.invoke(0, "enqueue", I(2)).ok(0, "enqueue", I(2));
+    late.invoke(2, "dequeue").ok(2, "dequeue", I(2));
+    late.invoke(1, "dequeue");
+    const CheckResult l = check(late.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(l.verdict == Verdict::not_linearizable);
+    CHECK(l.engine == "unique");
+    CHECK(l.core_minimal);
+  }
 
 }  // TEST_SUITE

@@ -72,7 +72,9 @@ EventLog random_unique_history(std::mt19937_64& rng, int operations) {
       s.ok(o.process, "write", I(o.value));
     } else {
       const int pick = percent(rng);
-      const std::int64_t value = pick < 15 ? 0 : pick < 20 ? 1000 : 1 + static_cast<std::int64_t>(rng() % (total / 2 + 1));
+      const std::int64_t value = pick < 15   ? 0
+                                 : pick < 20 ? 1000
+                                             : 1 + static_cast<std::int64_t>(rng() % (total / 2 + 1));
       s.ok(o.process, "read", I(value));
     }
   }
@@ -139,7 +141,10 @@ EventLog random_cas_history(std::mt19937_64& rng, int operations) {
         o.took_effect = true;
         switch (o.kind) {
           case Kind::read: o.seen = state; break;
-          case Kind::write: state = o.value; produced.push_back(state); break;
+          case Kind::write:
+            state = o.value;
+            produced.push_back(state);
+            break;
           case Kind::cas:
             o.seen = state == o.old ? 1 : 0;
             if (o.seen == 1) {
@@ -220,134 +225,135 @@ std::string unique_why(const EventScript& script, const std::string& spec) {
 }  // namespace
 
 TEST_SUITE("search") {
-
-TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value registers, declining none") {
-  for (const auto& [spec, seed] : {std::pair{"register(0)", 51}, {"cas-register(0)", 52}}) {
-    const auto tally = compare(spec, random_unique_history, 3000, seed);
-    CHECK(tally.declined == 0);
-    CHECK(tally.linearizable > 300);
-    CHECK(tally.refuted > 300);
+  TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value registers, declining none") {
+    for (const auto& [spec, seed] : {std::pair{"register(0)", 51}, {"cas-register(0)", 52}}) {
+      const auto tally = compare(spec, random_unique_history, 3000, seed);
+      CHECK(tally.declined == 0);
+      CHECK(tally.linearizable > 300);
+      CHECK(tally.refuted > 300);
+    }
   }
-}
 
-TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value cas registers, declining none") {
-  // Every value is fresh, so nothing here is outside the test: it declines none. The
-  // etcd model reads the same histories with its failed cas as evidence, which the
-  // test declines; where there is none, it decides.
-  const auto cas = compare("cas-register(0)", random_cas_history, 4000, 53);
-  CHECK(cas.declined == 0);
-  // Measured: 3442 linearizable, 558 refuted; the bounds ask that both be common.
-  CHECK(cas.linearizable > 1000);
-  CHECK(cas.refuted > 400);
-  const auto etcd = compare("etcd(0)", random_cas_history, 1000, 54);
-  // Measured: 307 linearizable, 25 refuted, 668 declined.
-  CHECK(etcd.linearizable > 100);
-  CHECK(etcd.refuted > 10);
-}
+  TEST_CASE("Gibbons and Korach's test agrees with brute force on unique-value cas registers, declining none") {
+    // Every value is fresh, so nothing here is outside the test: it declines none. The
+    // etcd model reads the same histories with its failed cas as evidence, which the
+    // test declines; where there is none, it decides.
+    const auto cas = compare("cas-register(0)", random_cas_history, 4000, 53);
+    CHECK(cas.declined == 0);
+    // Measured: 3442 linearizable, 558 refuted; the bounds ask that both be common.
+    CHECK(cas.linearizable > 1000);
+    CHECK(cas.refuted > 400);
+    const auto etcd = compare("etcd(0)", random_cas_history, 1000, 54);
+    // Measured: 307 linearizable, 25 refuted, 668 declined.
+    CHECK(etcd.linearizable > 100);
+    CHECK(etcd.refuted > 10);
+  }
 
-TEST_CASE("Gibbons and Korach's test decides compare-and-set chains, saying which ops refute them") {
-  std::string reason;
-  const auto cas = [](std::int64_t old_value, std::int64_t new_value) { return Value::vector({I(old_value), I(new_value)}); };
+  TEST_CASE("Gibbons and Korach's test decides compare-and-set chains, saying which ops refute them") {
+    std::string reason;
+    const auto cas = [](std::int64_t old_value, std::int64_t new_value) {
+      return Value::vector({I(old_value), I(new_value)});
+    };
 
-  EventScript one;
-  one.invoke(0, "cas", cas(0, 1)).ok(0, "cas", cas(0, 1));
-  one.invoke(1, "read").ok(1, "read", I(1));
-  CHECK(unique_engine_verdict(one, "cas-register(0)", reason) == Verdict::linearizable);
+    EventScript one;
+    one.invoke(0, "cas", cas(0, 1)).ok(0, "cas", cas(0, 1));
+    one.invoke(1, "read").ok(1, "read", I(1));
+    CHECK(unique_engine_verdict(one, "cas-register(0)", reason) == Verdict::linearizable);
 
-  EventScript stale;  // the cas ended 1's period before the read of 1 began
-  stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
-  stale.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
-  stale.invoke(1, "read").ok(1, "read", I(1));
-  CHECK(unique_engine_verdict(stale, "cas-register(0)", reason) == Verdict::not_linearizable);
+    EventScript stale;  // the cas ended 1's period before the read of 1 began
+    stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    stale.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
+    stale.invoke(1, "read").ok(1, "read", I(1));
+    CHECK(unique_engine_verdict(stale, "cas-register(0)", reason) == Verdict::not_linearizable);
 
-  EventScript twice;  // two cas from 0, overlapping: only one can find it
-  twice.invoke(0, "cas", cas(0, 1)).invoke(1, "cas", cas(0, 2));
-  twice.ok(0, "cas", cas(0, 1)).ok(1, "cas", cas(0, 2));
-  CHECK(unique_engine_verdict(twice, "cas-register(0)", reason) == Verdict::not_linearizable);
-  CHECK(unique_why(twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
+    EventScript twice;  // two cas from 0, overlapping: only one can find it
+    twice.invoke(0, "cas", cas(0, 1)).invoke(1, "cas", cas(0, 2));
+    twice.ok(0, "cas", cas(0, 1)).ok(1, "cas", cas(0, 2));
+    CHECK(unique_engine_verdict(twice, "cas-register(0)", reason) == Verdict::not_linearizable);
+    CHECK(unique_why(twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
 
-  EventScript cycle;  // 1 and 2 each made only from the other
-  cycle.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
-  cycle.invoke(0, "cas", cas(2, 1)).ok(0, "cas", cas(2, 1));
-  CHECK(unique_engine_verdict(cycle, "cas-register(0)", reason) == Verdict::not_linearizable);
-  CHECK(unique_why(cycle, "cas-register(0)").find("cycle") != std::string::npos);
+    EventScript cycle;  // 1 and 2 each made only from the other
+    cycle.invoke(0, "cas", cas(1, 2)).ok(0, "cas", cas(1, 2));
+    cycle.invoke(0, "cas", cas(2, 1)).ok(0, "cas", cas(2, 1));
+    CHECK(unique_engine_verdict(cycle, "cas-register(0)", reason) == Verdict::not_linearizable);
+    CHECK(unique_why(cycle, "cas-register(0)").find("cycle") != std::string::npos);
 
-  EventScript crashed_seen;  // the crashed cas took effect: a read saw its value
-  crashed_seen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
-  crashed_seen.invoke(1, "read").ok(1, "read", I(1));
-  crashed_seen.invoke(1, "cas", cas(1, 2)).ok(1, "cas", cas(1, 2));
-  CHECK(unique_engine_verdict(crashed_seen, "cas-register(0)", reason) == Verdict::linearizable);
+    EventScript crashed_seen;  // the crashed cas took effect: a read saw its value
+    crashed_seen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
+    crashed_seen.invoke(1, "read").ok(1, "read", I(1));
+    crashed_seen.invoke(1, "cas", cas(1, 2)).ok(1, "cas", cas(1, 2));
+    CHECK(unique_engine_verdict(crashed_seen, "cas-register(0)", reason) == Verdict::linearizable);
 
-  EventScript crashed_unseen;  // a crashed cas from 0 nobody observes: dropped, so 0 stays readable
-  crashed_unseen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
-  crashed_unseen.invoke(1, "read").ok(1, "read", I(0));
-  crashed_unseen.invoke(1, "cas", cas(0, 2)).ok(1, "cas", cas(0, 2));
-  CHECK(unique_engine_verdict(crashed_unseen, "cas-register(0)", reason) == Verdict::linearizable);
+    EventScript crashed_unseen;  // a crashed cas from 0 nobody observes: dropped, so 0 stays readable
+    crashed_unseen.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
+    crashed_unseen.invoke(1, "read").ok(1, "read", I(0));
+    crashed_unseen.invoke(1, "cas", cas(0, 2)).ok(1, "cas", cas(0, 2));
+    CHECK(unique_engine_verdict(crashed_unseen, "cas-register(0)", reason) == Verdict::linearizable);
 
-  EventScript crashed_twice;  // both crashed cas from 0 observed: they cannot both have applied
-  crashed_twice.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
-  crashed_twice.invoke(1, "cas", cas(0, 2)).info(1, "cas", cas(0, 2));
-  crashed_twice.invoke(2, "read").ok(2, "read", I(1));
-  crashed_twice.invoke(2, "read").ok(2, "read", I(2));
-  CHECK(unique_engine_verdict(crashed_twice, "cas-register(0)", reason) == Verdict::not_linearizable);
-  CHECK(unique_why(crashed_twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
-}
+    EventScript crashed_twice;  // both crashed cas from 0 observed: they cannot both have applied
+    crashed_twice.invoke(0, "cas", cas(0, 1)).info(0, "cas", cas(0, 1));
+    crashed_twice.invoke(1, "cas", cas(0, 2)).info(1, "cas", cas(0, 2));
+    crashed_twice.invoke(2, "read").ok(2, "read", I(1));
+    crashed_twice.invoke(2, "read").ok(2, "read", I(2));
+    CHECK(unique_engine_verdict(crashed_twice, "cas-register(0)", reason) == Verdict::not_linearizable);
+    CHECK(unique_why(crashed_twice, "cas-register(0)").find("two compare-and-sets") != std::string::npos);
+  }
 
-TEST_CASE("Gibbons and Korach's test declines what it does not cover, saying why") {
-  std::string reason;
-  EventScript twice;
-  twice.invoke(0, "write", I(1)).ok(0, "write", I(1));
-  twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  CHECK(unique_engine_verdict(twice, "register(0)", reason) == Verdict::unknown);
-  CHECK(reason.find("written twice") != std::string::npos);
+  TEST_CASE("Gibbons and Korach's test declines what it does not cover, saying why") {
+    std::string reason;
+    EventScript twice;
+    twice.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
+    CHECK(unique_engine_verdict(twice, "register(0)", reason) == Verdict::unknown);
+    CHECK(reason.find("written twice") != std::string::npos);
 
-  EventScript initial;
-  initial.invoke(0, "write", I(0)).ok(0, "write", I(0));
-  CHECK(unique_engine_verdict(initial, "register(0)", reason) == Verdict::unknown);
-  CHECK(reason.find("initial value") != std::string::npos);
+    EventScript initial;
+    initial.invoke(0, "write", I(0)).ok(0, "write", I(0));
+    CHECK(unique_engine_verdict(initial, "register(0)", reason) == Verdict::unknown);
+    CHECK(reason.find("initial value") != std::string::npos);
 
-  EventScript cas_twice;  // a cas's new value also written
-  cas_twice.invoke(0, "cas", Value::vector({I(0), I(1)})).ok(0, "cas", Value::vector({I(0), I(1)}));
-  cas_twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
-  CHECK(unique_engine_verdict(cas_twice, "cas-register(0)", reason) == Verdict::unknown);
-  CHECK(reason.find("written twice") != std::string::npos);
+    EventScript cas_twice;  // a cas's new value also written
+    cas_twice.invoke(0, "cas", Value::vector({I(0), I(1)})).ok(0, "cas", Value::vector({I(0), I(1)}));
+    cas_twice.invoke(1, "write", I(1)).ok(1, "write", I(1));
+    CHECK(unique_engine_verdict(cas_twice, "cas-register(0)", reason) == Verdict::unknown);
+    CHECK(reason.find("written twice") != std::string::npos);
 
-  EventScript failed_cas;
-  failed_cas.invoke(0, "cas", Value::vector({I(3), I(4)})).fail(0, "cas", Value::vector({I(3), I(4)}));
-  CHECK(unique_engine_verdict(failed_cas, "etcd", reason) == Verdict::unknown);
-  CHECK(reason.find("failed compare-and-set") != std::string::npos);
-}
+    EventScript failed_cas;
+    failed_cas.invoke(0, "cas", Value::vector({I(3), I(4)})).fail(0, "cas", Value::vector({I(3), I(4)}));
+    CHECK(unique_engine_verdict(failed_cas, "etcd", reason) == Verdict::unknown);
+    CHECK(reason.find("failed compare-and-set") != std::string::npos);
+  }
 
-TEST_CASE("the race asks Gibbons and Korach's test first, and it wins on unique-value registers") {
-  auto model = make_model_from_spec("register(0)");
-  EventScript stale;  // write 1, write 2, then a read of 1: stale
-  stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
-  stale.invoke(0, "write", I(2)).ok(0, "write", I(2));
-  stale.invoke(1, "read").ok(1, "read", I(1));
-  const CheckResult r = check(stale.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(r.verdict == Verdict::not_linearizable);
-  CHECK(r.engine == "unique");
-  CHECK(r.core == std::vector<std::uint32_t>{0, 2, 4});
-  CHECK(r.core_minimal);
+  TEST_CASE("the race asks Gibbons and Korach's test first, and it wins on unique-value registers") {
+    auto model = make_model_from_spec("register(0)");
+    EventScript stale;  // write 1, write 2, then a read of 1: stale
+    stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    stale.invoke(0, "write", I(2)).ok(0, "write", I(2));
+    stale.invoke(1, "read").ok(1, "read", I(1));
+    const CheckResult r = check(stale.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(r.verdict == Verdict::not_linearizable);
+    CHECK(r.engine == "unique");
+    CHECK(r.core == std::vector<std::uint32_t>{0, 2, 4});
+    CHECK(r.core_minimal);
 
-  EventScript fine;
-  fine.invoke(0, "write", I(1)).ok(0, "write", I(1));
-  fine.invoke(1, "read").ok(1, "read", I(1));
-  const CheckResult f = check(fine.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(f.verdict == Verdict::linearizable);
-  CHECK(f.engine == "unique");
+    EventScript fine;
+    fine.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    fine.invoke(1, "read").ok(1, "read", I(1));
+    const CheckResult f = check(fine.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(f.verdict == Verdict::linearizable);
+    CHECK(f.engine == "unique");
 
-  auto cas_model = make_model_from_spec("cas-register(0)");
-  EventScript cas_stale;  // write 1, cas 1 -> 2, then a read of 1: stale
-  cas_stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
-  cas_stale.invoke(0, "cas", Value::vector({I(1), I(2)})).ok(0, "cas", Value::vector({I(1), I(2)}));
-  cas_stale.invoke(1, "read").ok(1, "read", I(1));
-  const CheckResult c = check(cas_stale.build(*cas_model), *cas_model, CheckOptions{.jobs = 1});
-  CHECK(c.verdict == Verdict::not_linearizable);
-  CHECK(c.engine == "unique");
-  // The write may be relaxed: only it makes 1, once, and the cas ends it.
-  CHECK(c.core == std::vector<std::uint32_t>{2, 4});
-  CHECK(c.core_minimal);
-}
+    auto cas_model = make_model_from_spec("cas-register(0)");
+    EventScript cas_stale;  // write 1, cas 1 -> 2, then a read of 1: stale
+    cas_stale.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    cas_stale.invoke(0, "cas", Value::vector({I(1), I(2)})).ok(0, "cas", Value::vector({I(1), I(2)}));
+    cas_stale.invoke(1, "read").ok(1, "read", I(1));
+    const CheckResult c = check(cas_stale.build(*cas_model), *cas_model, CheckOptions{.jobs = 1});
+    CHECK(c.verdict == Verdict::not_linearizable);
+    CHECK(c.engine == "unique");
+    // The write may be relaxed: only it makes 1, once, and the cas ends it.
+    CHECK(c.core == std::vector<std::uint32_t>{2, 4});
+    CHECK(c.core_minimal);
+  }
 
 }  // TEST_SUITE

@@ -147,88 +147,87 @@ testing::UniqueTally compare(const std::string& spec, const std::vector<std::int
 }  // namespace
 
 TEST_SUITE("search") {
-
-TEST_CASE("the unique-value stack test agrees with brute force on random stack histories, declining few") {
-  for (const auto& [spec, initial, histories, seed] :
-       {std::tuple{"stack", std::vector<std::int64_t>{}, 3000, 61}, {"stack([1 2])", {1, 2}, 2000, 62}}) {
-    const auto tally = compare(spec, initial, histories, seed);
-    // Measured: stack 2536 linearizable, 463 refuted, 1 declined; stack([1 2]) 1390,
-    // 599, 11 (a decline needs crashed pops the order cannot all be given to the
-    // elements they must remove). The bounds only ask that both verdicts be common.
-    CHECK(tally.declined * 100 <= histories);
-    CHECK(tally.linearizable > histories / 5);
-    CHECK(tally.refuted > histories / 10);
+  TEST_CASE("the unique-value stack test agrees with brute force on random stack histories, declining few") {
+    for (const auto& [spec, initial, histories, seed] :
+         {std::tuple{"stack", std::vector<std::int64_t>{}, 3000, 61}, {"stack([1 2])", {1, 2}, 2000, 62}}) {
+      const auto tally = compare(spec, initial, histories, seed);
+      // Measured: stack 2536 linearizable, 463 refuted, 1 declined; stack([1 2]) 1390,
+      // 599, 11 (a decline needs crashed pops the order cannot all be given to the
+      // elements they must remove). The bounds only ask that both verdicts be common.
+      CHECK(tally.declined * 100 <= histories);
+      CHECK(tally.linearizable > histories / 5);
+      CHECK(tally.refuted > histories / 10);
+    }
   }
-}
 
-TEST_CASE("the unique-value stack test declines what it does not cover, saying why") {
-  std::string reason;
-  EventScript twice;
-  twice.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  twice.invoke(1, "push", I(1)).ok(1, "push", I(1));
-  CHECK(unique_engine_verdict(twice, "stack", reason) == Verdict::unknown);
-  CHECK(reason.find("pushed twice") != std::string::npos);
+  TEST_CASE("the unique-value stack test declines what it does not cover, saying why") {
+    std::string reason;
+    EventScript twice;
+    twice.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    twice.invoke(1, "push", I(1)).ok(1, "push", I(1));
+    CHECK(unique_engine_verdict(twice, "stack", reason) == Verdict::unknown);
+    CHECK(reason.find("pushed twice") != std::string::npos);
 
-  EventScript initial;
-  initial.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  CHECK(unique_engine_verdict(initial, "stack([1 2])", reason) == Verdict::unknown);
-  CHECK(reason.find("initial stack") != std::string::npos);
-}
+    EventScript initial;
+    initial.invoke(0, "push", I(2)).ok(0, "push", I(2));
+    CHECK(unique_engine_verdict(initial, "stack([1 2])", reason) == Verdict::unknown);
+    CHECK(reason.find("initial stack") != std::string::npos);
+  }
 
-TEST_CASE("the unique-value stack test refutes a value popped twice by its two pops") {
-  auto model = make_model_from_spec("stack");
-  EventScript s;
-  s.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  s.invoke(1, "pop").ok(1, "pop", I(1));
-  s.invoke(2, "pop").ok(2, "pop", I(1));
-  const History history = s.build(*model);
-  std::vector<const Operation*> ops;
-  for (const Operation& op : history.ops) ops.push_back(&op);
-  const search::UniqueValueAnalysis analysis = search::analyse_unique_stack(ops, *models::semantics_of(*model, ops));
-  CHECK(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
-  CHECK(analysis.violation == std::vector<std::uint32_t>{1, 2});
-}
+  TEST_CASE("the unique-value stack test refutes a value popped twice by its two pops") {
+    auto model = make_model_from_spec("stack");
+    EventScript s;
+    s.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    s.invoke(1, "pop").ok(1, "pop", I(1));
+    s.invoke(2, "pop").ok(2, "pop", I(1));
+    const History history = s.build(*model);
+    std::vector<const Operation*> ops;
+    for (const Operation& op : history.ops) ops.push_back(&op);
+    const search::UniqueValueAnalysis analysis = search::analyse_unique_stack(ops, *models::semantics_of(*model, ops));
+    CHECK(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
+    CHECK(analysis.violation == std::vector<std::uint32_t>{1, 2});
+  }
 
-TEST_CASE("a crashed pop takes the element that would otherwise block the pop beneath it") {
-  // push 1, push 2, a pop that crashes, then pop 1: only the crashed pop taking 2 explains it.
-  auto model = make_model_from_spec("stack");
-  EventScript s;
-  s.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  s.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  s.invoke(1, "pop").info(1, "pop");
-  s.invoke(2, "pop").ok(2, "pop", I(1));
-  const CheckResult r = check(s.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
-  CHECK(r.verdict == Verdict::linearizable);
+  TEST_CASE("a crashed pop takes the element that would otherwise block the pop beneath it") {
+    // push 1, push 2, a pop that crashes, then pop 1: only the crashed pop taking 2 explains it.
+    auto model = make_model_from_spec("stack");
+    EventScript s;
+    s.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    s.invoke(0, "push", I(2)).ok(0, "push", I(2));
+    s.invoke(1, "pop").info(1, "pop");
+    s.invoke(2, "pop").ok(2, "pop", I(1));
+    const CheckResult r = check(s.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
+    CHECK(r.verdict == Verdict::linearizable);
 
-  EventScript late;  // the crashed pop is invoked only after pop 1 completed: too late
-  late.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  late.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  late.invoke(2, "pop").ok(2, "pop", I(1));
-  late.invoke(1, "pop").info(1, "pop");
-  const CheckResult l = check(late.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
-  CHECK(l.verdict == Verdict::not_linearizable);
-}
+    EventScript late;  // the crashed pop is invoked only after pop 1 completed: too late
+    late.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    late.invoke(0, "push", I(2)).ok(0, "push", I(2));
+    late.invoke(2, "pop").ok(2, "pop", I(1));
+    late.invoke(1, "pop").info(1, "pop");
+    const CheckResult l = check(late.build(*model), *model, CheckOptions{.engine = Engine::unique, .jobs = 1});
+    CHECK(l.verdict == Verdict::not_linearizable);
+  }
 
-TEST_CASE("the race asks the unique-value stack test first, and it wins on unique-value stacks") {
-  auto model = make_model_from_spec("stack");
-  EventScript buried;  // push 1, push 2, pop 1, pop 2, one after another: 2 lies on 1
-  buried.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  buried.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  buried.invoke(1, "pop").ok(1, "pop", I(1));
-  buried.invoke(1, "pop").ok(1, "pop", I(2));
-  const CheckResult r = check(buried.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(r.verdict == Verdict::not_linearizable);
-  CHECK(r.engine == "unique");
-  CHECK(r.core == std::vector<std::uint32_t>{0, 2, 4, 6});
+  TEST_CASE("the race asks the unique-value stack test first, and it wins on unique-value stacks") {
+    auto model = make_model_from_spec("stack");
+    EventScript buried;  // push 1, push 2, pop 1, pop 2, one after another: 2 lies on 1
+    buried.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    buried.invoke(0, "push", I(2)).ok(0, "push", I(2));
+    buried.invoke(1, "pop").ok(1, "pop", I(1));
+    buried.invoke(1, "pop").ok(1, "pop", I(2));
+    const CheckResult r = check(buried.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(r.verdict == Verdict::not_linearizable);
+    CHECK(r.engine == "unique");
+    CHECK(r.core == std::vector<std::uint32_t>{0, 2, 4, 6});
 
-  EventScript fine;
-  fine.invoke(0, "push", I(1)).ok(0, "push", I(1));
-  fine.invoke(0, "push", I(2)).ok(0, "push", I(2));
-  fine.invoke(1, "pop").ok(1, "pop", I(2));
-  fine.invoke(1, "pop").ok(1, "pop", I(1));
-  const CheckResult f = check(fine.build(*model), *model, CheckOptions{.jobs = 1});
-  CHECK(f.verdict == Verdict::linearizable);
-  CHECK(f.engine == "unique");
-}
+    EventScript fine;
+    fine.invoke(0, "push", I(1)).ok(0, "push", I(1));
+    fine.invoke(0, "push", I(2)).ok(0, "push", I(2));
+    fine.invoke(1, "pop").ok(1, "pop", I(2));
+    fine.invoke(1, "pop").ok(1, "pop", I(1));
+    const CheckResult f = check(fine.build(*model), *model, CheckOptions{.jobs = 1});
+    CHECK(f.verdict == Verdict::linearizable);
+    CHECK(f.engine == "unique");
+  }
 
 }  // TEST_SUITE

@@ -36,7 +36,7 @@ TEST_CASE("order atoms point the way the model chose") {
 
 TEST_CASE("absent ops are left out of the order and their edges ignored") {
   encoder::Formula formula = empty_formula(3, 3);
-  formula.presence[1] = 2;                         // op 1 crashed: present iff variable 2
+  formula.presence[1] = 2;                                         // op 1 crashed: present iff variable 2
   formula.order_atoms = {OrderAtom{3, 2, 1}, OrderAtom{3, 1, 0}};  // would put 2 < 1 < 0
   const auto absent = check_order(formula, Assignment{{3}}, 8);
   CHECK(absent.acyclic);

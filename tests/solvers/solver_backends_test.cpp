@@ -151,8 +151,7 @@ TEST_CASE("an interrupt from another thread stops a hard solve") {
     // Pigeonhole 11 into 10 takes either solver over 30 s: `stopped` shows the interrupt
     // worked. The latency is reported, not asserted (tests assert no wall-clock times).
     CHECK(result == SolveResult::stopped);
-    MESSAGE(backend.name, " returned ",
-            std::chrono::duration<double, std::milli>(returned_at - interrupted_at).count(),
+    MESSAGE(backend.name, " returned ", std::chrono::duration<double, std::milli>(returned_at - interrupted_at).count(),
             " ms after the interrupt");
     CHECK(solver->solve() == SolveResult::stopped);
   }

@@ -27,9 +27,7 @@ class OpaqueModel final : public Model {
   explicit OpaqueModel(std::unique_ptr<Model> inner) : inner_(std::move(inner)) {}
   std::string name() const override { return inner_->name(); }
   std::string spec() const override { return inner_->spec(); }
-  std::optional<std::string> check_operation(const Operation& op) const override {
-    return inner_->check_operation(op);
-  }
+  std::optional<std::string> check_operation(const Operation& op) const override { return inner_->check_operation(op); }
   bool failed_is_observation(const Operation& op) const override { return inner_->failed_is_observation(op); }
   bool is_partitioned() const override { return inner_->is_partitioned(); }
   Value partition_key(const Operation& op) const override { return inner_->partition_key(op); }
@@ -101,9 +99,16 @@ void run_for(const std::string& spec) {
 
 }  // namespace
 
-const std::vector<std::string> kCovered{"register(0)", "cas-register(0)", "etcd", "mutex()", "set()",
-                                        "unordered-queue()", "fifo-queue()", "stack()",
-                                        "multi-register({:x 0 :y 0})", "kv"};
+const std::vector<std::string> kCovered{"register(0)",
+                                        "cas-register(0)",
+                                        "etcd",
+                                        "mutex()",
+                                        "set()",
+                                        "unordered-queue()",
+                                        "fifo-queue()",
+                                        "stack()",
+                                        "multi-register({:x 0 :y 0})",
+                                        "kv"};
 
 TEST_CASE("the solver differential test has a case for every model with a generator") {
   CHECK(testing::random_history_models() == kCovered);
@@ -118,6 +123,8 @@ TEST_SUITE("slow") {
   TEST_CASE("SAT and SMT agree with brute force on random unordered-queue histories") { run_for("unordered-queue()"); }
   TEST_CASE("SAT and SMT agree with brute force on random fifo-queue histories") { run_for("fifo-queue()"); }
   TEST_CASE("SAT and SMT agree with brute force on random stack histories") { run_for("stack()"); }
-  TEST_CASE("SAT and SMT agree with brute force on random multi-register histories") { run_for("multi-register({:x 0 :y 0})"); }
+  TEST_CASE("SAT and SMT agree with brute force on random multi-register histories") {
+    run_for("multi-register({:x 0 :y 0})");
+  }
   TEST_CASE("SAT and SMT agree with brute force on random kv histories") { run_for("kv"); }
 }

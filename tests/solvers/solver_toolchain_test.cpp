@@ -1,8 +1,8 @@
 // The solver back-ends of the SAT/SMT engines build on CaDiCaL and Z3 from Debian's
 // packages. These checks pin down that the build's imported targets link and that both
 // libraries answer a tiny query the way the engines will rely on (assumptions, cores).
-#include <cadical.hpp>
 #include <z3++.h>
+#include <cadical.hpp>
 
 #include <doctest/doctest.h>
 

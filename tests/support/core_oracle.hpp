@@ -47,9 +47,9 @@ inline Verdict decide_relaxed(std::span<const Operation* const> partition, const
 }
 
 struct MinimalityCheck {
-  bool refuted = false;          // the core's relaxed history is not linearizable
-  int necessary = 0;             // ops whose relaxation alone made it linearizable
-  int undecided = 0;             // relaxations the engine could not decide in time
+  bool refuted = false;  // the core's relaxed history is not linearizable
+  int necessary = 0;     // ops whose relaxation alone made it linearizable
+  int undecided = 0;     // relaxations the engine could not decide in time
 };
 
 // Re-solves the core's relaxed history, then each relaxation with one more op relaxed.

@@ -98,8 +98,16 @@ OpDraw draw(const std::string& model, std::mt19937_64& rng) {
 }  // namespace
 
 std::vector<std::string> random_history_models() {
-  return {"register(0)", "cas-register(0)", "etcd", "mutex()", "set()", "unordered-queue()",
-          "fifo-queue()", "stack()", "multi-register({:x 0 :y 0})", "kv"};
+  return {"register(0)",
+          "cas-register(0)",
+          "etcd",
+          "mutex()",
+          "set()",
+          "unordered-queue()",
+          "fifo-queue()",
+          "stack()",
+          "multi-register({:x 0 :y 0})",
+          "kv"};
 }
 
 EventLog random_history(const std::string& model, const RandomHistoryShape& shape, std::mt19937_64& rng) {
@@ -129,8 +137,7 @@ EventLog random_history(const std::string& model, const RandomHistoryShape& shap
       if (procs[p].crashed) continue;
       (procs[p].open ? can_complete : can_invoke).push_back(p);
     }
-    bool invoke = invoked < shape.operations && !can_invoke.empty() &&
-                  (can_complete.empty() || coin(rng) < 0.5);
+    bool invoke = invoked < shape.operations && !can_invoke.empty() && (can_complete.empty() || coin(rng) < 0.5);
     if (invoke) {
       int p = can_invoke[pick(rng, static_cast<int>(can_invoke.size()))];
       procs[p].op = draw(model, rng);

@@ -5,9 +5,9 @@
 // and shrinks it; with a scripted nemesis the share of acknowledged writes lost is 0
 // for a tiny partition and grows with the partition's length; the parameters are
 // checked; and the exhaustive search finds the shortest counterexample, of 8 steps.
+#include "systems/redis_redux.hpp"
 #include "explore/design_explorer.hpp"
 #include "systems/canonical_key.hpp"
-#include "systems/redis_redux.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -82,9 +82,7 @@ void c2_write_acknowledged_by_majority(Scenario& run) {
 }
 
 // The heal, the election that keeps n1 (its offset is higher), and n3's full resync.
-void heal_and_keep_n1(Scenario& run) {
-  run.take_all({"nemesis heal", "coord elect n1", "n3 resync-from-primary n1"});
-}
+void heal_and_keep_n1(Scenario& run) { run.take_all({"nemesis heal", "coord elect n1", "n3 resync-from-primary n1"}); }
 
 // Mean share of acknowledged writes lost, in percent, over a scripted run.
 double lost_percent(const std::vector<DesignParameter>& params, std::uint64_t trajectories = 1500) {
@@ -271,8 +269,8 @@ TEST_SUITE("redis-redux") {
     refused({{"measure-only", "1"}});
     refused({{"max-timeouts", "13"}});
     refused({{"max-timeouts", "4"}, {"max-timeouts", "5"}});
-    CHECK_THROWS_WITH_AS(redux({{"nodes", "7"}}),
-                         doctest::Contains("design 'redis-redux' has no such parameter"), UsageError);
+    CHECK_THROWS_WITH_AS(redux({{"nodes", "7"}}), doctest::Contains("design 'redis-redux' has no such parameter"),
+                         UsageError);
     CHECK_NOTHROW(explore::make_explorer("redis-redux", {{"partition-fraction", "0.45"}, {"run-steps", "100"}}));
     // The catalogue lists the design with its parameters.
     const auto catalogue = explore::design_catalogue();

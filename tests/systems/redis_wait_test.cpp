@@ -2,8 +2,8 @@
 // its budget (4 x 10,000 random fifteen-step trajectories) and in the exhaustive search
 // to depth 15, with a shortest counterexample of 11 steps that check() refutes; the
 // fenced variant fails in neither; and the searches are deterministic.
-#include "explore/design_explorer.hpp"
 #include "systems/redis_wait.hpp"
+#include "explore/design_explorer.hpp"
 #include "systems/redis_wait_fenced.hpp"
 
 #include <ariadne/check.hpp>
@@ -93,9 +93,17 @@ TEST_CASE("redis-wait-fenced: failover happens and writes still complete in its 
   // term 2 with a no-op; once n3 holds and acknowledges that no-op, c1 reads 1 from n2.
   const RedisWaitFenced design;
   const std::vector<std::string> steps = {
-      "c1 write", "n2 replicate-from-primary", "n2 ack-offset-to-primary", "c1 write completes",
-      "coord failover-1-isolate", "coord failover-2-select", "coord failover-3-inform-nodes",
-      "n3 replicate-from-primary", "n3 ack-offset-to-primary", "coord failover-4-inform-clients", "c1 read",
+      "c1 write",
+      "n2 replicate-from-primary",
+      "n2 ack-offset-to-primary",
+      "c1 write completes",
+      "coord failover-1-isolate",
+      "coord failover-2-select",
+      "coord failover-3-inform-nodes",
+      "n3 replicate-from-primary",
+      "n3 ack-offset-to-primary",
+      "coord failover-4-inform-clients",
+      "c1 read",
   };
   std::vector<systems::Action> actions;
   RedisWaitFenced::State state = design.initial();
