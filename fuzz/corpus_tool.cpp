@@ -90,10 +90,8 @@ std::vector<cli::CorpusRow> read_rows(const std::vector<std::string>& corpora) {
 
 // The initial state inside a spec's parentheses ("0" of "cas-register(0)"), if any.
 std::string initial_state_text(const std::string& spec) {
-  const auto open = spec.find('(');
-  const auto close = spec.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close <= open + 1) return {};
-  return spec.substr(open + 1, close - open - 1);
+  const std::optional<std::string_view> argument = split_model_spec(spec).argument;
+  return argument ? std::string(*argument) : std::string();
 }
 
 int write_seeds(const fs::path& out, std::uintmax_t max_bytes, const std::vector<std::string>& corpora) {

@@ -46,7 +46,8 @@ void check_linearization(const History& history, const CheckResult& result) {
     const Operation& op = *it->second;
     // Placing op after one invoked later than op returned contradicts real time.
     if (any && op.ret < latest_call) {
-      report_bug("linearization", "op " + std::to_string(id) + " returned before an op ordered ahead of it was invoked");
+      report_bug("linearization",
+                 "op " + std::to_string(id) + " returned before an op ordered ahead of it was invoked");
     }
     latest_call = std::max(latest_call, op.call);
     any = true;
@@ -63,7 +64,8 @@ void check_refutation(const History& history, const CheckResult& result) {
   std::unordered_set<std::uint32_t> ids;
   for (const Operation& op : history.ops) ids.insert(op.id);
   for (std::size_t i = 0; i < result.core.size(); ++i) {
-    if (!ids.contains(result.core[i])) report_bug("refutation", "core names op " + std::to_string(result.core[i]) + ", which is no operation");
+    if (!ids.contains(result.core[i]))
+      report_bug("refutation", "core names op " + std::to_string(result.core[i]) + ", which is no operation");
     if (i > 0 && result.core[i - 1] >= result.core[i]) report_bug("refutation", "core is not in ascending order");
   }
   if (result.failing_op && !ids.contains(*result.failing_op)) {
@@ -81,7 +83,7 @@ std::string model_spec_for_selector(std::uint8_t selector) {
 
 std::uint8_t selector_for_model_spec(std::string_view spec) {
   const std::string_view text = base::trim(spec);
-  const std::string_view name = base::trim(text.substr(0, text.find('(')));
+  const std::string_view name = split_model_spec(text).name;
   // Aliases ("etcd-register-cas") resolve through the model itself.
   const std::string canonical = make_model_from_spec(name)->name();
   const std::vector<std::string> names = model_names();
@@ -109,8 +111,9 @@ std::optional<Verdict> check_input(std::string_view text, const std::string& spe
 
   CheckResult result;
   try {
-    result = check(history, *model,
-                   CheckOptions{.timeout_seconds = limits.timeout_seconds, .memory_limit = limits.memory_limit, .jobs = 1});
+    result =
+        check(history, *model,
+              CheckOptions{.timeout_seconds = limits.timeout_seconds, .memory_limit = limits.memory_limit, .jobs = 1});
   } catch (const std::exception& e) {
     report_bug("check() threw", e.what());
   }

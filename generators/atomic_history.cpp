@@ -28,11 +28,9 @@ std::string plural(std::size_t count, const std::string& noun) {
 // one promise every model makes about its initial state.
 Value initial_state(const Model& model) {
   const std::string spec = model.spec();
-  const auto open = spec.find('(');
-  if (open == std::string::npos || spec.back() != ')') return Value();
-  const std::string inner = spec.substr(open + 1, spec.size() - open - 2);
-  if (inner.empty()) return Value();
-  return parse_edn_value(inner, "model spec");
+  const std::optional<std::string_view> argument = split_model_spec(spec).argument;
+  if (!argument || argument->empty()) return Value();
+  return parse_edn_value(*argument, "model spec");
 }
 
 // Every integer anywhere in `value`: fresh values must avoid them, or an initial
@@ -76,7 +74,8 @@ void validate(const AtomicShape& shape, const Model& whole) {
                      ": only kv, multi-register and independent(MODEL) have keys");
   }
   if (shape.keys > kMaxKeys) {
-    throw UsageError("--keys " + std::to_string(shape.keys) + " is too many (at most " + std::to_string(kMaxKeys) + ")");
+    throw UsageError("--keys " + std::to_string(shape.keys) + " is too many (at most " + std::to_string(kMaxKeys) +
+                     ")");
   }
   if (model.name() == "mutex" && shape.values != kUniqueValues) {
     throw UsageError("--values " + std::to_string(shape.values) +
@@ -139,8 +138,8 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
   ValueSource values(shape.values, std::move(reserved));
   const auto object = make_atomic_object({*model, init, shape.processes, random, values, shape.keys});
   if (shape.violation && shape.operations < object->pattern_size()) {
-    throw UsageError("a " + model->name() + " violation needs at least " +
-                     plural(object->pattern_size(), "operation") + "; --ops is " + std::to_string(shape.operations));
+    throw UsageError("a " + model->name() + " violation needs at least " + plural(object->pattern_size(), "operation") +
+                     "; --ops is " + std::to_string(shape.operations));
   }
   SimulatedRun run = simulate({shape.operations, shape.processes, shape.crash_rate, shape.violation}, *object, random);
   std::string violation;
@@ -154,15 +153,15 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
   const std::string processes =
       std::to_string(shape.processes) + " client process" + (shape.processes == 1 ? "" : "es");
   const Model& objects = object_model(*model);
-  const std::string simulated =
-      &objects == model.get()
-          ? "one simulated " + generated.model_spec
-          : std::to_string(shape.keys > 0 ? shape.keys : kDefaultIndependentKeys) + " independent keys, [key value] tuples, each key "
-                                                                  "a simulated " + objects.spec();
+  const std::string simulated = &objects == model.get()
+                                    ? "one simulated " + generated.model_spec
+                                    : std::to_string(shape.keys > 0 ? shape.keys : kDefaultIndependentKeys) +
+                                          " independent keys, [key value] tuples, each key "
+                                          "a simulated " +
+                                          objects.spec();
   generated.notes.push_back("An atomic " + model->name() + ": " + plural(shape.operations, "operation") + " by " +
-                            processes + " on " + simulated + values_sentence(shape, objects) +
-                            ", crash rate " + format_crash_rate(shape.crash_rate) + ", seed " +
-                            std::to_string(shape.seed) + ".");
+                            processes + " on " + simulated + values_sentence(shape, objects) + ", crash rate " +
+                            format_crash_rate(shape.crash_rate) + ", seed " + std::to_string(shape.seed) + ".");
   const std::size_t most_open = generated.max_open_operations;
   const std::string open_at_once =
       "At most " + plural(most_open, "operation") + (most_open == 1 ? " is" : " are") + " open at once.";
@@ -172,18 +171,20 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
     const std::size_t never = run.crashed - run.effects_before_crash - run.effects_after_crash;
     generated.notes.push_back(
         plural(run.crashed, "operation") + (run.crashed == 1 ? " crashed and stays" : " crashed and stay") +
-        " open to the end (" +
-        std::to_string(run.crashed - run.never_completed) + " with :info, " + std::to_string(run.never_completed) +
-        " with no completion, the history ending first); " + std::to_string(run.effects_before_crash) +
-        " took effect before the crash, " + std::to_string(run.effects_after_crash) + " after it, " +
-        std::to_string(never) + " never. " + open_at_once);
+        " open to the end (" + std::to_string(run.crashed - run.never_completed) + " with :info, " +
+        std::to_string(run.never_completed) + " with no completion, the history ending first); " +
+        std::to_string(run.effects_before_crash) + " took effect before the crash, " +
+        std::to_string(run.effects_after_crash) + " after it, " + std::to_string(never) + " never. " + open_at_once);
   }
   if (!shape.violation) {
-    generated.notes.push_back("Every result comes from the simulated object, each operation taking effect at one "
-                              "point within its own interval: linearizable by construction.");
+    generated.notes.push_back(
+        "Every result comes from the simulated object, each operation taking effect at one "
+        "point within its own interval: linearizable by construction.");
   } else {
-    generated.notes.push_back("Every other result comes from the simulated object, each operation taking effect at "
-                              "one point within its own interval. " + violation);
+    generated.notes.push_back(
+        "Every other result comes from the simulated object, each operation taking effect at "
+        "one point within its own interval. " +
+        violation);
   }
   return generated;
 }
