@@ -15,21 +15,34 @@
 
 using namespace ariadne;
 
-TEST_SUITE("portfolio") {
-  TEST_CASE("every engine of the table reports the row's identity, and names parse back to their engine") {
-    auto model = make_model_from_spec("register(0)");
+namespace {
+
+// A write of 1 and a read of it: a register history every engine takes.
+struct WriteThenRead {
+  std::unique_ptr<Model> model = make_model_from_spec("register(0)");
+  History history;
+  search::SubHistory sub;
+  search::MemoryBudget memory{1ULL << 30};
+  const search::StopSignal stop;
+
+  WriteThenRead() {
     testing::EventScript s;
     s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
     s.invoke(1, "read").ok(1, "read", testing::I(1));
-    const History h = s.build(*model);
-    search::SubHistory sub;
-    for (const Operation& op : h.ops) sub.ops.push_back(&op);
-    search::MemoryBudget memory(1ULL << 30);
-    const search::StopSignal stop;
+    history = s.build(*model);
+    for (const Operation& op : history.ops) sub.ops.push_back(&op);
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("portfolio") {
+  TEST_CASE("every engine of the table reports the row's identity, and names parse back to their engine") {
+    WriteThenRead f;
     CHECK(engines::engine_rows().size() + 1 == kEngineCount);
     for (const engines::EngineRow& row : engines::engine_rows()) {
       INFO(row.name);
-      CHECK(row.make(sub, *model, memory, stop)->id() == row.engine);
+      CHECK(row.make(f.sub, *f.model, f.memory, f.stop)->id() == row.engine);
       CHECK(parse_engine(row.name) == row.engine);
       CHECK(engine_name(row.engine) == row.name);
       CHECK(engines::engine_row(row.name) == &row);
@@ -42,19 +55,10 @@ TEST_SUITE("portfolio") {
   }
 
   TEST_CASE("the race's plan follows the table: the opening search, its partners at once, the second wave later") {
-    auto model = make_model_from_spec("register(0)");
-    testing::EventScript s;
-    s.invoke(0, "write", testing::I(1)).ok(0, "write", testing::I(1));
-    s.invoke(1, "read").ok(1, "read", testing::I(1));
-    const History h = s.build(*model);
-    search::SubHistory sub;
-    for (const Operation& op : h.ops) sub.ops.push_back(&op);
-    search::MemoryBudget memory(1ULL << 30);
-    const search::StopSignal stop;
-
-    auto opening = engines::engine_row(Engine::wgl).make(sub, *model, memory, stop);
+    WriteThenRead f;
+    auto opening = engines::engine_row(Engine::wgl).make(f.sub, *f.model, f.memory, f.stop);
     const portfolio::RacePlan plan =
-        portfolio::plan_race(Engine::automatic, std::move(opening), sub, *model, memory, stop);
+        portfolio::plan_race(Engine::automatic, std::move(opening), f.sub, *f.model, f.memory, f.stop);
     std::vector<Engine> ids;
     for (const auto& e : plan.entrants) ids.push_back(e->id());
     CHECK(ids == std::vector<Engine>{Engine::wgl, Engine::sat, Engine::jit, Engine::smt});
@@ -63,7 +67,7 @@ TEST_SUITE("portfolio") {
                                                                      portfolio::kSecondWave, portfolio::kSecondWave});
 
     // A solver chosen alone races alone.
-    const portfolio::RacePlan alone = portfolio::plan_race(Engine::smt, nullptr, sub, *model, memory, stop);
+    const portfolio::RacePlan alone = portfolio::plan_race(Engine::smt, nullptr, f.sub, *f.model, f.memory, f.stop);
     REQUIRE(alone.entrants.size() == 1);
     CHECK(alone.entrants[0]->id() == Engine::smt);
   }
