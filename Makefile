@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 3600
 WERROR ?= OFF
 
 .PHONY: all deps configure build run test test-quick fuzz-configure fuzz-build fuzz-smoke fuzz \
-        bench bench-engines bench-cores bench-unique clean
+        bench bench-engines bench-cores bench-unique bench-readers clean
 
 all: build
 
@@ -95,6 +95,11 @@ bench-cores: build
 # (docs/unique-values.md). Takes about 10 minutes, most of it generating the files.
 bench-unique: build
 	@scripts/bench_unique.py --ariadne $(ARIADNE)
+
+# Each reader's MB/s on 10^6-op files, beside `grep -c` over the same bytes in the
+# same run (scripts/bench_scale.py --formats; the files are generated once and kept).
+bench-readers: build
+	@scripts/bench_scale.py --ariadne $(ARIADNE) --formats --no-growth
 
 clean:
 	@rm -rf $(BUILD) $(FUZZ_BUILD)
