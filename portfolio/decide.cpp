@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <optional>
+#include <utility>
 
 namespace ariadne::portfolio {
 
@@ -80,7 +81,9 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   }
 
   // A refutation is final whatever else happened; report the first partition refuted.
-  for (const Partition& p : parts) {
+  // The partitions are not needed after this: the refuted one's ops move into its
+  // refutation rather than being copied (a partition can hold 10^6 ops).
+  for (Partition& p : parts) {
     if (p.answer.outcome != Outcome::not_linearizable) continue;
     result.verdict = Verdict::not_linearizable;
     if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
@@ -89,11 +92,11 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     const auto verdict_time = std::chrono::steady_clock::now() - started;
     result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
     Refutation refutation;
-    refutation.sub = p.sub;
     refutation.partition = describe_partition(model, p);
+    refutation.sub = std::move(p.sub);
     refutation.winner = p.answer.winner;
     refutation.steps = p.answer.steps;
-    refutation.refuting_ops = p.answer.refuting_ops;
+    refutation.refuting_ops = std::move(p.answer.refuting_ops);
     refutation.verdict_time = verdict_time;
     refutation.limits = schedule_done.limits;
     if (describe_refuted) {

@@ -2,6 +2,9 @@
 
 #include "engines/engine_table.hpp"
 
+#include <utility>
+#include <vector>
+
 namespace ariadne::portfolio {
 
 RacePlan plan_race(Engine chosen, std::unique_ptr<search::SearchEngine> opening, const search::SubHistory& sub,
@@ -14,7 +17,18 @@ RacePlan plan_race(Engine chosen, std::unique_ptr<search::SearchEngine> opening,
   }
   plan.entrants.push_back(std::move(opening));
   plan.start_after.emplace_back(0);
-  auto takes = [&](const engines::EngineRow& row) { return !row.refuses || !row.refuses(sub, model); };
+  // Rows may share a refusal (the solvers both ask the encoder, a pass over the
+  // partition): each is asked once.
+  std::vector<std::pair<decltype(engines::EngineRow::refuses), bool>> asked;
+  auto takes = [&](const engines::EngineRow& row) {
+    if (!row.refuses) return true;
+    for (const auto& [refuses, taken] : asked) {
+      if (refuses == row.refuses) return taken;
+    }
+    const bool taken = !row.refuses(sub, model);
+    asked.emplace_back(row.refuses, taken);
+    return taken;
+  };
   bool partnered = false;
   for (const engines::EngineRow& row : engines::engine_rows()) {
     if (row.race != engines::RaceRole::partner || !takes(row)) continue;
