@@ -3,11 +3,16 @@
 // builds one binary per format).
 //
 // Any text may be rejected with an InputError; anything else a reader throws, or any
-// sanitizer report, is a bug. A text that is accepted must survive the round trip
-// that `ariadne convert` promises (include/ariadne/history.hpp, format_events): written
-// as EDN, which can hold every event, it reads back as the same events; written in
-// its own format, when that format can hold it, likewise.
+// sanitizer report, is a bug. The fast paths and the parallel reading must read the
+// text as the general reader alone does (history/read_transcript.hpp): the same
+// events at the same positions, or the same error at the same place; the input's
+// first byte sets the size of the parallel blocks, so block edges fall everywhere. A text that is accepted must survive
+// the round trip that `ariadne convert` promises (include/ariadne/history.hpp, format_events): written as EDN, which
+// can hold every event, it reads back as the same events; written in its own format, when that format can hold it,
+// likewise.
 #include "harness.hpp"
+
+#include "history/read_transcript.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -42,9 +47,24 @@ void expect_round_trip(const EventLog& log, Format format, const std::string& te
   }
 }
 
+void expect_fast_paths_agree(std::string_view text, std::size_t block_bytes) {
+  const std::string general = read_transcript(text, "fuzz-input", kFormat, {false, 1, 1 << 20});
+  const std::string fast = read_transcript(text, "fuzz-input", kFormat, {true, 1, 1 << 20});
+  if (fast != general) {
+    fuzz::report_bug("the fast path read the text otherwise than the general reader",
+                     "--- general ---\n" + general + "--- fast ---\n" + fast);
+  }
+  const std::string parallel = read_transcript(text, "fuzz-input", kFormat, {true, 2, block_bytes});
+  if (parallel != general) {
+    fuzz::report_bug("the parallel reading read the text otherwise than the general reader",
+                     "--- general ---\n" + general + "--- parallel ---\n" + parallel);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  expect_fast_paths_agree(fuzz::as_text(data, size), size > 0 ? 1 + data[0] % 128 : 1);
   EventLog log;
   try {
     log = parse_events(fuzz::as_text(data, size), "fuzz-input", kFormat);

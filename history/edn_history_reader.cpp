@@ -4,7 +4,9 @@
 // events must name their operation.
 #include "history/edn_history_reader.hpp"
 
-#include <optional>
+#include "history/edn_chars.hpp"
+#include "history/op_map_fields.hpp"
+#include "history/op_map_lines.hpp"
 
 namespace ariadne {
 
@@ -54,79 +56,6 @@ std::string operation_name_from_edn(const Value& f, bool client, SourcePos pos, 
   throw InputError(source, pos, ":f must be a keyword or string, found " + describe_value(f));
 }
 
-namespace {
-
-// The fields of one op map, collected key by key. Assigning in order lets a repeated
-// key keep its last value, as Value::map does.
-class OpMapFields {
- public:
-  enum class Field : std::uint8_t { process, type, f, value, key, index, other };
-
-  static Field field_named(std::string_view name) {
-    switch (name.size()) {
-      case 1: return name == "f" ? Field::f : Field::other;
-      case 3: return name == "key" ? Field::key : Field::other;
-      case 4: return name == "type" ? Field::type : Field::other;
-      case 5: return name == "value" ? Field::value : name == "index" ? Field::index : Field::other;
-      case 7: return name == "process" ? Field::process : Field::other;
-      default: return Field::other;
-    }
-  }
-
-  void set(const Value& key, Value value) {
-    if (key.is_keyword()) set(field_named(key.text()), std::move(value));
-  }
-
-  void set(Field field, Value value) {
-    switch (field) {
-      case Field::process: process_ = std::move(value); break;
-      case Field::type: type_ = std::move(value); break;
-      case Field::f: f_ = std::move(value); break;
-      case Field::value: value_ = std::move(value); break;
-      case Field::key: key_ = std::move(value); break;
-      case Field::index: index_ = std::move(value); break;
-      case Field::other: break;
-    }
-  }
-
-  Event finish(SourcePos pos, const std::string& source) && {
-    if (!process_) throw InputError(source, pos, "op map has no :process");
-    if (!type_) throw InputError(source, pos, "op map has no :type");
-    Event event;
-    event.pos = pos;
-    event.process = std::move(*process_);
-    event.type = event_type_from_edn(*type_, pos, source);
-    const bool client = event.process.is_integer();
-    if (f_) {
-      event.f = operation_name_from_edn(*f_, client, pos, source);
-    } else if (client) {
-      throw InputError(source, pos, "op map of client process " + event.process.to_edn() + " has no :f");
-    }
-    event.value = std::move(value_);
-    event.key = std::move(key_);
-    if (!index_.is_nil()) {
-      if (index_.kind() == Value::Kind::big_integer) {
-        throw InputError(source, pos, ":index " + shorten(index_.text()) + " does not fit in 64 bits");
-      }
-      if (!index_.is_integer()) {
-        throw InputError(source, pos, ":index must be an integer, found " + describe_value(index_));
-      }
-      event.index = index_.as_integer();
-    }
-    return event;
-  }
-
- private:
-  std::optional<Value> process_;
-  std::optional<Value> type_;
-  std::optional<Value> f_;
-  Value value_;
-  Value key_;
-  Value index_;
-};
-
-}  // namespace
-
 Event read_op_map(edn::Reader& reader, const std::string& source) {
   const SourcePos pos = reader.position();
   OpMapFields fields;
@@ -157,7 +86,64 @@ Event read_op_map(edn::Reader& reader, const std::string& source) {
   return std::move(fields).finish(pos, source);
 }
 
-void read_edn_history(std::string_view text, const std::string& source, EventSink& sink) {
+namespace {
+
+// The general reader for the lines of a file of op maps that the fast path declines
+// (op_map_lines.hpp). It reads op maps from a line start until one ends with nothing
+// but whitespace or a comment after it on its line, where the fast path may go on.
+class GeneralOpMapLines final : public GeneralLineReader {
+ public:
+  // `one_per_line`: Porcupine's kv rule, no two op maps on one line.
+  GeneralOpMapLines(edn::Reader& reader, std::string_view text, const std::string& source, EventSink& sink,
+                    bool one_per_line)
+      : reader_(reader), text_(text), source_(source), sink_(sink), one_per_line_(one_per_line) {}
+
+  LinePlace read_from(LinePlace at) override {
+    // At offset 0 the reader stands where it was made, past any byte-order mark.
+    if (at.offset != 0) reader_.seek(at.offset, {at.line, 1});
+    // The fast path never leaves an op map on the line before `at`.
+    std::uint32_t previous_line = 0;
+    for (;;) {
+      if (reader_.at_end()) return {text_.size(), reader_.position().line};
+      const SourcePos start = reader_.position();
+      if (one_per_line_ && start.line == previous_line) {
+        reader_.fail(
+            start, "expected one op map per line, found " + reader_.describe_next() + " after the op map on this line");
+      }
+      sink_.add(read_op_map(reader_, source_));
+      sink_.passed(reader_.offset());
+      previous_line = reader_.position().line;
+      if (rest_of_line_is_blank(reader_.offset())) return next_line_after(text_, reader_.offset(), previous_line);
+    }
+  }
+
+ private:
+  bool rest_of_line_is_blank(std::size_t at) const {
+    for (; at < text_.size() && text_[at] != '\n'; ++at) {
+      const auto c = static_cast<unsigned char>(text_[at]);
+      if (c == ';') return true;
+      if (!edn::is_whitespace(c)) return false;
+    }
+    return true;
+  }
+
+  edn::Reader& reader_;
+  std::string_view text_;
+  const std::string& source_;
+  EventSink& sink_;
+  bool one_per_line_;
+};
+
+}  // namespace
+
+void read_op_map_file(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan,
+                      bool one_per_line) {
+  edn::Reader reader(text, source);
+  GeneralOpMapLines general(reader, text, source, sink, one_per_line);
+  read_op_map_lines(text, sink, general, plan);
+}
+
+void read_edn_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
   edn::Reader reader(text, source);
   if (reader.at_end()) return;
   const SourcePos first = reader.position();
@@ -173,10 +159,8 @@ void read_edn_history(std::string_view text, const std::string& source, EventSin
                      std::string("expected an op map, found a ") + sequence->name +
                          ": a history is one vector or list of op maps, or op maps only");
   }
-  while (!reader.at_end()) {
-    sink.add(read_op_map(reader, source));
-    sink.passed(reader.offset());
-  }
+  // Op maps at the top level, as Jepsen writes them: a line at a time.
+  read_op_map_file(text, source, sink, plan, false);
 }
 
 }  // namespace ariadne

@@ -8,6 +8,8 @@
 // `12N` a (big) integer, `12M` a float, and tokens end at Clojure's delimiters.
 #include "history/edn_reader.hpp"
 
+#include "history/edn_chars.hpp"
+
 #include <ariadne/history.hpp>
 
 #include <array>
@@ -19,39 +21,7 @@ namespace ariadne::edn {
 
 namespace {
 
-// Character classes as a table: the scanner asks these for every byte it reads.
-enum CharClass : std::uint8_t { kWhitespace = 1, kTerminator = 2, kSymbolChar = 4 };
-
-constexpr std::array<std::uint8_t, 256> make_char_classes() {
-  std::array<std::uint8_t, 256> classes{};
-  for (unsigned char c : std::string_view(" ,\n\t\r\f\v")) classes[c] |= kWhitespace | kTerminator;
-  // Clojure's terminating macro characters end a token too.
-  for (unsigned char c : std::string_view("\";@^`~()[]{}\\")) classes[c] |= kTerminator;
-  // Symbol and keyword constituents; UTF-8 bytes are accepted as Clojure does.
-  for (int c = 'a'; c <= 'z'; ++c) classes[c] |= kSymbolChar;
-  for (int c = 'A'; c <= 'Z'; ++c) classes[c] |= kSymbolChar;
-  for (int c = '0'; c <= '9'; ++c) classes[c] |= kSymbolChar;
-  for (int c = 0x80; c <= 0xff; ++c) classes[c] |= kSymbolChar;
-  for (unsigned char c : std::string_view(".*+!-_?$%&=<>/:#'")) classes[c] |= kSymbolChar;
-  return classes;
-}
-
-constexpr std::array<std::uint8_t, 256> kCharClasses = make_char_classes();
-
-bool is_whitespace(unsigned char c) { return kCharClasses[c] & kWhitespace; }
-bool is_terminator(unsigned char c) { return kCharClasses[c] & kTerminator; }
-bool is_symbol_char(unsigned char c) { return kCharClasses[c] & kSymbolChar; }
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-bool is_valid_name(std::string_view name) {
-  if (name.empty()) return false;
-  for (unsigned char c : name) {
-    if (!is_symbol_char(c)) return false;
-  }
-  // A namespace separator needs a name on both sides; "/" alone is a symbol.
-  return name == "/" || (name.front() != '/' && name.back() != '/');
-}
 
 std::string describe_byte(unsigned char c) {
   if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
@@ -140,6 +110,12 @@ void Reader::restart(std::string_view text, SourcePos start) {
   at_ = 0;
   line_ = start.line;
   line_start_ = -static_cast<std::ptrdiff_t>(start.column) + 1;
+}
+
+void Reader::seek(std::size_t offset, SourcePos pos) {
+  at_ = offset;
+  line_ = pos.line;
+  line_start_ = static_cast<std::ptrdiff_t>(offset) - static_cast<std::ptrdiff_t>(pos.column) + 1;
 }
 
 SourcePos Reader::position() const {

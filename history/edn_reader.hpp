@@ -40,6 +40,9 @@ class Reader {
   // Moves on to another piece of the same file, such as the next line of a log,
   // keeping the keywords interned so far.
   void restart(std::string_view text, SourcePos start);
+  // Moves to `offset` of the same text, which sits at `pos` in the file: how a reader
+  // that skipped lines on a fast path hands the general reader the line it declined.
+  void seek(std::size_t offset, SourcePos pos);
 
   // Skips whitespace, commas, `;` comments and `#_` discarded forms, then tells
   // whether the text is exhausted.

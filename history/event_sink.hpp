@@ -7,6 +7,7 @@
 
 #include <ariadne/history.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -37,22 +38,37 @@ class EventCollector final : public EventSink {
   EventLog& log_;
 };
 
+// How the readers may read. The defaults are what every command uses; the others
+// exist so that tests and fuzz targets can hold the fast paths and the parallel
+// reading to the general reader (tests/history/fast_reader_differential_test.cpp).
+struct ReadPlan {
+  // The fast paths for the shapes real files have (flat_op_map.hpp); off, every line
+  // goes through the general reader.
+  bool fast = true;
+  // Threads reading blocks of a large file ahead of the sink; 0: one per core; 1:
+  // none, the calling thread reads everything.
+  unsigned threads = 0;
+  // A block's size, and the least size of a file read in parallel is twice this.
+  std::size_t block_bytes = std::size_t{1} << 20;
+};
+
 // Reads `text` in `format` (auto_detect guesses it, see format_detect.cpp) and hands
 // every event to `sink` in file order. Throws InputError on malformed input.
-void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink);
+void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink,
+                   const ReadPlan& plan = {});
 
 // Each reader, for one known format (docs/formats.md states the rules for users).
 // EDN: op maps, bare or in one vector or list.
-void read_edn_history(std::string_view text, const std::string& source, EventSink& sink);
+void read_edn_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
 // Jepsen text logs: every line that is neither blank nor a `;` comment is an event; a
 // log prefix ending in " - " is stripped, then the line holds EDN values: process,
 // :type, :f, value. Text after the value is ignored.
-void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink);
+void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
 // Porcupine kv: EDN op maps, one per line.
-void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink);
+void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
 // JSON: each event {"process": 0, "type": "invoke", "f": "write", "value": 1,
 // "key": "k", "index": 7}; "process" and "type" are required, "f" too for client
 // (integer) processes; other members are ignored. Event::pos is the object's '{'.
-void read_json_history(std::string_view text, const std::string& source, EventSink& sink);
+void read_json_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
 
 }  // namespace ariadne

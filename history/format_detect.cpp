@@ -144,7 +144,8 @@ std::string_view format_name(Format format) {
   return "unknown";
 }
 
-void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink) {
+void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink,
+                   const ReadPlan& plan) {
   if (format == Format::auto_detect) {
     // Every reader skips a leading byte-order mark; so does detection.
     std::string_view content = text;
@@ -153,13 +154,13 @@ void stream_events(std::string_view text, const std::string& source, Format form
     format = detect_format(content);
   }
   switch (format) {
-    case Format::jepsen_log: return read_jepsen_log(text, source, sink);
-    case Format::porcupine_kv: return read_porcupine_kv(text, source, sink);
-    case Format::json: return read_json_history(text, source, sink);
+    case Format::jepsen_log: return read_jepsen_log(text, source, sink, plan);
+    case Format::porcupine_kv: return read_porcupine_kv(text, source, sink, plan);
+    case Format::json: return read_json_history(text, source, sink, plan);
     case Format::edn:
     case Format::auto_detect: break;
   }
-  read_edn_history(text, source, sink);
+  read_edn_history(text, source, sink, plan);
 }
 
 EventLog parse_events(std::string_view text, const std::string& source, Format format) {

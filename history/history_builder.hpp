@@ -38,10 +38,15 @@ class HistoryBuilder final : public EventSink {
 
   [[noreturn]] void fail(const Event& event, const std::string& message) const;
   void note_ignored(const Event& event);
+  ProcessState& process_state(std::int64_t process);
 
   const Model& model_;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
+  // Jepsen numbers its clients from 0 and gives a crashed one the next free number, so
+  // the ids seen stay small: those index a vector, the rest a hash map.
+  static constexpr std::int64_t kDenseProcesses = 1 << 16;
+  std::vector<ProcessState> dense_processes_;
   std::unordered_map<std::int64_t, ProcessState> processes_;
   std::unordered_map<std::string, std::size_t> ignored_at_;  // process's EDN -> index in history_.ignored
 };

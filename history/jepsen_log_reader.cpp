@@ -16,6 +16,7 @@
 #include "history/edn_history_reader.hpp"
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
+#include "history/flat_op_map.hpp"
 
 namespace ariadne {
 
@@ -111,7 +112,9 @@ bool looks_like_jepsen_console_start(std::string_view line) {
   return false;
 }
 
-void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink) {
+void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
+  FlatOpMapReader fast;
+  Event event;
   edn::Reader reader({}, source, {1, 1}, "end of line");
   std::uint32_t line_number = 0;
   std::size_t at = 0;
@@ -144,7 +147,13 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
       if (skipped++ == 0) first_skipped = line_number;
       continue;
     }
-    reader.restart(line.substr(prefix), {line_number, static_cast<std::uint32_t>(prefix + 1)});
+    const SourcePos start{line_number, static_cast<std::uint32_t>(prefix + 1)};
+    if (plan.fast && fast.read_log_line(line.substr(prefix), start, event) == FlatOpMapReader::Line::event) {
+      sink.add(std::move(event));
+      sink.passed(at);
+      continue;
+    }
+    reader.restart(line.substr(prefix), start);
     sink.add(parse_line(reader, source));
     sink.passed(at);
   }

@@ -16,6 +16,7 @@
 #include "base/text_encoding.hpp"
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
+#include "history/flat_json_object.hpp"
 
 #include <ariadne/history.hpp>
 
@@ -46,6 +47,8 @@ class JsonParser {
   [[noreturn]] void fail(SourcePos pos, const std::string& message) const { throw InputError(source_, pos, message); }
   char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
   std::size_t offset() const { return at_; }
+  // Moves on to `offset` on the same line, past what a fast path has read.
+  void skip_within_line(std::size_t offset) { at_ = offset; }
 
   void skip_space() {
     while (at_ < text_.size()) {
@@ -352,8 +355,9 @@ class TimeOrder {
   SourcePos first_pos_;
 };
 
-Event event_from_json(const Value& object, SourcePos pos, const std::string& source, TimeOrder& times) {
-  auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
+// The members of one event object that the format reads; the last of a repeated
+// member counts, as in the object's map.
+struct JsonEventFields {
   const Value* process = nullptr;
   const Value* type = nullptr;
   const Value* f = nullptr;
@@ -361,23 +365,28 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   const Value* key = nullptr;
   const Value* index = nullptr;
   const Value* time = nullptr;
-  for (const auto& [k, v] : object.entries()) {
-    const std::string& name = k.text();
+
+  void set(std::string_view name, const Value* v) {
     if (name == "process")
-      process = &v;
+      process = v;
     else if (name == "type")
-      type = &v;
+      type = v;
     else if (name == "f")
-      f = &v;
+      f = v;
     else if (name == "value")
-      value = &v;
+      value = v;
     else if (name == "key")
-      key = &v;
+      key = v;
     else if (name == "index")
-      index = &v;
+      index = v;
     else if (name == "time")
-      time = &v;
+      time = v;
   }
+};
+
+Event event_from_fields(const JsonEventFields& fields, SourcePos pos, const std::string& source, TimeOrder& times) {
+  auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
+  const auto [process, type, f, value, key, index, time] = fields;
   if (time) times.observe(*time, pos);
   if (!process) fail("event has no \"process\"");
   if (!type) fail("event has no \"type\"");
@@ -421,6 +430,12 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
   return event;
 }
 
+Event event_from_json(const Value& object, SourcePos pos, const std::string& source, TimeOrder& times) {
+  JsonEventFields fields;
+  for (const auto& [k, v] : object.entries()) fields.set(k.text(), &v);
+  return event_from_fields(fields, pos, source, times);
+}
+
 }  // namespace
 
 Value parse_json_value(std::string_view text, const std::string& source) {
@@ -432,9 +447,10 @@ Value parse_json_value(std::string_view text, const std::string& source) {
   return value;
 }
 
-void read_json_history(std::string_view text, const std::string& source, EventSink& sink) {
+void read_json_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
   JsonParser parser(text, source);
   TimeOrder times;
+  FlatJsonObjectReader flat;
   auto read_events = [&](std::size_t depth) {
     parser.each_element(depth, [&](std::size_t inner) {
       const SourcePos pos = parser.position();
@@ -442,6 +458,16 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
         parser.fail(pos,
                     "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
                         parser.describe_next());
+      }
+      if (plan.fast) {
+        if (const std::size_t end = flat.read(text, parser.offset())) {
+          JsonEventFields fields;
+          for (const auto& [name, value] : flat.members) fields.set(name, &value);
+          sink.add(event_from_fields(fields, pos, source, times));
+          parser.skip_within_line(end);
+          sink.passed(end);
+          return;
+        }
       }
       sink.add(event_from_json(parser.parse_value(inner), pos, source, times));
       sink.passed(parser.offset());

@@ -54,7 +54,8 @@ class Model {
   // The model as written in expected.tsv files, e.g. "cas-register(0)".
   virtual std::string spec() const = 0;
   // Checks an operation's f and value shape. Returns a message such as
-  // "expected [old new] for :cas, got 3" when the op does not fit the model.
+  // "expected [old new] for :cas, got 3" when the op does not fit the model. Reading
+  // a large history calls it from several threads at once, so it must change nothing.
   virtual std::optional<std::string> check_operation(const Operation& op) const = 0;
   // Whether a :fail pair is an observation the model must explain (the etcd model's
   // failed cas: "the register did not hold the expected value") rather than an op

@@ -1,0 +1,218 @@
+// The line driver of op-map files (op_map_lines.hpp): the fast path line by line,
+// blocks read ahead on worker threads, and the general reader for what the fast path
+// declines.
+#include "history/op_map_lines.hpp"
+
+#include "history/flat_op_map.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ariadne {
+
+namespace {
+
+// Blocks read ahead of the one the sink is taking, per worker: enough to keep the
+// workers busy while the calling thread pairs events, few enough that the events
+// waiting (about 15,000 a megabyte) stay a small part of the history's memory.
+constexpr std::size_t kBlocksAheadPerWorker = 4;
+
+const char* line_end(const char* p, const char* end) {
+  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+  return newline ? newline : end;
+}
+
+// What the fast path made of one block.
+struct Block {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::vector<Event> events;  // Event::pos.line counts lines from the block's start (0 for its first line)
+  std::size_t stopped = 0;    // the first line the fast path declined, or `end`
+  std::uint32_t lines_before_stop = 0;
+  bool ready = false;
+};
+
+// Reads lines with the fast path from `at` until `limit` or the first declined line;
+// hands each event to `emit` with its line number. Returns where it stopped.
+template <class Emit>
+LinePlace read_fast(std::string_view text, LinePlace at, std::size_t limit, FlatOpMapReader& fast, Emit emit) {
+  const char* const base = text.data();
+  const char* p = base + at.offset;
+  const char* const stop = base + limit;
+  Event event;
+  while (p < stop) {
+    const char* end = line_end(p, base + text.size());
+    const auto result = fast.read_line({p, static_cast<std::size_t>(end - p)}, at.line, event);
+    if (result == FlatOpMapReader::Line::declined) break;
+    if (result == FlatOpMapReader::Line::event) emit(std::move(event));
+    p = end < base + text.size() ? end + 1 : end;
+    ++at.line;
+  }
+  at.offset = static_cast<std::size_t>(std::min(p, base + text.size()) - base);
+  return at;
+}
+
+class ParallelLines {
+ public:
+  ParallelLines(std::string_view text, EventSink& sink, GeneralLineReader& general, const ReadPlan& plan,
+                unsigned workers)
+      : text_(text), sink_(sink), general_(general) {
+    const std::size_t block = std::max<std::size_t>(plan.block_bytes, 1);
+    for (std::size_t begin = 0; begin < text.size();) {
+      std::size_t end = std::min(text.size(), begin + block);
+      if (end < text.size()) {
+        const char* newline = line_end(text.data() + end, text.data() + text.size());
+        end = std::min(text.size(), static_cast<std::size_t>(newline - text.data()) + 1);
+      }
+      blocks_.push_back({begin, end, {}, end, 0, false});
+      begin = end;
+    }
+    ahead_ = kBlocksAheadPerWorker * workers;
+    for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+
+  ~ParallelLines() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+  }
+
+  ParallelLines(const ParallelLines&) = delete;
+  ParallelLines& operator=(const ParallelLines&) = delete;
+
+  void run() {
+    LinePlace at;
+    FlatOpMapReader fast;  // for the stretches the calling thread reads itself
+    for (std::size_t k = 0; k < blocks_.size(); ++k) {
+      Block& block = wait_for(k);
+      bool declined = false;  // the line at `at` is one the fast path declined
+      if (at.offset == block.begin) {
+        for (Event& event : block.events) {
+          event.pos.line += at.line;
+          sink_.add(std::move(event));
+        }
+        at.offset = block.stopped;
+        at.line += block.lines_before_stop;
+        declined = at.offset < block.end;
+        sink_.passed(at.offset);
+      }
+      release(k);
+      // A declined line, or general reading that ended inside this block: the rest of
+      // the block is read here.
+      while (at.offset < block.end) {
+        if (!declined) {
+          at = read_fast(text_, at, block.end, fast, [&](Event&& event) { sink_.add(std::move(event)); });
+          sink_.passed(at.offset);
+          if (at.offset >= block.end) break;
+        }
+        at = general_.read_from(at);
+        declined = false;
+      }
+    }
+  }
+
+ private:
+  Block& wait_for(std::size_t k) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return blocks_[k].ready; });
+    return blocks_[k];
+  }
+
+  void release(std::size_t k) {
+    {
+      const std::lock_guard lock(mutex_);
+      std::vector<Event>().swap(blocks_[k].events);
+      consumed_ = k + 1;
+    }
+    changed_.notify_all();
+  }
+
+  void work() {
+    FlatOpMapReader fast;
+    for (;;) {
+      std::size_t k;
+      {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return stopping_ || (next_ < blocks_.size() && next_ < consumed_ + ahead_); });
+        if (stopping_) return;
+        k = next_++;
+      }
+      Block& block = blocks_[k];
+      std::vector<Event> events;
+      LinePlace stopped{block.begin, 0};
+      try {
+        stopped =
+            read_fast(text_, stopped, block.end, fast, [&](Event&& event) { events.push_back(std::move(event)); });
+      } catch (const std::exception&) {
+        // Out of memory, say: the calling thread reads the whole block again itself.
+        events.clear();
+        stopped = {block.begin, 0};
+      }
+      {
+        const std::lock_guard lock(mutex_);
+        block.events = std::move(events);
+        block.stopped = stopped.offset;
+        block.lines_before_stop = stopped.line;
+        block.ready = true;
+      }
+      changed_.notify_all();
+    }
+  }
+
+  std::string_view text_;
+  EventSink& sink_;
+  GeneralLineReader& general_;
+  std::vector<Block> blocks_;
+  std::size_t ahead_ = 1;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t next_ = 0;      // the next block a worker takes
+  std::size_t consumed_ = 0;  // blocks the calling thread is done with
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+unsigned worker_count(const ReadPlan& plan) {
+  if (plan.threads != 0) return plan.threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
+LinePlace next_line_after(std::string_view text, std::size_t offset, std::uint32_t line) {
+  const char* end = line_end(text.data() + std::min(offset, text.size()), text.data() + text.size());
+  const auto newline = static_cast<std::size_t>(end - text.data());
+  return newline < text.size() ? LinePlace{newline + 1, line + 1} : LinePlace{text.size(), line};
+}
+
+void read_op_map_lines(std::string_view text, EventSink& sink, GeneralLineReader& general, const ReadPlan& plan) {
+  if (!plan.fast) {
+    for (LinePlace at; at.offset < text.size();) at = general.read_from(at);
+    return;
+  }
+  const unsigned workers = worker_count(plan);
+  if (workers > 1 && text.size() >= 2 * plan.block_bytes) {
+    ParallelLines(text, sink, general, plan, workers).run();
+    return;
+  }
+  FlatOpMapReader fast;
+  LinePlace at;
+  while (at.offset < text.size()) {
+    const LinePlace stopped =
+        read_fast(text, at, text.size(), fast, [&](Event&& event) { sink.add(std::move(event)); });
+    sink.passed(stopped.offset);
+    if (stopped.offset >= text.size()) break;
+    at = general.read_from(stopped);
+  }
+}
+
+}  // namespace ariadne
