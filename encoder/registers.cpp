@@ -73,7 +73,7 @@ class RegisterEncoder {
           case RegisterAccess::Kind::write: key.writers.push_back({op, access.value, false}); break;
           case RegisterAccess::Kind::append:
             // Appending "" changes nothing; it constrains no read.
-            if (semantics_.text.at(access.value).empty()) break;
+            if (semantics_.text(access.value).empty()) break;
             key.writers.push_back({op, access.value, true});
             key.has_appends = true;
             break;
@@ -150,7 +150,7 @@ class RegisterEncoder {
     if (reader.other_than) {
       throw EncodingUnsupported("a read that excludes a value on a key with appends has no direct encoding");
     }
-    const std::string_view seen = semantics_.text.at(reader.value);
+    const std::string_view seen = semantics_.text(reader.value);
     std::vector<std::vector<std::uint32_t>> decompositions;  // ops: base (or kInitialWrite), then appends
     std::vector<std::uint32_t> pruned_by;                    // overwriters that ruled a decomposition out
 
@@ -158,7 +158,7 @@ class RegisterEncoder {
     std::vector<std::size_t> lengths;
     for (const Writer& writer : key.writers) {
       if (!writer.append || builder_.precedes(reader.op, writer.op)) continue;
-      const std::string_view text = semantics_.text.at(writer.value);
+      const std::string_view text = semantics_.text(writer.value);
       appends_by_text[text].push_back(writer.op);
       if (std::ranges::find(lengths, text.size()) == lengths.end()) lengths.push_back(text.size());
     }
@@ -192,14 +192,14 @@ class RegisterEncoder {
         }
       }
     };
-    const std::string_view initial = semantics_.text.at(semantics_.initial[k]);
+    const std::string_view initial = semantics_.text(semantics_.initial[k]);
     if (seen.starts_with(initial)) {
       path = {kInitialWrite};
       extend(extend, initial.size());
     }
     for (const Writer& writer : key.writers) {
       if (writer.append || writer.op == reader.op || builder_.precedes(reader.op, writer.op)) continue;
-      const std::string_view base = semantics_.text.at(writer.value);
+      const std::string_view base = semantics_.text(writer.value);
       if (!seen.starts_with(base)) continue;
       path = {writer.op};
       extend(extend, base.size());
@@ -265,7 +265,7 @@ class RegisterEncoder {
   }
 
   std::string op_id(std::uint32_t op) const { return std::to_string(builder_.op(op).id); }
-  std::string value_name(std::uint32_t value) const { return semantics_.value_names.at(value); }
+  std::string value_name(std::uint32_t value) const { return semantics_.value_name(value); }
 
   FormulaBuilder& builder_;
   const models::Semantics& semantics_;

@@ -113,7 +113,7 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
       }
       if (!starved) continue;
       // Values are the user's and may run to megabytes: quoted briefly.
-      const auto value_name = [&](std::uint32_t value) { return shorten(semantics->value_names.at(value)); };
+      const auto value_name = [&](std::uint32_t value) { return shorten(semantics->value_name(value)); };
       out += "  - " + name_op(model, reader) + " has no write of " + value_name(read.value) + " left to read from:\n";
       for (const auto& [reason, writers] : ruled_out) {
         out += "      ";

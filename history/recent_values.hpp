@@ -20,31 +20,59 @@ namespace ariadne {
 class RecentValues {
  public:
   // Strings longer than this are not cached: long values rarely repeat.
-  static constexpr std::size_t kSharedStringMax = 64;
+  static constexpr std::size_t kSharedStringMax = 48;
+  static constexpr std::size_t kSharedNameMax = 24;
 
-  // A keyword named `name`; `name` must already be a valid name, or be checked with
-  // `valid` on a miss (a hit was valid when it was stored).
+  // A keyword named `name`; `valid(name)` is asked on a miss (a hit was valid when
+  // it was stored). False when it is not valid.
   template <class Valid>
   bool keyword(std::string_view name, Value& out, Valid valid) {
-    Value& slot = keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
-                             static_cast<unsigned char>(name.back())) %
-                            kKeywords];
-    if (!slot.is_keyword() || slot.text() != name) {
+    if (name.size() > kSharedNameMax) {
       if (!valid(name)) return false;
-      slot = Value::keyword(std::string(name));
+      out = Value::keyword(std::string(name));
+      return true;
     }
-    out = slot;
+    Slot<kSharedNameMax>& slot = keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
+                                            static_cast<unsigned char>(name.back())) %
+                                           kKeywords];
+    if (!slot.holds(name, 0)) {
+      if (!valid(name)) return false;
+      slot.store(name, 0, Value::keyword(std::string(name)));
+    }
+    out = slot.value;
     return true;
   }
 
   Value string(std::string_view content) {
     if (content.size() > kSharedStringMax) return Value::string(std::string(content));
-    Value& slot = strings_[hash(content) % kStrings];
-    if (!slot.is_string() || slot.text() != content) slot = Value::string(std::string(content));
-    return slot;
+    const std::uint64_t h = hash(content);
+    Slot<kSharedStringMax>& slot = strings_[h % kStrings];
+    if (!slot.holds(content, h)) slot.store(content, h, Value::string(std::string(content)));
+    return slot.value;
   }
 
  private:
+  // A cached Value beside a copy of its text, so that a look-up compares bytes that
+  // sit in the cache's own memory instead of following the Value to its payload, a
+  // cache miss each time in a table this size.
+  template <std::size_t Max>
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint8_t size = 0;
+    char text[Max] = {};
+    Value value;  // nil while the slot is empty
+
+    bool holds(std::string_view s, std::uint64_t h) const {
+      return hash == h && size == s.size() && !value.is_nil() && std::memcmp(text, s.data(), s.size()) == 0;
+    }
+    void store(std::string_view s, std::uint64_t h, Value v) {
+      hash = h;
+      size = static_cast<std::uint8_t>(s.size());
+      std::memcpy(text, s.data(), s.size());
+      value = std::move(v);
+    }
+  };
+
   // A cheap hash for short strings: 8 bytes at a time.
   static std::uint64_t hash(std::string_view s) {
     std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
@@ -63,8 +91,8 @@ class RecentValues {
 
   static constexpr std::size_t kKeywords = 256;
   static constexpr std::size_t kStrings = 4096;
-  std::vector<Value> keywords_ = std::vector<Value>(kKeywords);
-  std::vector<Value> strings_ = std::vector<Value>(kStrings);
+  std::vector<Slot<kSharedNameMax>> keywords_ = std::vector<Slot<kSharedNameMax>>(kKeywords);
+  std::vector<Slot<kSharedStringMax>> strings_ = std::vector<Slot<kSharedStringMax>>(kStrings);
 };
 
 }  // namespace ariadne

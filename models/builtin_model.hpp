@@ -35,6 +35,12 @@ class BuiltinModel : public Model {
   // What the ops mean to the encoder (models/semantics.hpp); nullopt: no direct
   // encoding, the encoder unrolls step() instead.
   virtual std::optional<Semantics> semantics(std::span<const Operation* const> /*ops*/) const { return std::nullopt; }
+  // Why the unique-value tests (search/unique_values.hpp) cannot decide `ops`, when a
+  // glance at them tells, so that the engine withdraws without describing them all
+  // first; nullopt when only the test itself can tell.
+  virtual std::optional<std::string> unique_values_out_of_reach(std::span<const Operation* const> /*ops*/) const {
+    return std::nullopt;
+  }
 
  protected:
   explicit BuiltinModel(std::string_view name) : name_(name) {}

@@ -8,9 +8,9 @@ namespace ariadne::models {
 
 void name_values(Semantics& semantics, const ValueTable& values) {
   semantics.value_count = values.size();
-  semantics.value_names.clear();
-  semantics.value_names.reserve(values.size());
-  for (std::uint32_t id = 0; id < values.size(); ++id) semantics.value_names.push_back(values.at(id).to_edn());
+  semantics.values.clear();
+  semantics.values.reserve(values.size());
+  for (std::uint32_t id = 0; id < values.size(); ++id) semantics.values.push_back(values.at(id));
 }
 
 Semantics describe_container(Theory theory, const Value& initial, std::string_view insert, std::string_view remove,
@@ -43,6 +43,11 @@ Semantics describe_container(Theory theory, const Value& initial, std::string_vi
 
 std::optional<Semantics> semantics_of(const Model& model, std::span<const Operation* const> ops) {
   if (const auto* builtin = dynamic_cast<const BuiltinModel*>(&model)) return builtin->semantics(ops);
+  return std::nullopt;
+}
+
+std::optional<std::string> unique_values_out_of_reach(const Model& model, std::span<const Operation* const> ops) {
+  if (const auto* builtin = dynamic_cast<const BuiltinModel*>(&model)) return builtin->unique_values_out_of_reach(ops);
   return std::nullopt;
 }
 

@@ -74,10 +74,20 @@ struct Semantics {
   // elements (front of a queue first, bottom of a stack first).
   std::vector<std::uint32_t> initial;
   std::size_t value_count = 0;
-  // registers with appends: the string of every value id (appends concatenate).
-  std::vector<std::string> text;
-  // EDN of every value id, for messages.
-  std::vector<std::string> value_names;
+  // The value of every value id. Names for messages and the strings of appends are
+  // taken from them when asked for, not for every value up front: a partition of a
+  // kv history has as many distinct strings as reads, and a test that declines or an
+  // answer that names no value never needs them.
+  std::vector<Value> values;
+  // registers whose values are strings that appends concatenate (kv): text() holds.
+  bool strings = false;
+
+  // EDN of a value id, for messages.
+  std::string value_name(std::uint32_t id) const {
+    return id < values.size() ? values[id].to_edn() : std::to_string(id);
+  }
+  // registers with appends: the string of a value id (appends concatenate).
+  std::string_view text(std::uint32_t id) const { return values.at(id).text(); }
 };
 
 // Filled by each model: value ids from `values`, names taken at the end.
@@ -92,5 +102,8 @@ Semantics describe_container(Theory theory, const Value& initial, std::string_vi
 // The meaning of `ops` under `model`, or nullopt when the model has none to offer
 // (a model defined outside models/).
 std::optional<Semantics> semantics_of(const Model& model, std::span<const Operation* const> ops);
+
+// BuiltinModel::unique_values_out_of_reach for any model (nullopt for the others).
+std::optional<std::string> unique_values_out_of_reach(const Model& model, std::span<const Operation* const> ops);
 
 }  // namespace ariadne::models

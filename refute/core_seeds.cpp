@@ -120,7 +120,7 @@ bool overwrites(const models::OpMeaning& meaning, std::uint32_t key, std::uint32
 std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
                                                          const models::Semantics* semantics, std::uint32_t failing_op) {
   std::vector<std::vector<std::uint32_t>> seeds;
-  if (!semantics || semantics->theory != models::Theory::registers || !semantics->text.empty()) return seeds;
+  if (!semantics || semantics->theory != models::Theory::registers || semantics->strings) return seeds;
   const std::size_t n = ops.size();
   const bool has_twins = semantics->ops.size() >= 2 * n;
   const Operation& read = *ops[failing_op];

@@ -94,7 +94,7 @@ std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>
       every_value.insert(access.key);
     } else if (access.kind == RegisterAccess::Kind::read) {
       wanted.insert({access.key, access.value});
-      if (keys_with_appends_.count(access.key)) seen[access.key].push_back(semantics_->text.at(access.value));
+      if (keys_with_appends_.count(access.key)) seen[access.key].push_back(semantics_->text(access.value));
     }
   };
   for (std::uint32_t i = 0; i < size_; ++i) {
@@ -112,7 +112,7 @@ std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>
       const bool append = access.kind == RegisterAccess::Kind::append;
       if (!append && access.kind != RegisterAccess::Kind::write) continue;
       if (keys_with_appends_.count(access.key) && !every_value.count(access.key)) {
-        const std::string_view text = semantics_->text.at(access.value);
+        const std::string_view text = semantics_->text(access.value);
         for (const std::string_view string : seen[access.key]) {
           if (append ? string.find(text) != std::string_view::npos : string.starts_with(text)) return true;
         }

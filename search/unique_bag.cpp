@@ -38,9 +38,7 @@ class BagAnalysis {
   }
 
  private:
-  std::string value_name(std::uint32_t v) const {
-    return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
-  }
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
 
   bool classify() {
     if (semantics_.theory != models::Theory::unordered_queue) return answer_.decline("not an unordered-queue");

@@ -91,9 +91,7 @@ class QueueAnalysis {
   }
 
  private:
-  std::string value_name(std::uint32_t v) const {
-    return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
-  }
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
 
   bool classify() {
     if (semantics_.theory != models::Theory::fifo_queue) return answer_.decline("not a fifo-queue");

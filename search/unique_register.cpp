@@ -134,9 +134,7 @@ class Analysis {
     return answer_.refute(std::move(ops), std::move(why));
   }
 
-  std::string value_name(std::uint32_t v) const {
-    return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
-  }
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
   std::uint64_t call(std::uint32_t i) const { return ops_[i]->call; }
   std::uint64_t ret(std::uint32_t i) const { return ops_[i]->ret; }  // kNever if crashed
   bool kept(std::uint32_t i) const { return forcer_[i] != kNoOp; }

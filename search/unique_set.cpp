@@ -42,9 +42,7 @@ class SetAnalysis {
   }
 
  private:
-  std::string value_name(std::uint32_t v) const {
-    return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
-  }
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
   const std::vector<std::uint32_t>& read_set(std::uint32_t i) const { return semantics_.ops[i].elements; }
 
   bool classify() {

@@ -349,9 +349,7 @@ class StackAnalysis {
     return answer_.refute(std::move(ops), std::move(why));
   }
 
-  std::string value_name(std::uint32_t v) const {
-    return v < semantics_.value_names.size() ? semantics_.value_names[v] : std::to_string(v);
-  }
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
 
   // Sorts the ops into pushes and pops of values, drops those that cannot matter, and
   // declines what the test does not cover.

@@ -53,8 +53,11 @@ class UniqueValueEngine final : public SearchEngine {
   Outcome run(std::uint64_t) override {
     if (!ran_) {
       ran_ = true;
-      const auto semantics = models::semantics_of(model_, sub_.ops);
-      if (semantics) {
+      const auto out_of_reach = models::unique_values_out_of_reach(model_, sub_.ops);
+      const auto semantics = out_of_reach ? std::nullopt : models::semantics_of(model_, sub_.ops);
+      if (out_of_reach) {
+        analysis_.why = *out_of_reach;
+      } else if (semantics) {
         analysis_ = analyse_unique_values(sub_.ops, *semantics, [this] {
           stop_reason_ = stop_.check();
           return stop_reason_ != StopSignal::Why::none;
