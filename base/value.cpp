@@ -285,6 +285,9 @@ const Value* Value::find_keyword(std::string_view name) const {
 int Value::compare(const Value& a, const Value& b) {
   int ra = kind_rank(a.kind_), rb = kind_rank(b.kind_);
   if (ra != rb) return ra < rb ? -1 : 1;
+  // Payloads are immutable: one shared payload (a key or value the reader read once
+  // and shared, "k17") is equal to itself without a look at its bytes.
+  if (a.payload_ && a.payload_ == b.payload_ && a.kind_ == b.kind_) return 0;
   switch (a.kind_) {
     case Kind::nil: return 0;
     case Kind::boolean: return int(a.scalar_.b) - int(b.scalar_.b);

@@ -14,10 +14,13 @@
 #include "models/builtin_model.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"
+#include "models/prefetch.hpp"
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace ariadne::models {
 
@@ -38,7 +41,10 @@ class CompiledKv final : public CompiledModel {
   CompiledKv(const Value& init, std::span<const Operation* const> ops) {
     const std::uint32_t empty = strings_.intern(chars(""));
     ops_.reserve(ops.size());
-    for (const Operation* op : ops) ops_.push_back(translate(*op));
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      prefetch_ahead(ops, i);
+      ops_.push_back(translate(*ops[i]));
+    }
     single_key_ = keys_.size() <= 1;
     scratch_.assign(keys_.size(), empty);
     for (std::uint32_t key = 0; key < keys_.size(); ++key) {
@@ -84,7 +90,9 @@ class CompiledKv final : public CompiledModel {
  private:
   KvOp translate(const Operation& op) {
     if (op.status == OpStatus::failed) return {KvStep::any};  // never happened
-    const std::uint32_t key = keys_.intern(op.key);
+    // A partition's ops share one key, and mostly one Value of it: equal at a glance.
+    if (!last_key_ || !(op.key == last_key_->first)) last_key_.emplace(op.key, keys_.intern(op.key));
+    const std::uint32_t key = last_key_->second;
     const bool crashed = op.status == OpStatus::crashed;
     if (op.f == "get") {
       if (crashed) return {KvStep::any};
@@ -123,6 +131,7 @@ class CompiledKv final : public CompiledModel {
   }
 
   ValueTable keys_;
+  std::optional<std::pair<Value, std::uint32_t>> last_key_;  // while translating
   ContentTable<char> strings_;
   ContentTable<std::uint32_t> states_;  // used only when compiled for several keys
   StepCache cache_;
