@@ -177,6 +177,7 @@ FlatOpMapReader::Line FlatOpMapReader::read_log_line(std::string_view text, Sour
   Cursor at{text.data(), text.data() + text.size()};
   at.skip_space();
   if (at.p == at.end) return Line::declined;
+  event = Event();  // a log line has no :key and no :index
   event.pos = {start.line, start.column + static_cast<std::uint32_t>(at.p - text.data())};
   // Process: an integer or a keyword (:nemesis); anything else is rare.
   const char first = *at.p;

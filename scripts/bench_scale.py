@@ -11,8 +11,8 @@ small sizes so each key still has operations to check), then `ariadne check FILE
 --model kv --json` RUNS times. Reported per size: the file's size, the median wall
 time of the whole command (reading, pairing, checking, certifying and printing the
 witness), the median of its "read_ms" and "elapsed_ms" (checking and certifying),
-and the largest peak resident set size (from /usr/bin/time), beside the targets of
-issue 7: 10^6 operations in under 5 s and 1 GiB, 10^7 in under 60 s and 4 GiB.
+and the largest peak resident set size (from /usr/bin/time), beside the targets:
+10^6 operations in under 1 GiB, 10^7 in under 30 s and 4 GiB.
 
 Parse throughput (--formats, or `make bench-readers`): a 10^6-operation history
 written in every format (`ariadne convert`): a kv history in edn, porcupine-kv and
@@ -22,8 +22,10 @@ pairing its events). Beside it, in the same run and on the same bytes, `grep -c
 invoke` (the invocations, a line each in every format, so every byte is read; its
 output goes to a pipe, since GNU grep stops at the first match when it writes to
 /dev/null), timed as a median of RUNS after one warm-up run that leaves the file in
-the page cache for both: the ratios of reading and of the whole command to it are
-issue 21's targets (at most 2x and 5x, under 1 GiB).
+the page cache for both. The ratios of "read_ms" and of "total_ms" (reading and
+checking, as the command reports them) to grep's time are issue 21's targets (at
+most 2x and 5x, under 1 GiB); the whole command's wall time adds printing the
+witness, freeing the history, and the process's start and end.
 
 Generated files are kept in --work-dir (10^7 operations take 1.4 GB) and reused when
 present. A benchmark, not a test: it asserts nothing.
@@ -76,7 +78,7 @@ def timed_check(ariadne, path, model, fmt=None):
 def growth(args):
     print("| operations | keys | file | wall (median) | reading | checking | peak RSS | verdict | target |")
     print("|---:|---:|---:|---:|---:|---:|---:|---|---|")
-    targets = {10**6: (5, 1 << 30), 10**7: (60, 4 << 30)}
+    targets = {10**6: (None, 1 << 30), 10**7: (30, 4 << 30)}
     for size in args.sizes:
         keys = min(1000, max(1, size // 100))
         path = os.path.join(args.work_dir, f"kv-{size}-{keys}keys.edn")
@@ -92,8 +94,8 @@ def growth(args):
         target = ""
         if size in targets:
             seconds, memory = targets[size]
-            met = statistics.median(walls) < seconds and max(peaks) < memory
-            target = f"< {seconds} s, < {memory >> 30} GiB: {'met' if met else 'MISSED'}"
+            met = (seconds is None or statistics.median(walls) < seconds) and max(peaks) < memory
+            target = (f"< {seconds} s, " if seconds else "") + f"< {memory >> 30} GiB: {'met' if met else 'MISSED'}"
         print(f"| {size:,} | {keys:,} | {os.path.getsize(path) / 1e6:,.0f} MB | {statistics.median(walls):.2f} s "
               f"| {statistics.median(reads):.2f} s | {statistics.median(checks):.2f} s | {max(peaks) / 2**20:,.0f} MiB "
               f"| {'/'.join(sorted(verdicts))} | {target} |", flush=True)
@@ -113,9 +115,9 @@ def timed_grep(path, runs):
 
 def formats(args):
     ops = 10**6
-    print(f"\n| history ({ops:,} operations) | format | file | reading (median) | throughput | whole command "
-          f"| peak RSS | grep -c | reading / grep | command / grep |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"\n| history ({ops:,} operations) | format | file | reading (median) | throughput | total_ms "
+          f"| whole command | peak RSS | grep -c | reading / grep | total_ms / grep | command / grep |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     # The register history has 5 processes: one key, so few enough open at once that
     # its check (which these rows do not time) stays short.
     cases = [("kv", "kv", 1000, 50, ["edn", "porcupine-kv", "json"]),
@@ -129,12 +131,13 @@ def formats(args):
             grep = timed_grep(path, args.runs)
             runs = [timed_check(args.ariadne, path, model, fmt) for _ in range(args.runs)]
             read = statistics.median(r[2]["read_ms"] / 1000 for r in runs)
+            total = statistics.median(r[2]["total_ms"] / 1000 for r in runs)
             wall = statistics.median(r[0] for r in runs)
             peak = max(r[1] for r in runs)
             size = os.path.getsize(path)
             print(f"| {name} | {fmt} | {size / 1e6:,.0f} MB | {read:.2f} s | {size / 1e6 / read:,.0f} MB/s "
-                  f"| {wall:.2f} s | {peak / 2**20:,.0f} MiB | {grep:.2f} s | {read / grep:.1f}x | {wall / grep:.1f}x |",
-                  flush=True)
+                  f"| {total:.2f} s | {wall:.2f} s | {peak / 2**20:,.0f} MiB | {grep:.2f} s | {read / grep:.1f}x "
+                  f"| {total / grep:.1f}x | {wall / grep:.1f}x |", flush=True)
 
 
 def main():
