@@ -99,7 +99,8 @@ class GeneralOpMapLines final : public GeneralLineReader {
       : reader_(reader), text_(text), source_(source), sink_(sink), one_per_line_(one_per_line) {}
 
   LinePlace read_from(LinePlace at) override {
-    // At offset 0 the reader stands where it was made, past any byte-order mark.
+    // At offset 0 the reader stands where it was made (past any byte-order mark),
+    // or at the first form, past what comes before it.
     if (at.offset != 0) reader_.seek(at.offset, {at.line, 1});
     // The fast path never leaves an op map on the line before `at`.
     std::uint32_t previous_line = 0;
@@ -136,9 +137,8 @@ class GeneralOpMapLines final : public GeneralLineReader {
 
 }  // namespace
 
-void read_op_map_file(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan,
-                      bool one_per_line) {
-  edn::Reader reader(text, source);
+void read_op_map_file(edn::Reader& reader, std::string_view text, const std::string& source, EventSink& sink,
+                      const ReadPlan& plan, bool one_per_line) {
   GeneralOpMapLines general(reader, text, source, sink, one_per_line);
   read_op_map_lines(text, sink, general, plan);
 }
@@ -160,7 +160,7 @@ void read_edn_history(std::string_view text, const std::string& source, EventSin
                          ": a history is one vector or list of op maps, or op maps only");
   }
   // Op maps at the top level, as Jepsen writes them: a line at a time.
-  read_op_map_file(text, source, sink, plan, false);
+  read_op_map_file(reader, text, source, sink, plan, false);
 }
 
 }  // namespace ariadne

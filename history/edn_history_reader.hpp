@@ -33,9 +33,10 @@ std::string operation_name_from_edn(const Value& f, bool client, SourcePos pos, 
 
 // Reads a file of op maps at the top level, a line at a time (op_map_lines.hpp): the
 // EDN history reader's common case, and the Porcupine kv reader, which passes
-// `one_per_line` to refuse two op maps on one line.
-void read_op_map_file(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan,
-                      bool one_per_line);
+// `one_per_line` to refuse two op maps on one line. `reader` reads `text` and stands
+// at its start or at its first form; it reads the lines the fast path declines.
+void read_op_map_file(edn::Reader& reader, std::string_view text, const std::string& source, EventSink& sink,
+                      const ReadPlan& plan, bool one_per_line);
 
 // A value as a message shows it: its kind and a prefix of its EDN text.
 std::string describe_value(const Value& value);

@@ -374,9 +374,7 @@ Value Reader::read_string(SourcePos start) {
     if (close < text_.size() && text_[close] == '"' && close - at_ <= kSharedStringMax) {
       const std::string_view content = text_.substr(at_, close - at_);
       at_ = close + 1;
-      Value& slot = recent_strings_[std::hash<std::string_view>{}(content) % recent_strings_.size()];
-      if (!slot.is_string() || slot.text() != content) slot = Value::string(std::string(content));
-      return slot;
+      return recent_strings_.string(content);
     }
   }
   std::string out;

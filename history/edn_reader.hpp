@@ -15,6 +15,8 @@
 #include <ariadne/errors.hpp>
 #include <ariadne/value.hpp>
 
+#include "history/recent_values.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -129,9 +131,10 @@ class Reader {
   std::vector<Value> recent_keywords_ = std::vector<Value>(256);
   // Keys and values recur too ("k17", "v3 "), but a history may hold millions of
   // distinct strings, so they share through a small direct-mapped cache rather than
-  // an interning table that would grow with the file.
+  // an interning table that would grow with the file (recent_values.hpp, the fast
+  // paths' cache too: it starts small, so reading a small text stays cheap).
   static constexpr std::size_t kSharedStringMax = 64;
-  std::vector<Value> recent_strings_ = std::vector<Value>(4096);
+  RecentValues recent_strings_;
 };
 
 // "line:column", as messages quote other places ("opened at 3:1").

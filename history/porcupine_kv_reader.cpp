@@ -7,7 +7,8 @@
 namespace ariadne {
 
 void read_porcupine_kv(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
-  read_op_map_file(text, source, sink, plan, true);
+  edn::Reader reader(text, source);
+  read_op_map_file(reader, text, source, sink, plan, true);
 }
 
 }  // namespace ariadne

@@ -46,9 +46,19 @@ class RecentValues {
   Value string(std::string_view content) {
     if (content.size() > kSharedStringMax) return Value::string(std::string(content));
     const std::uint64_t h = hash(content);
-    Slot<kSharedStringMax>& slot = strings_[h % kStrings];
-    if (!slot.holds(content, h)) slot.store(content, h, Value::string(std::string(content)));
-    return slot.value;
+    Slot<kSharedStringMax>* slot = &strings_[h & (strings_.size() - 1)];
+    if (!slot->holds(content, h)) {
+      // A reader of a small file never fills a large table, and making one costs
+      // more than reading the file; a table that keeps missing grows (emptied: it
+      // is only a cache).
+      if (++misses_ > 4 * strings_.size() && strings_.size() < kStringsMax) {
+        strings_ = std::vector<Slot<kSharedStringMax>>(strings_.size() * 4);
+        misses_ = 0;
+        slot = &strings_[h & (strings_.size() - 1)];
+      }
+      slot->store(content, h, Value::string(std::string(content)));
+    }
+    return slot->value;
   }
 
  private:
@@ -90,9 +100,11 @@ class RecentValues {
   }
 
   static constexpr std::size_t kKeywords = 256;
-  static constexpr std::size_t kStrings = 4096;
+  static constexpr std::size_t kStringsMin = 256;  // powers of 4 times this
+  static constexpr std::size_t kStringsMax = 4096;
   std::vector<Slot<kSharedNameMax>> keywords_ = std::vector<Slot<kSharedNameMax>>(kKeywords);
-  std::vector<Slot<kSharedStringMax>> strings_ = std::vector<Slot<kSharedStringMax>>(kStrings);
+  std::vector<Slot<kSharedStringMax>> strings_ = std::vector<Slot<kSharedStringMax>>(kStringsMin);
+  std::size_t misses_ = 0;
 };
 
 }  // namespace ariadne
