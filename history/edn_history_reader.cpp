@@ -37,13 +37,18 @@ std::string describe_value(const Value& value) {
   return std::string(kind_description(value.kind())) + " " + shorten(value.to_edn());
 }
 
+std::optional<EventType> event_type_named(std::string_view name) {
+  if (name == "invoke") return EventType::invoke;
+  if (name == "ok") return EventType::ok;
+  if (name == "fail") return EventType::fail;
+  if (name == "info") return EventType::info;
+  return std::nullopt;
+}
+
 EventType event_type_from_edn(const Value& type, SourcePos pos, const std::string& source) {
   if (type.is_keyword()) {
     const std::string& name = type.text();
-    if (name == "invoke") return EventType::invoke;
-    if (name == "ok") return EventType::ok;
-    if (name == "fail") return EventType::fail;
-    if (name == "info") return EventType::info;
+    if (const auto named = event_type_named(name)) return *named;
     throw InputError(source, pos, "unknown :type :" + shorten(name) + ", expected :invoke, :ok, :fail or :info");
   }
   throw InputError(source, pos,

@@ -8,6 +8,7 @@
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,9 @@ namespace ariadne {
 // built. Event::pos, and every error about a field, is where the map starts (its
 // opening brace, or its tag when it is a tagged literal).
 Event read_op_map(edn::Reader& reader, const std::string& source);
+
+// The event type a name ("invoke", "ok", "fail", "info") stands for, in every format.
+std::optional<EventType> event_type_named(std::string_view name);
 
 // The :type field: :invoke, :ok, :fail or :info.
 EventType event_type_from_edn(const Value& type, SourcePos pos, const std::string& source);

@@ -7,6 +7,7 @@
 #include "history/flat_op_map.hpp"
 
 #include "history/edn_chars.hpp"
+#include "history/edn_history_reader.hpp"
 #include "history/op_map_fields.hpp"
 
 #include <cstring>
@@ -190,18 +191,9 @@ FlatOpMapReader::Line FlatOpMapReader::read_log_line(std::string_view text, Sour
   if (at.peek() != ':') return Line::declined;
   Value type;
   if (!read_keyword(at, type)) return Line::declined;
-  const std::string& type_name = type.text();
-  if (type_name == "invoke") {
-    event.type = EventType::invoke;
-  } else if (type_name == "ok") {
-    event.type = EventType::ok;
-  } else if (type_name == "fail") {
-    event.type = EventType::fail;
-  } else if (type_name == "info") {
-    event.type = EventType::info;
-  } else {
-    return Line::declined;
-  }
+  const auto named = event_type_named(type.text());
+  if (!named) return Line::declined;
+  event.type = *named;
   at.skip_space();
   if (at.p == at.end) {
     if (client) return Line::declined;  // an error the general reader words

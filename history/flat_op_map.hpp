@@ -10,8 +10,8 @@
 // inside the map, an op map finish() would refuse, bad input of any kind) goes to the
 // general reader, which reads it as always: the fast path never changes what a file
 // means or what an error says, it only takes the common case off the general path.
-// tests/history/fast_reader_differential_test.cpp and the fuzz target
-// fuzz_fast_reader hold the two paths to the same events and the same errors.
+// tests/history/fast_reader_differential_test.cpp and the reader fuzz targets
+// (fuzz/reader_target.cpp) hold the two paths to the same events and the same errors.
 //
 // Keywords and short strings share one Value through caches (recent_values.hpp), as
 // the general reader's do. One reader per thread: the caches are its own.

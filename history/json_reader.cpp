@@ -14,6 +14,7 @@
 // events in EDN are checked as.
 
 #include "base/text_encoding.hpp"
+#include "history/edn_history_reader.hpp"
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
 #include "history/flat_json_object.hpp"
@@ -398,15 +399,8 @@ Event event_from_fields(const JsonEventFields& fields, SourcePos pos, const std:
   if (!type->is_string()) {
     fail("\"type\" must be a string (\"invoke\", \"ok\", \"fail\" or \"info\"), found " + describe_json(*type));
   }
-  const std::string& t = type->text();
-  if (t == "invoke")
-    event.type = EventType::invoke;
-  else if (t == "ok")
-    event.type = EventType::ok;
-  else if (t == "fail")
-    event.type = EventType::fail;
-  else if (t == "info")
-    event.type = EventType::info;
+  if (const auto named = event_type_named(type->text()))
+    event.type = *named;
   else
     fail("unknown \"type\" " + describe_json(*type) + ", expected \"invoke\", \"ok\", \"fail\" or \"info\"");
 

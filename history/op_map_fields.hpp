@@ -47,9 +47,7 @@ class OpMapFields {
   // and leaves any op map that would fail to the general reader, which then reports
   // the error, so the fast path never throws from a worker thread.
   bool complete() const {
-    if (!process_ || !type_ || !type_->is_keyword()) return false;
-    const std::string& type = type_->text();
-    if (type != "invoke" && type != "ok" && type != "fail" && type != "info") return false;
+    if (!process_ || !type_ || !type_->is_keyword() || !event_type_named(type_->text())) return false;
     const bool client = process_->is_integer();
     if (client && (!f_ || !(f_->is_keyword() || f_->is_string()))) return false;
     return index_.is_nil() || index_.is_integer();
