@@ -367,11 +367,11 @@ Value Reader::read_string(SourcePos start) {
     // The common case, a short string with no escape or newline, shares the Value of
     // an equal string read recently instead of allocating its own.
     std::size_t close = at_;
-    while (close < text_.size() && close - at_ <= kSharedStringMax && text_[close] != '"' && text_[close] != '\\' &&
-           text_[close] != '\n') {
+    while (close < text_.size() && close - at_ <= RecentValues::kSharedStringMax && text_[close] != '"' &&
+           text_[close] != '\\' && text_[close] != '\n') {
       ++close;
     }
-    if (close < text_.size() && text_[close] == '"' && close - at_ <= kSharedStringMax) {
+    if (close < text_.size() && text_[close] == '"' && close - at_ <= RecentValues::kSharedStringMax) {
       const std::string_view content = text_.substr(at_, close - at_);
       at_ = close + 1;
       return recent_strings_.string(content);

@@ -133,7 +133,6 @@ class Reader {
   // distinct strings, so they share through a small direct-mapped cache rather than
   // an interning table that would grow with the file (recent_values.hpp, the fast
   // paths' cache too: it starts small, so reading a small text stays cheap).
-  static constexpr std::size_t kSharedStringMax = 64;
   RecentValues recent_strings_;
 };
 

@@ -57,6 +57,23 @@ LinePlace read_fast(std::string_view text, LinePlace at, std::size_t limit, Flat
   return at;
 }
 
+// Reads from `at` up to `limit` on the calling thread: the fast path, and the general
+// reader from each line it declines (`declined`: the line at `at` is known to be one).
+// Returns where the reading stands, at `limit` or past it.
+LinePlace read_stretch(std::string_view text, LinePlace at, std::size_t limit, bool declined, FlatOpMapReader& fast,
+                       EventSink& sink, GeneralLineReader& general) {
+  while (at.offset < limit) {
+    if (!declined) {
+      at = read_fast(text, at, limit, fast, [&](Event&& event) { sink.add(std::move(event)); });
+      sink.passed(at.offset);
+      if (at.offset >= limit) break;
+    }
+    at = general.read_from(at);
+    declined = false;
+  }
+  return at;
+}
+
 class ParallelLines {
  public:
   ParallelLines(std::string_view text, EventSink& sink, GeneralLineReader& general, const ReadPlan& plan,
@@ -107,15 +124,7 @@ class ParallelLines {
       release(k);
       // A declined line, or general reading that ended inside this block: the rest of
       // the block is read here.
-      while (at.offset < block.end) {
-        if (!declined) {
-          at = read_fast(text_, at, block.end, fast, [&](Event&& event) { sink_.add(std::move(event)); });
-          sink_.passed(at.offset);
-          if (at.offset >= block.end) break;
-        }
-        at = general_.read_from(at);
-        declined = false;
-      }
+      at = read_stretch(text_, at, block.end, declined, fast, sink_, general_);
     }
   }
 
@@ -214,14 +223,7 @@ void read_op_map_lines(std::string_view text, EventSink& sink, GeneralLineReader
     return;
   }
   FlatOpMapReader fast;
-  LinePlace at;
-  while (at.offset < text.size()) {
-    const LinePlace stopped =
-        read_fast(text, at, text.size(), fast, [&](Event&& event) { sink.add(std::move(event)); });
-    sink.passed(stopped.offset);
-    if (stopped.offset >= text.size()) break;
-    at = general.read_from(stopped);
-  }
+  read_stretch(text, {}, text.size(), false, fast, sink, general);
 }
 
 }  // namespace ariadne

@@ -1,5 +1,5 @@
 // Direct-mapped caches of recently read keywords and short strings, for the fast
-// paths (flat_op_map.cpp, flat_json_object.cpp): a history repeats a few keywords
+// paths (flat_op_map.cpp, flat_json_object.cpp) and the general EDN reader: a history repeats a few keywords
 // (:invoke, :ok) and many short strings ("k17", a value written and then read back)
 // millions of times, and one shared Value each saves an allocation every time. A
 // cache, not an interning table: a history may hold millions of distinct strings,
@@ -7,6 +7,8 @@
 #pragma once
 
 #include <ariadne/value.hpp>
+
+#include "base/hash.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -83,20 +85,19 @@ class RecentValues {
     }
   };
 
-  // A cheap hash for short strings: 8 bytes at a time.
+  // A cheap hash for short strings: 8 bytes at a time, each mixed in by the
+  // project's one mixer.
   static std::uint64_t hash(std::string_view s) {
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    std::uint64_t h = base::kGoldenGamma ^ s.size();
     std::size_t i = 0;
     for (; i + 8 <= s.size(); i += 8) {
       std::uint64_t word;
       std::memcpy(&word, s.data() + i, 8);
-      h = (h ^ word) * 0xFF51AFD7ED558CCDull;
-      h ^= h >> 32;
+      h = base::splitmix64(h ^ word);
     }
     std::uint64_t tail = 0;
     std::memcpy(&tail, s.data() + i, s.size() - i);
-    h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
-    return h ^ (h >> 29);
+    return base::splitmix64(h ^ tail);
   }
 
   static constexpr std::size_t kKeywords = 256;
