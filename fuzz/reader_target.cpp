@@ -6,10 +6,11 @@
 // sanitizer report, is a bug. The fast paths and the parallel reading must read the
 // text as the general reader alone does (history/read_transcript.hpp): the same
 // events at the same positions, or the same error at the same place; the input's
-// first byte sets the size of the parallel blocks, so block edges fall everywhere. A text that is accepted must survive
-// the round trip that `ariadne convert` promises (include/ariadne/history.hpp, format_events): written as EDN, which
-// can hold every event, it reads back as the same events; written in its own format, when that format can hold it,
-// likewise.
+// first byte sets the size of the parallel blocks, so block edges fall everywhere.
+// A text that is accepted must survive the round trip that `ariadne convert`
+// promises (include/ariadne/history.hpp, format_events): written as EDN, which can
+// hold every event, it reads back as the same events; written in its own format,
+// when that format can hold it, likewise.
 #include "harness.hpp"
 
 #include "history/read_transcript.hpp"
