@@ -2,6 +2,7 @@
 // it computes. check() (check.hpp) takes it.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/engine.hpp>
 #include <ariadne/limits.hpp>
 
@@ -13,6 +14,10 @@ namespace ariadne {
 // Aggregate, so designated initializers name what they change:
 // CheckOptions{.timeout_seconds = 10, .jobs = 1}.
 struct CheckOptions {
+  // The condition to decide (consistency.hpp). Under the sequential ones the engines
+  // that know only real time (wgl, jit, unique) are not run: the program-order search
+  // and the solvers decide, and `engine` may name only those or brute.
+  Consistency consistency = Consistency::linearizable;
   Engine engine = Engine::automatic;
   double timeout_seconds = 0;               // 0: no limit
   std::uint64_t memory_limit = 2ULL << 30;  // bytes of search memory

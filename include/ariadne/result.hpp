@@ -3,6 +3,7 @@
 // The vocabulary every layer shares; check() (check.hpp) is what produces it.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/value.hpp>
 
@@ -18,6 +19,11 @@ namespace ariadne {
 // unknown is an answer, not a failure: a limit was reached first (CheckResult::reason).
 enum class Verdict : std::uint8_t { linearizable, not_linearizable, unknown };
 std::string_view verdict_name(Verdict v);  // "linearizable", "not-linearizable", "unknown"
+// The verdict as the condition names it: linearizable's names, or
+// "sequentially-consistent" / "not-sequentially-consistent" under both sequential
+// conditions (Verdict::linearizable then means the condition holds); "unknown" either
+// way.
+std::string_view verdict_name(Verdict v, Consistency c);
 
 // Real-time order between two ops of a core: `before` completed before `after` was
 // invoked (op ids).
@@ -52,6 +58,11 @@ struct RaceDiagnostics {
 // What check() found. Op ids throughout are Operation::id, the positions of the
 // invocation events in the recorded history (see history.hpp).
 struct CheckResult {
+  // The condition decided (CheckOptions::consistency). Under the sequential ones,
+  // Verdict::linearizable reads "sequentially consistent", the linearization is the
+  // witness order, the core keeps program order instead of real time, and
+  // core_real_time holds the program-order facts among the core's ops.
+  Consistency consistency = Consistency::linearizable;
   Verdict verdict = Verdict::unknown;
   std::string engine;          // the engine that produced the answer, by engine_name()
   std::size_t operations = 0;  // history.ops.size()
