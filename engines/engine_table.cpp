@@ -14,7 +14,7 @@ namespace {
 // The solvers take what the encoder can encode; asking costs no formula.
 std::optional<std::string> refuses_unencodable(const search::SubHistory& sub, const Model& model) {
   std::string why_not;
-  if (encoder::supports(model, sub.ops, &why_not)) return std::nullopt;
+  if (encoder::supports(model, sub.ops, &why_not, sub.consistency)) return std::nullopt;
   return "unsupported: " + why_not;
 }
 
@@ -29,22 +29,25 @@ std::optional<std::string> refuses_large(const search::SubHistory& sub, const Mo
 constexpr std::uint64_t kNativeFailingOpSteps = 8;
 
 const std::array<EngineRow, kEngineCount - 1> kRows = {{
-    {Engine::wgl, "wgl", EngineKind::native, RaceRole::opening, nullptr, kNativeFailingOpSteps,
+    {Engine::wgl, "wgl", EngineKind::native, RaceRole::opening, kDecidesLinearizable, nullptr, kNativeFailingOpSteps,
      "Wing-Gong-Lowe backtracking with a memo table (Knossos', Porcupine's)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget& memory,
         const search::StopSignal& stop) { return search::make_segmented_wgl(sub, model, memory, stop); }},
-    {Engine::jit, "jit", EngineKind::native, RaceRole::second, nullptr, kNativeFailingOpSteps,
+    {Engine::jit, "jit", EngineKind::native, RaceRole::second, kDecidesLinearizable, nullptr, kNativeFailingOpSteps,
      "Lowe's just-in-time linearization, carrying configurations forward", search::make_jit},
-    {Engine::sat, "sat", EngineKind::solver, RaceRole::partner, refuses_unencodable, 0,
+    {Engine::sat, "sat", EngineKind::solver, RaceRole::partner, kDecidesLinearizable | kDecidesSequential,
+     refuses_unencodable, 0,
      "CaDiCaL on the history encoded as ordering constraints", solvers::make_sat_engine},
-    {Engine::smt, "smt", EngineKind::solver, RaceRole::second, refuses_unencodable, 0,
+    {Engine::smt, "smt", EngineKind::solver, RaceRole::second, kDecidesLinearizable | kDecidesSequential,
+     refuses_unencodable, 0,
      "Z3 on the same constraints, as integer difference logic", solvers::make_smt_engine},
-    {Engine::brute, "brute", EngineKind::native, RaceRole::none, refuses_large, kNativeFailingOpSteps,
+    {Engine::brute, "brute", EngineKind::native, RaceRole::none, kDecidesLinearizable | kDecidesSequential,
+     refuses_large, kNativeFailingOpSteps,
      "every order, for histories of at most 14 operations (the test oracle)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_brute_force(sub, model, stop);
      }},
-    {Engine::unique, "unique", EngineKind::native, RaceRole::first, nullptr, kNativeFailingOpSteps,
+    {Engine::unique, "unique", EngineKind::native, RaceRole::first, kDecidesLinearizable, nullptr, kNativeFailingOpSteps,
      "near-linear tests for histories whose values are written, enqueued,\n"
      "pushed or added once: register, cas-register, etcd without failed cas,\n"
      "each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"
@@ -53,6 +56,11 @@ const std::array<EngineRow, kEngineCount - 1> kRows = {{
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_unique_values(sub, model, stop);
      }},
+    {Engine::program_order, "program-order", EngineKind::native, RaceRole::opening, kDecidesSequential, nullptr,
+     kNativeFailingOpSteps,
+     "sequential consistency (--consistency sequential): WGL over each\n"
+     "process's own order instead of real time, reads placed at once",
+     search::make_program_order_search},
 }};
 
 }  // namespace
@@ -62,9 +70,14 @@ const std::string_view kAutomaticHelp =
     "histories it covers and declines the others; then WGL alone for each\n"
     "partition's first 100 ms, which decides nearly every real history; then a\n"
     "race of WGL and SAT, joined a second later by JIT and SMT; the first\n"
-    "certified answer wins, the rest are stopped";
+    "certified answer wins, the rest are stopped. Under --consistency\n"
+    "sequential: the program-order search, raced with SAT, then SMT";
 
 std::span<const EngineRow> engine_rows() { return kRows; }
+
+bool decides(const EngineRow& row, Consistency c) {
+  return (row.conditions & (keeps_real_time(c) ? kDecidesLinearizable : kDecidesSequential)) != 0;
+}
 
 const EngineRow& engine_row(Engine engine) {
   for (const EngineRow& row : kRows) {

@@ -35,12 +35,20 @@ enum class RaceRole : std::uint8_t {
   second,   // joins a second later, if no one has answered (at once when no partner can)
 };
 
+// The conditions (consistency.hpp) an engine decides, as a mask of these.
+inline constexpr std::uint8_t kDecidesLinearizable = 1;
+inline constexpr std::uint8_t kDecidesSequential = 2;
+
 struct EngineRow {
   Engine engine;
   // As --engine takes it, as results and progress lines name it.
   std::string_view name;
   EngineKind kind;
+  // Its role in the race of the conditions it decides.
   RaceRole race;
+  // kDecidesLinearizable, kDecidesSequential or both: the scheduler, the race's plan
+  // and --engine run an engine only on sub-histories whose condition it decides.
+  std::uint8_t conditions;
   // The partitions it cannot take, and why; nullopt when it takes this one. Read
   // before an engine is raced or run alone; nullptr: it takes every partition (or
   // declines at run time, saying why, as the unique-value tests do).
@@ -55,6 +63,9 @@ struct EngineRow {
   std::unique_ptr<search::SearchEngine> (*make)(const search::SubHistory& sub, const Model& model,
                                                 search::MemoryBudget& memory, const search::StopSignal& stop);
 };
+
+// Whether `row`'s engine decides `c` (both sequential conditions read alike).
+bool decides(const EngineRow& row, Consistency c);
 
 // The failing-op search's budget when the refuting engine's work gives none.
 inline constexpr std::uint64_t kFailingOpMinSteps = 200'000;

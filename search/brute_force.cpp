@@ -1,6 +1,7 @@
-// The test oracle: tries every order of the ops that respects real time, with no
-// memoization and no cleverness, so that it shares no idea (and no bug) with WGL. Only
-// for tiny histories; the scheduler refuses it beyond kBruteForceMaxOps.
+// The test oracle: tries every order of the ops that respects real time (or program
+// order, under the sequential conditions: sub.consistency), with no memoization and
+// no cleverness, so that it shares no idea (and no bug) with WGL or the program-order
+// search. Only for tiny histories; the scheduler refuses it beyond kBruteForceMaxOps.
 #include "search/search_engine.hpp"
 
 namespace ariadne::search {
@@ -32,10 +33,10 @@ class BruteForce final : public SearchEngine {
  private:
   enum class Result { found, none, stopped };
 
-  // An op may come next if every op that completed before it was invoked is placed.
+  // An op may come next if every op the condition orders before it is placed.
   bool may_come_next(std::size_t i) const {
     for (std::size_t j = 0; j < sub_.ops.size(); ++j) {
-      if (!placed_[j] && sub_.ops[j]->precedes(*sub_.ops[i])) return false;
+      if (!placed_[j] && must_precede(*sub_.ops[j], *sub_.ops[i], sub_.consistency)) return false;
     }
     return true;
   }

@@ -8,6 +8,7 @@
 // would refute the whole history (Porcupine's kv/c50-bad key 0 is such a hard key).
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/engine.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
@@ -25,6 +26,9 @@ namespace ariadne::search {
 
 struct SubHistory {
   std::vector<const Operation*> ops;  // ascending call time
+  // The condition to decide: which order the ops must keep (consistency.hpp). Engines
+  // that know only real time refuse the others (engines/engine_table.hpp).
+  Consistency consistency = Consistency::linearizable;
 };
 
 // Shared across the engines of one check: the byte budget of --memory-limit.
@@ -210,5 +214,10 @@ std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Mo
 // Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
 // <ariadne/engine.hpp>): the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model, const StopSignal& stop);
+// Sequential consistency: WGL over program order instead of real time, with the
+// observers of each configuration placed without branching (program_order_search.cpp).
+// Decides sub.consistency's sequential reading whatever it says.
+std::unique_ptr<SearchEngine> make_program_order_search(const SubHistory& sub, const Model& model,
+                                                        MemoryBudget& memory, const StopSignal& stop);
 
 }  // namespace ariadne::search

@@ -16,21 +16,25 @@ namespace ariadne {
 // by side; the first answer wins). The others run alone: wgl (Wing and Gong's search
 // with Lowe's memo table), jit (Lowe's just-in-time linearization), sat (CaDiCaL),
 // smt (Z3), brute (every order; partitions of at most 14 operations, the test
-// oracle), and unique (near-linear tests for registers, queues, stacks and sets whose
+// oracle), unique (near-linear tests for registers, queues, stacks and sets whose
 // values are written or inserted once, search/unique_values.hpp, which decline every
-// other history).
-enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique };
-inline constexpr std::size_t kEngineCount = 7;  // automatic included
+// other history), and program_order (the search for sequential consistency,
+// search/program_order_search.cpp). Under the sequential conditions (consistency.hpp)
+// only program_order, sat, smt and brute decide; under linearizability all but
+// program_order.
+enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique, program_order };
+inline constexpr std::size_t kEngineCount = 8;  // automatic included
 
 // The brute-force engine (Engine::brute) tries every order, so it takes partitions of
 // at most this many operations.
 inline constexpr std::size_t kBruteForceMaxOps = 14;
 
-// "auto", "wgl", "jit", "sat", "smt", "brute", "unique"; nullopt for any other name.
+// "auto", "wgl", "jit", "sat", "smt", "brute", "unique", "program-order"; nullopt for
+// any other name.
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
-// Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt, brute or
-// unique".
+// Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt, brute,
+// unique or program-order".
 std::string engine_names_listed();
 
 }  // namespace ariadne

@@ -51,7 +51,7 @@ TEST_SUITE("portfolio") {
     CHECK(engine_name(Engine::automatic) == "auto");
     CHECK_FALSE(parse_engine("fast").has_value());
     CHECK(engines::engine_row("fast") == nullptr);
-    CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt, brute or unique");
+    CHECK(engine_names_listed() == "auto, wgl, jit, sat, smt, brute, unique or program-order");
   }
 
   TEST_CASE("the race's plan follows the table: the opening search, its partners at once, the second wave later") {
@@ -65,6 +65,17 @@ TEST_SUITE("portfolio") {
     CHECK(plan.start_after == std::vector<std::chrono::milliseconds>{std::chrono::milliseconds(0),
                                                                      std::chrono::milliseconds(0),
                                                                      portfolio::kSecondWave, portfolio::kSecondWave});
+
+    // Under sequential consistency the program-order search opens, SAT partners it,
+    // and of the second wave only SMT decides the condition.
+    f.sub.consistency = Consistency::sequential;
+    auto program_order = engines::engine_row(Engine::program_order).make(f.sub, *f.model, f.memory, f.stop);
+    const portfolio::RacePlan sequential =
+        portfolio::plan_race(Engine::automatic, std::move(program_order), f.sub, *f.model, f.memory, f.stop);
+    ids.clear();
+    for (const auto& e : sequential.entrants) ids.push_back(e->id());
+    CHECK(ids == std::vector<Engine>{Engine::program_order, Engine::sat, Engine::smt});
+    f.sub.consistency = Consistency::linearizable;
 
     // A solver chosen alone races alone.
     const portfolio::RacePlan alone = portfolio::plan_race(Engine::smt, nullptr, f.sub, *f.model, f.memory, f.stop);
