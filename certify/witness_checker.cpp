@@ -1,7 +1,10 @@
 // Witness replay. Three independent checks, each O(n) or O(n log n), in O(n) memory:
 // 1. membership: ids exist, none twice, every op that must take effect is present;
 // 2. real time: no op is placed before one that completed before it was invoked;
-//    scanning the order, each op's return must come after every earlier op's call;
+//    scanning the order, each op's return must come after every earlier op's call.
+//    Under sequential consistency, program order instead: scanning the order, a
+//    completed op must have been invoked after every op of its process placed
+//    earlier (a crashed op is no one's predecessor, and is checked as the later op);
 // 3. legality: the model replays the order. A crashed op's result is unknown, so a
 //    step may allow several states; the replay tracks the set of states reachable so
 //    far (usually one) instead of trusting any engine's choice. Keyed models are
@@ -29,9 +32,29 @@ constexpr std::size_t kMaxTrackedStates = 1u << 16;
 
 namespace {
 
-// Membership (1) and real time (2); fills `placed` with the ops in order.
+// Program order (2, sequential): per process, the latest-invoked op placed so far.
+// Per key (sequential-per-key, a partitioned model): per process and key, since each
+// key is an order of its own.
+std::optional<std::string> check_program_order(const Model& model, std::span<const Operation* const> placed,
+                                               bool per_key) {
+  std::unordered_map<Value, const Operation*, ValueHash> latest;
+  for (const Operation* op : placed) {
+    Value thread = Value::integer(op->process);
+    if (per_key) thread = Value::vector({std::move(thread), model.partition_key(*op)});
+    const Operation*& seen = latest[thread];
+    if (seen && op->must_take_effect() && seen->call > op->call) {
+      return describe(model, *op) + " was invoked before " + describe(model, *seen) +
+             " by the same process, yet is placed after it";
+    }
+    if (!seen || op->call > seen->call) seen = op;
+  }
+  return std::nullopt;
+}
+
+// Membership (1) and real time or program order (2); fills `placed` with the ops in
+// order.
 std::optional<std::string> check_placement(const History& history, const Model& model,
-                                           std::span<const std::uint32_t> order,
+                                           std::span<const std::uint32_t> order, Consistency consistency,
                                            std::vector<const Operation*>& placed) {
   const auto& ops = history.ops;
   // Op ids are event positions, below event_count: one slot per event finds an op in
@@ -61,6 +84,10 @@ std::optional<std::string> check_placement(const History& history, const Model& 
     }
   }
 
+  if (!keeps_real_time(consistency)) {
+    return check_program_order(model, placed,
+                               consistency == Consistency::sequential_per_key && model.is_partitioned());
+  }
   const Operation* latest_call = nullptr;
   for (const Operation* op : placed) {
     if (latest_call && op->ret < latest_call->call) {
@@ -75,9 +102,9 @@ std::optional<std::string> check_placement(const History& history, const Model& 
 }  // namespace
 
 std::optional<std::string> check_order(const History& history, const Model& model,
-                                       std::span<const std::uint32_t> order) {
+                                       std::span<const std::uint32_t> order, Consistency consistency) {
   std::vector<const Operation*> placed;
-  return check_placement(history, model, order, placed);
+  return check_placement(history, model, order, consistency, placed);
 }
 
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> part) {
@@ -106,8 +133,13 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
 
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order) {
+  return check_linearization(history, model, order, Consistency::linearizable);
+}
+
+std::optional<std::string> check_linearization(const History& history, const Model& model,
+                                               std::span<const std::uint32_t> order, Consistency consistency) {
   std::vector<const Operation*> placed;
-  if (auto problem = check_placement(history, model, order, placed)) return problem;
+  if (auto problem = check_placement(history, model, order, consistency, placed)) return problem;
   // 3. Legality, per partition.
   std::unordered_map<Value, std::vector<const Operation*>, ValueHash> partitions;
   std::vector<const std::vector<const Operation*>*> in_first_seen_order;

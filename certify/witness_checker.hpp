@@ -4,6 +4,7 @@
 // trusting the search that found it.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
@@ -20,6 +21,11 @@ namespace ariadne::certify {
 // reproduces every observed result. Otherwise, a sentence saying what is wrong.
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order);
+// The same under `consistency` (consistency.hpp): under the sequential conditions,
+// program order in place of real time: no completed op is placed after an op its own
+// process invoked later (under sequential-per-key, later on the same key).
+std::optional<std::string> check_linearization(const History& history, const Model& model,
+                                               std::span<const std::uint32_t> order, Consistency consistency);
 
 // The same checks in two parts, so that a large keyed history's legality can be
 // replayed partition by partition, in parallel, as each partition is decided:
@@ -28,7 +34,8 @@ std::optional<std::string> check_linearization(const History& history, const Mod
 // the order the linearization puts them. check_linearization is check_order plus
 // check_legality of every partition.
 std::optional<std::string> check_order(const History& history, const Model& model,
-                                       std::span<const std::uint32_t> order);
+                                       std::span<const std::uint32_t> order,
+                                       Consistency consistency = Consistency::linearizable);
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order);
 
 }  // namespace ariadne::certify

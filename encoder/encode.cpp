@@ -78,8 +78,19 @@ void set_presence(FormulaBuilder& builder, const models::Semantics& semantics,
 
 }  // namespace
 
-std::optional<std::string> supports(const Model& model, std::span<const Operation* const> ops, std::string* why_not) {
-  if (auto semantics = models::semantics_of(model, ops)) return theory_name(semantics->theory);
+namespace {
+// Under the sequential conditions only the register family's direct encoding applies
+// (EncodeOptions::consistency).
+bool direct_encoding_keeps(models::Theory theory, Consistency consistency) {
+  return keeps_real_time(consistency) || theory == models::Theory::registers;
+}
+}  // namespace
+
+std::optional<std::string> supports(const Model& model, std::span<const Operation* const> ops, std::string* why_not,
+                                    Consistency consistency) {
+  if (auto semantics = models::semantics_of(model, ops)) {
+    if (direct_encoding_keeps(semantics->theory, consistency)) return theory_name(semantics->theory);
+  }
   return unrolling_supported(model, ops, why_not);
 }
 
@@ -87,6 +98,7 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
   FormulaBuilder builder(ops, options);
   std::optional<models::Semantics> semantics;
   if (!options.force_unrolling) semantics = models::semantics_of(model, ops);
+  if (semantics && !direct_encoding_keeps(semantics->theory, options.consistency)) semantics.reset();
   if (!semantics) {
     if (!options.selectors.empty()) throw EncodingUnsupported("selectors need a model with semantics");
     std::string why_not;
@@ -107,7 +119,9 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
     case models::Theory::stack: encode_container(builder, *semantics); break;
     case models::Theory::set: encode_set(builder, *semantics); break;
   }
-  break_crashed_symmetry(builder, options.selectors);
+  // Symmetry breaking counts the ops completed before each invocation, which is
+  // exact for real time only.
+  if (keeps_real_time(options.consistency)) break_crashed_symmetry(builder, options.selectors);
   return builder.finish(theory_name(semantics->theory));
 }
 

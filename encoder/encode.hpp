@@ -1,6 +1,7 @@
 // history + model -> Formula. The encoder never includes a solver header.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
@@ -29,6 +30,11 @@ struct OpSelector {
 };
 
 struct EncodeOptions {
+  // The order the ops must keep (consistency.hpp): real time, or under the sequential
+  // conditions program order. Under the latter only the register family's reads-from
+  // encoding and the unrolling are used: the other theories prune with facts of
+  // interval orders (nested predecessor sets) that program order lacks.
+  Consistency consistency = Consistency::linearizable;
   // Use the bounded unrolling even where a direct encoding exists (for tests).
   bool force_unrolling = false;
   // Polled while encoding; returning true abandons it (EncodingStopped).
@@ -60,7 +66,8 @@ class EncodingUnsupported : public std::runtime_error {
 // (register family)", "bounded unrolling over 6 states", or nullopt with `why_not`
 // set when neither a direct encoding nor the unrolling applies.
 std::optional<std::string> supports(const Model& model, std::span<const Operation* const> ops,
-                                    std::string* why_not = nullptr);
+                                    std::string* why_not = nullptr,
+                                    Consistency consistency = Consistency::linearizable);
 
 // `ops` in ascending call order, as the engines receive a partition. Throws
 // EncodingStopped or EncodingUnsupported.

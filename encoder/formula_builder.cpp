@@ -42,7 +42,7 @@ std::vector<std::vector<Literal>> Formula::clauses() const {
 }
 
 FormulaBuilder::FormulaBuilder(std::span<const Operation* const> ops, const EncodeOptions& options)
-    : ops_(ops), options_(options), real_time_(ops) {
+    : ops_(ops), options_(options), real_time_(ops, options.consistency) {
   formula_.op_count = static_cast<std::uint32_t>(ops.size());
   formula_.variable_count = 1;
   // Variable 1 is the constant true.

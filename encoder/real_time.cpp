@@ -3,15 +3,21 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace ariadne::encoder {
 
-RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops) : reduction_(ops.size()) {
+RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops, Consistency consistency)
+    : reduction_(ops.size()) {
   call_.reserve(ops.size());
   ret_.reserve(ops.size());
   for (const Operation* op : ops) {
     call_.push_back(op->call);
     ret_.push_back(op->ret);
+  }
+  if (!keeps_real_time(consistency)) {
+    build_program_order(ops);
+    return;
   }
   // Ops by completion time; crashed ops (kNever) complete after everything and are
   // nobody's predecessor.
@@ -48,6 +54,22 @@ RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops) : reduction_
   constexpr std::size_t kBytesPerEdge = 2 * sizeof(std::size_t);
   memory_bytes_ = (call_.capacity() + ret_.capacity()) * sizeof(std::uint64_t) +
                   boost::num_vertices(reduction_) * kBytesPerVertex + boost::num_edges(reduction_) * kBytesPerEdge;
+}
+
+void RealTimeOrder::build_program_order(std::span<const Operation* const> ops) {
+  process_.reserve(ops.size());
+  for (const Operation* op : ops) process_.push_back(op->process);
+  // Ops arrive in call order: one pass, keeping each process's latest completed op.
+  std::unordered_map<std::int64_t, std::uint32_t> latest_completed;
+  for (std::uint32_t b = 0; b < ops.size(); ++b) {
+    if (const auto it = latest_completed.find(process_[b]); it != latest_completed.end()) {
+      boost::add_edge(it->second, b, reduction_);
+    }
+    if (ret_[b] != kNever) latest_completed[process_[b]] = b;
+  }
+  memory_bytes_ = (call_.capacity() + ret_.capacity() + process_.capacity()) * sizeof(std::uint64_t) +
+                  boost::num_vertices(reduction_) * 3 * sizeof(void*) +
+                  boost::num_edges(reduction_) * 2 * sizeof(std::size_t);
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> RealTimeOrder::closure_edges() const {

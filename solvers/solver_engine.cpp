@@ -205,6 +205,7 @@ class SolverBackedEngine final : public search::SearchEngine {
 
   Outcome decide() {
     encoder::EncodeOptions options;
+    options.consistency = sub_.consistency;
     options.should_stop = [this] { return stop_requested(); };
     // The encoder asks with what it is about to hold, so the budget is consulted
     // before the allocation and records only what was allowed.
