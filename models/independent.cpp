@@ -18,6 +18,7 @@
 
 #include <ariadne/errors.hpp>
 
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,22 +38,86 @@ std::optional<Tuple> as_tuple(const Value& v) {
   return Tuple{&v.elements()[0], &v.elements()[1]};
 }
 
+// MODEL compiled for the ops of one key, or of several. Several keys are compiled only
+// when a history is decided whole (sequential consistency is not local,
+// consistency.hpp): the state is then the tuple of every key's state, interned, and
+// an op steps its own key's part.
 class IndependentCompiled final : public CompiledModel {
  public:
-  IndependentCompiled(const Model& inner, std::vector<Operation> unwrapped) : unwrapped_(std::move(unwrapped)) {
-    pointers_.reserve(unwrapped_.size());
-    for (const Operation& op : unwrapped_) pointers_.push_back(&op);
-    inner_ = inner.compile(pointers_);
+  IndependentCompiled(const Model& inner, std::vector<Operation> unwrapped, const std::vector<Value>& keys)
+      : unwrapped_(std::move(unwrapped)) {
+    std::unordered_map<Value, std::uint32_t, ValueHash> key_index;
+    std::vector<std::vector<const Operation*>> per_key;
+    local_.resize(unwrapped_.size());
+    for (std::size_t i = 0; i < unwrapped_.size(); ++i) {
+      const auto [it, inserted] = key_index.try_emplace(keys[i], static_cast<std::uint32_t>(per_key.size()));
+      if (inserted) {
+        per_key.emplace_back();
+        key_names_.push_back(keys[i]);
+      }
+      local_[i] = Local{it->second, static_cast<std::uint32_t>(per_key[it->second].size())};
+      per_key[it->second].push_back(&unwrapped_[i]);
+    }
+    pointers_ = std::move(per_key);
+    for (const auto& ops : pointers_) inner_.push_back(inner.compile(ops));
   }
-  StateId initial() override { return inner_->initial(); }
-  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override { inner_->step(state, op, next); }
-  std::string describe_state(StateId state) const override { return inner_->describe_state(state); }
-  std::size_t memory_bytes() const override { return inner_->memory_bytes(); }
+  StateId initial() override {
+    if (inner_.size() == 1) return inner_[0]->initial();
+    std::vector<StateId> tuple;
+    for (const auto& compiled : inner_) tuple.push_back(compiled->initial());
+    return intern(std::move(tuple));
+  }
+  void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
+    const Local where = local_[op];
+    if (inner_.size() == 1) return inner_[0]->step(state, where.index, next);
+    scratch_.clear();
+    inner_[where.key]->step(tuples_[state][where.key], where.index, scratch_);
+    for (const StateId s : scratch_) {
+      std::vector<StateId> tuple = tuples_[state];
+      tuple[where.key] = s;
+      next.push_back(intern(std::move(tuple)));
+    }
+  }
+  std::string describe_state(StateId state) const override {
+    if (inner_.size() == 1) return inner_[0]->describe_state(state);
+    std::string out = "{";
+    for (std::size_t k = 0; k < inner_.size(); ++k) {
+      out += (k ? ", " : "") + shorten(key_names_[k].to_edn()) + " " + inner_[k]->describe_state(tuples_[state][k]);
+    }
+    return out + "}";
+  }
+  std::size_t memory_bytes() const override {
+    std::size_t bytes = tuples_.size() * (inner_.size() * sizeof(StateId) + 64);
+    for (const auto& compiled : inner_) bytes += compiled->memory_bytes();
+    return bytes;
+  }
 
  private:
+  struct Local {
+    std::uint32_t key = 0;    // index into inner_
+    std::uint32_t index = 0;  // the op's index among its key's ops
+  };
+  struct TupleHash {
+    std::size_t operator()(const std::vector<StateId>& t) const {
+      std::size_t h = t.size();
+      for (const StateId s : t) h = h * 0x9e3779b97f4a7c15ULL ^ (s + (h >> 7));
+      return h;
+    }
+  };
+  StateId intern(std::vector<StateId> tuple) {
+    const auto [it, inserted] = ids_.try_emplace(tuple, tuples_.size());
+    if (inserted) tuples_.push_back(std::move(tuple));
+    return it->second;
+  }
+
   std::vector<Operation> unwrapped_;  // the inner model's ops; pointers_ and inner_ refer to them
-  std::vector<const Operation*> pointers_;
-  std::unique_ptr<CompiledModel> inner_;
+  std::vector<Local> local_;
+  std::vector<Value> key_names_;
+  std::vector<std::vector<const Operation*>> pointers_;  // per key
+  std::vector<std::unique_ptr<CompiledModel>> inner_;    // per key
+  std::vector<std::vector<StateId>> tuples_;             // several keys: each state's tuple
+  std::unordered_map<std::vector<StateId>, StateId, TupleHash> ids_;
+  std::vector<StateId> scratch_;
 };
 
 class IndependentModel final : public Model {
@@ -103,9 +168,14 @@ class IndependentModel final : public Model {
 
   std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
     std::vector<Operation> unwrapped;
+    std::vector<Value> keys;
     unwrapped.reserve(ops.size());
-    for (const Operation* op : ops) unwrapped.push_back(independent_unwrap(*op));
-    return std::make_unique<IndependentCompiled>(*inner_, std::move(unwrapped));
+    keys.reserve(ops.size());
+    for (const Operation* op : ops) {
+      unwrapped.push_back(independent_unwrap(*op));
+      keys.push_back(partition_key(*op));
+    }
+    return std::make_unique<IndependentCompiled>(*inner_, std::move(unwrapped), keys);
   }
 
   // "write 3 on key 7": MODEL's words for the op, and the key it is on.

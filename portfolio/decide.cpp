@@ -23,6 +23,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
                    std::optional<Refutation>* kept) {
   const auto started = std::chrono::steady_clock::now();
   CheckResult result;
+  result.consistency = options.consistency;
   result.operations = history.ops.size();
   const Engine engine = options.engine;
   result.engine = std::string(engine_name(engine == Engine::automatic ? Engine::wgl : engine));
@@ -33,7 +34,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   const Limits& limits = options.limits ? *options.limits : *own_limits;
   limits.enter(Phase::verdict);
 
-  std::vector<Partition> parts = split(history, model);
+  std::vector<Partition> parts = split(history, model, options.consistency);
   result.partitions = parts.size();
   auto finish = [&]() -> CheckResult {
     result.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -49,6 +50,12 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   // are their own withdrawals, said when they run (RaceRole and refuses are for the
   // race's plan).
   const engines::EngineRow* alone = engine == Engine::automatic ? nullptr : &engines::engine_row(engine);
+  if (alone && !engines::decides(*alone, options.consistency)) {
+    result.verdict = Verdict::unknown;
+    result.reason = "the " + std::string(alone->name) + " engine does not decide " +
+                    std::string(consistency_name(options.consistency)) + " consistency";
+    return finish();
+  }
   if (alone && alone->kind == engines::EngineKind::native && alone->refuses) {
     for (const Partition& p : parts) {
       if (const auto why = alone->refuses(p.sub, model)) {
@@ -88,7 +95,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     result.verdict = Verdict::not_linearizable;
     if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
     if (!p.answer.race.entrants.empty()) result.race.entrants = p.answer.race.entrants;
-    if (model.is_partitioned()) result.failing_partition = p.key.to_edn();
+    if (splits_by_key(model, options.consistency)) result.failing_partition = p.key.to_edn();
     const auto verdict_time = std::chrono::steady_clock::now() - started;
     result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
     Refutation refutation;
@@ -138,7 +145,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   for (Partition& p : parts) chains.push_back(std::move(p.answer.chain));
   result.linearization = merge_chains(chains);
   // Each partition's legality was replayed as it was decided (certify_legality).
-  if (auto problem = certify::check_order(history, model, result.linearization)) {
+  if (auto problem = certify::check_order(history, model, result.linearization, options.consistency)) {
     throw InternalError("the " + result.engine + " engine's linearization failed the certificate check: " + *problem);
   }
   result.verdict = Verdict::linearizable;

@@ -106,6 +106,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
   limits.enter(Phase::verdict);
 
   CheckResult result;
+  result.consistency = options.consistency;
   result.operations = history.ops.size();
   result.engine = std::string(engine_name(options.engine == Engine::automatic ? Engine::wgl : options.engine));
   const std::vector<KeyHistory> keys = split_by_key(history);
@@ -193,7 +194,8 @@ CheckResult check_independent(const History& history, const Model& model, const 
                           " engine, then found linearizable by the " + again.engine + " engine");
     }
     std::string header = "Key " + shorten(result.failing_key) + " (" + std::to_string(key.history.ops.size()) +
-                         " of the history's " + std::to_string(history.ops.size()) + " operations) is not linearizable";
+                         " of the history's " + std::to_string(history.ops.size()) + " operations) is " +
+                         (keeps_real_time(options.consistency) ? "not linearizable" : "not sequentially consistent");
     if (refuted.size() > 1) {
       header += "; so are " + std::to_string(refuted.size() - 1) + " more of the " + std::to_string(keys.size()) +
                 " keys (" + key_list(keys, std::vector<std::size_t>(refuted.begin() + 1, refuted.end())) +
@@ -240,7 +242,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
   result.linearization = merge_keys(keys, answers);
   // Each key's linearization was certified by its own check; what is left to certify
   // is the merge: every op once and real time across keys.
-  if (auto problem = certify::check_order(history, model, result.linearization)) {
+  if (auto problem = certify::check_order(history, model, result.linearization, options.consistency)) {
     throw InternalError("the keys' linearizations merged into an order that failed the certificate check: " + *problem);
   }
   result.verdict = Verdict::linearizable;

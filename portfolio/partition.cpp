@@ -4,11 +4,12 @@
 
 namespace ariadne::portfolio {
 
-std::vector<Partition> split(const History& history, const Model& model) {
+std::vector<Partition> split(const History& history, const Model& model, Consistency consistency) {
   std::vector<Partition> parts;
-  if (!model.is_partitioned()) {
+  if (!splits_by_key(model, consistency)) {
     if (history.ops.empty()) return parts;
     parts.emplace_back();
+    parts.back().sub.consistency = consistency;
     for (const Operation& op : history.ops) parts.back().sub.ops.push_back(&op);
     return parts;
   }
@@ -19,6 +20,7 @@ std::vector<Partition> split(const History& history, const Model& model) {
     if (inserted) {
       parts.emplace_back();
       parts.back().key = key;
+      parts.back().sub.consistency = consistency;
     }
     parts[it->second].sub.ops.push_back(&op);
   }
@@ -26,7 +28,7 @@ std::vector<Partition> split(const History& history, const Model& model) {
 }
 
 std::string describe_partition(const Model& model, const Partition& p) {
-  return model.is_partitioned() ? " on key " + shorten(p.key.to_edn()) : std::string();
+  return splits_by_key(model, p.sub.consistency) ? " on key " + shorten(p.key.to_edn()) : std::string();
 }
 
 }  // namespace ariadne::portfolio

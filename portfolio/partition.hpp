@@ -53,9 +53,17 @@ struct Partition {
   PartitionAnswer answer;
 };
 
-// The partitions of `history`, in order of their keys' first appearance.
-std::vector<Partition> split(const History& history, const Model& model);
-// " on key K" for a partitioned model's partition, else empty: for reasons.
+// The partitions of `history`, in order of their keys' first appearance: one per key
+// of a partitioned model, except under Consistency::sequential, which is not local
+// (consistency.hpp) and so decides the whole history as one partition. Each
+// partition's sub-history carries `consistency`.
+std::vector<Partition> split(const History& history, const Model& model,
+                             Consistency consistency = Consistency::linearizable);
+// Whether split() keeps a partitioned model's keys apart under `consistency`.
+inline bool splits_by_key(const Model& model, Consistency consistency) {
+  return model.is_partitioned() && consistency != Consistency::sequential;
+}
+// " on key K" for a partition of one key, else empty: for reasons.
 std::string describe_partition(const Model& model, const Partition& p);
 
 }  // namespace ariadne::portfolio

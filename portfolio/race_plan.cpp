@@ -21,6 +21,7 @@ RacePlan plan_race(Engine chosen, std::unique_ptr<search::SearchEngine> opening,
   // partition): each is asked once.
   std::vector<std::pair<decltype(engines::EngineRow::refuses), bool>> asked;
   auto takes = [&](const engines::EngineRow& row) {
+    if (!engines::decides(row, sub.consistency)) return false;
     if (!row.refuses) return true;
     for (const auto& [refuses, taken] : asked) {
       if (refuses == row.refuses) return taken;

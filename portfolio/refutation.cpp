@@ -28,6 +28,10 @@ search::StopSignal within(const search::StopSignal& limits, Clock::duration budg
 
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
                          const Limits& limits, CheckResult& result) {
+  if (!keeps_real_time(refutation.sub.consistency)) {
+    describe_program_order_refutation(refutation, model, options, limits, result);
+    return;
+  }
   const search::SubHistory& sub = refutation.sub;
   result.failing_partition_ops.reserve(sub.ops.size());
   for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);

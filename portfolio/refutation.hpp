@@ -31,7 +31,16 @@ struct Refutation {
 // core by core_seconds (by default 2 s plus ten times the verdict's time), and all by the check's own limits; a part
 // that runs out leaves a valid but weaker answer (no failing op, a core not minimal).
 // Each part enters its Phase in `limits` and stops at them.
+// Under the sequential conditions (refutation.sub.consistency) it hands over to
+// describe_program_order_refutation.
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
                          const Limits& limits, CheckResult& result);
+
+// The same for a history (or key) that is not sequentially consistent: a minimal core
+// under program order (refute/program_order_core.hpp), its program-order facts in
+// core_real_time, and the explanation. There is no failing op and no prefix: both are
+// read off real time, which this condition does not keep.
+void describe_program_order_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                                       const Limits& limits, CheckResult& result);
 
 }  // namespace ariadne::portfolio

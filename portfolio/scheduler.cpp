@@ -193,7 +193,7 @@ class Scheduler {
     if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
       throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) +
                           " engine's linearization failed the certificate check" +
-                          (model_.is_partitioned() ? " on key " + p.key.to_edn() : std::string()) + ": " + *problem);
+                          describe_partition(model_, p) + ": " + *problem);
     }
     p.answer.chain = make_chain(p.answer.linearization);
     p.answer.linearization = {};
@@ -205,7 +205,7 @@ class Scheduler {
   // withdrawal from the race, so it is not reported.
   std::unique_ptr<search::SearchEngine> first_answer(Partition& p) {
     for (const engines::EngineRow& row : engines::engine_rows()) {
-      if (row.race != engines::RaceRole::first) continue;
+      if (row.race != engines::RaceRole::first || !engines::decides(row, p.sub.consistency)) continue;
       std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.run.stop);
       const Outcome o = engine->run(UINT64_MAX);
       if (o == Outcome::linearizable || o == Outcome::not_linearizable) return engine;
@@ -218,7 +218,9 @@ class Scheduler {
   std::unique_ptr<search::SearchEngine> make_searched(const SubHistory& sub, const StopSignal& stop) {
     if (engine_ != Engine::automatic) return engines::engine_row(engine_).make(sub, model_, memory_, stop);
     for (const engines::EngineRow& row : engines::engine_rows()) {
-      if (row.race == engines::RaceRole::opening) return row.make(sub, model_, memory_, stop);
+      if (row.race == engines::RaceRole::opening && engines::decides(row, sub.consistency)) {
+        return row.make(sub, model_, memory_, stop);
+      }
     }
     throw std::logic_error("the engine table has no opening search for the race");
   }
@@ -274,7 +276,7 @@ class Scheduler {
     std::vector<std::uint32_t> ids;
     ids.reserve(order.size());
     for (std::uint32_t local : order) ids.push_back(p.sub.ops[local]->id);
-    return certify::check_linearization(h, model_, ids);
+    return certify::check_linearization(h, model_, ids, p.sub.consistency);
   }
 
   std::vector<Partition>& parts_;

@@ -1,0 +1,52 @@
+// A sequential-consistency refutation described: core, program-order facts, words.
+#include "explain/program_order_facts.hpp"
+#include "portfolio/refutation.hpp"
+#include "refute/program_order_core.hpp"
+
+#include <algorithm>
+
+namespace ariadne::portfolio {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+void describe_program_order_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                                       const Limits& limits, CheckResult& result) {
+  const search::SubHistory& sub = refutation.sub;
+  result.failing_partition_ops.reserve(sub.ops.size());
+  for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);
+
+  limits.enter(Phase::core);
+  const auto core_started = Clock::now();
+  std::vector<const Operation*> core_ops;
+  if (options.minimal_core) {
+    // The same budget as a linearizability core: the user's --core-budget, else a
+    // floor plus a multiple of the verdict's time.
+    const double verdict_seconds = std::chrono::duration<double>(refutation.verdict_time).count();
+    const double seconds = options.core_seconds > 0 ? options.core_seconds
+                                                    : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
+    search::StopSignal stop = refutation.limits;
+    stop.deadline = std::min(stop.deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                                std::chrono::duration<double>(seconds)));
+    const std::uint64_t memory = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
+    const refute::CoreSearch core = refute::find_program_order_core(sub.ops, model, stop, memory);
+    for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
+    result.core_minimal = core.minimal;
+  } else {
+    core_ops = sub.ops;
+  }
+  result.core_ms = std::chrono::duration<double, std::milli>(Clock::now() - core_started).count();
+  for (const Operation* op : core_ops) result.core.push_back(op->id);
+  std::ranges::sort(result.core);
+
+  result.core_real_time = explain::program_order_facts(core_ops);
+  limits.enter(Phase::explanation);
+  const std::string condition = result.consistency == Consistency::sequential_per_key
+                                    ? "sequentially consistent" + refutation.partition
+                                    : "sequentially consistent";
+  result.explanation =
+      explain::explain_program_order_core(model, core_ops, result.core_real_time, result.core_minimal, condition);
+}
+
+}  // namespace ariadne::portfolio
