@@ -22,6 +22,7 @@
 #include "cli/common/terminal.hpp"
 #include "cli/common/text_files.hpp"
 #include "cli/proof/core_proof.hpp"
+#include "engines/engine_table.hpp"
 #include "history/store_folder.hpp"
 #include "report/html_report.hpp"
 
@@ -40,6 +41,21 @@
 namespace ariadne::cli {
 
 namespace {
+
+// --consistency, checked against --engine: an engine that knows only real time cannot
+// decide the sequential conditions, and the program-order search decides only those.
+Consistency choose_consistency(const std::string& name, Engine engine) {
+  const std::optional<Consistency> consistency = parse_consistency(name);
+  if (!consistency) {
+    throw UsageError("--consistency: expected " + consistency_names_listed() + ", got '" + name + "'");
+  }
+  if (engine != Engine::automatic && !engines::decides(engines::engine_row(engine), *consistency)) {
+    throw UsageError("--engine " + std::string(engine_name(engine)) + " does not decide --consistency " + name +
+                     (keeps_real_time(*consistency) ? " (it checks sequential consistency only)"
+                                                    : " (choose auto, program-order, sat, smt or brute)"));
+  }
+  return *consistency;
+}
 
 // A missing or unreadable file is bad input naming that file, whatever the reader
 // would have said about it. A directory must be a Jepsen store folder, whose history
@@ -127,6 +143,13 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
   check.add_flag("--independent", options.independent,
                  "Values are [key value] tuples (Jepsen's jepsen.independent): check each key as its own history "
                  "of the model, keys in parallel; the same as --model 'independent(MODEL)'");
+  check
+      .add_option("--consistency", options.consistency,
+                  "The condition to check: linearizable (the default: one legal order that keeps real time), "
+                  "sequential (Lamport's sequential consistency: one legal order that keeps each process's own "
+                  "order, real time between processes ignored; a keyed history is checked whole, since it is not "
+                  "local), or sequential-per-key (each key on its own: cheaper, weaker)")
+      ->type_name("CONDITION");
   add_format_option(check, options.format);
   add_limit_options(check, options.limits, "");
   check.add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
@@ -166,6 +189,7 @@ int run_check_command(const CheckCommandOptions& options) {
   check_options.prefix = options.prefix;
   check_options.minimal_core = !options.no_core;
   check_options.core_seconds = options.core_budget;
+  check_options.consistency = choose_consistency(options.consistency, check_options.engine);
   const Format format = choose_format(options.format);
   std::unique_ptr<Model> model = choose_model(options.model, options.init);
   if (options.independent) {
@@ -219,7 +243,10 @@ int run_check_command(const CheckCommandOptions& options) {
   report.explain = options.explain;
   report.prefix = options.prefix;
   report.core_shrunk = !options.no_core;
-  if (options.proof) {
+  report.model_is_keyed = model->is_partitioned();
+  if (options.proof && !keeps_real_time(check_options.consistency)) {
+    report.proof_note = "--proof: not written: DRAT proofs are written for linearizability only so far";
+  } else if (options.proof) {
     limits.enter(Phase::proof);
     report.proof_dir = *options.proof;
     report.proof_note = write_core_proof(*options.proof, history, *model, result, limits);

@@ -112,10 +112,11 @@ std::string format_ops_table(const History& history, const std::vector<std::uint
   return out;
 }
 
-std::string verdict_headline(Verdict verdict, const Style& style) {
+std::string verdict_headline(Verdict verdict, Consistency consistency, const Style& style) {
+  const bool sequential = !keeps_real_time(consistency);
   switch (verdict) {
-    case Verdict::linearizable: return style.green("LINEARIZABLE");
-    case Verdict::not_linearizable: return style.red("NOT LINEARIZABLE");
+    case Verdict::linearizable: return style.green(sequential ? "SEQUENTIALLY CONSISTENT" : "LINEARIZABLE");
+    case Verdict::not_linearizable: return style.red(sequential ? "NOT SEQUENTIALLY CONSISTENT" : "NOT LINEARIZABLE");
     case Verdict::unknown: return style.yellow("UNKNOWN");
   }
   return "UNKNOWN";
@@ -172,7 +173,7 @@ std::string format_keys_summary(const CheckResult& result, bool full) {
     const KeyResult& k = result.keys[i];
     if (k.verdict == Verdict::unknown) note = k.reason;
     if (k.key.to_edn() == result.failing_key) note = "the core below";
-    table.add_row({shorten(k.key.to_edn()), std::string(verdict_name(k.verdict)), std::to_string(k.operations),
+    table.add_row({shorten(k.key.to_edn()), std::string(verdict_name(k.verdict, result.consistency)), std::to_string(k.operations),
                    format_ms(k.elapsed_ms), k.engine.empty() ? "-" : k.engine, shorten(note)});
   };
   for (std::size_t n = 0; n < limit; ++n) add(shown[n], "");
@@ -193,11 +194,19 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   std::size_t crashed = 0;
   for (const auto& op : history.ops) crashed += op.status == OpStatus::crashed ? 1 : 0;
 
-  std::string out = verdict_headline(result.verdict, style) + "  " + report.file + "\n";
+  std::string out = verdict_headline(result.verdict, result.consistency, style) + "  " + report.file + "\n";
   const auto line = [&](std::string label, std::string value) {
     out += "  " + style.dim(label) + std::string(12 - label.size(), ' ') + value + "\n";
   };
   line("model", report.model_spec);
+  if (!keeps_real_time(result.consistency)) {
+    std::string condition(consistency_name(result.consistency));
+    if (result.consistency == Consistency::sequential && report.history && report.model_is_keyed) {
+      condition += " (keys checked together: sequential consistency is not local; --consistency "
+                   "sequential-per-key checks each key alone)";
+    }
+    line("condition", condition);
+  }
   std::string engine = result.engine.empty() ? "-" : result.engine;
   if (result.race.entrants.size() > 1) {
     std::string rivals;
@@ -226,7 +235,10 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
 
   switch (result.verdict) {
     case Verdict::linearizable:
-      out += "\nWitness: the operations in an order that explains every result\n";
+      out += keeps_real_time(result.consistency)
+                 ? "\nWitness: the operations in an order that explains every result\n"
+                 : "\nWitness: the operations in an order that keeps each process's own order and explains every "
+                   "result\n";
       out += format_ops_table(history, result.linearization, full);
       if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
       break;
@@ -297,7 +309,8 @@ std::string format_check_json(const CheckReport& report) {
   const CheckResult& result = *report.result;
   JsonWriter json;
   json.begin_object();
-  json.field("verdict", verdict_name(result.verdict));
+  json.field("verdict", verdict_name(result.verdict, result.consistency));
+  json.field("consistency", consistency_name(result.consistency));
   json.field("model", report.model_spec);
   json.field("engine", result.engine);
   json.field("operations", static_cast<std::uint64_t>(result.operations));
@@ -354,7 +367,7 @@ std::string format_check_json(const CheckReport& report) {
     for (const KeyResult& k : result.keys) {
       json.begin_object();
       json.field("key", k.key.to_edn());
-      json.field("verdict", verdict_name(k.verdict));
+      json.field("verdict", verdict_name(k.verdict, result.consistency));
       json.field("operations", static_cast<std::uint64_t>(k.operations));
       json.field("elapsed_ms", round_ms(k.elapsed_ms));
       json.field("engine", k.engine);

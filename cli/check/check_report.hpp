@@ -25,6 +25,7 @@ struct CheckReport {
   bool explain = false;     // the human report prints the whole explanation
   bool prefix = false;      // ... and the longest linearizable prefix
   bool core_shrunk = true;  // false with --no-core
+  bool model_is_keyed = false;  // the model has keys (kv, independent): said under --consistency sequential
   std::string proof_dir;    // --proof, when given
   std::string proof_note;   // what --proof wrote, one line
 };
