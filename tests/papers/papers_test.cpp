@@ -67,6 +67,7 @@ void check_reproduced(const std::string& folder, const std::string& line, const 
 TEST_SUITE("papers") {
   TEST_CASE("papers: Herlihy and Wing's queue and register histories H1-H6 get the paper's verdicts") {
     check_reproduced("herlihy-wing-1990", "REPRODUCED: all 6 verdicts match the paper");
+    check_reproduced("herlihy-wing-1990", "REPRODUCED (section 3.3): H7 sequentially consistent, not linearizable");
   }
 
   TEST_CASE("papers: the 6.5840 lecture's examples 1-6 get the lecture's verdicts") {
