@@ -85,8 +85,7 @@ std::optional<std::string> check_placement(const History& history, const Model& 
   }
 
   if (!keeps_real_time(consistency)) {
-    return check_program_order(model, placed,
-                               consistency == Consistency::sequential_per_key && model.is_partitioned());
+    return check_program_order(model, placed, consistency == Consistency::sequential_per_key && model.is_partitioned());
   }
   const Operation* latest_call = nullptr;
   for (const Operation* op : placed) {
@@ -101,8 +100,8 @@ std::optional<std::string> check_placement(const History& history, const Model& 
 
 }  // namespace
 
-std::optional<std::string> check_order(const History& history, const Model& model,
-                                       std::span<const std::uint32_t> order, Consistency consistency) {
+std::optional<std::string> check_order(const History& history, const Model& model, std::span<const std::uint32_t> order,
+                                       Consistency consistency) {
   std::vector<const Operation*> placed;
   return check_placement(history, model, order, consistency, placed);
 }

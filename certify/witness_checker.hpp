@@ -33,8 +33,7 @@ std::optional<std::string> check_linearization(const History& history, const Mod
 // check_legality replays the ops of one partition (or of an unpartitioned history) in
 // the order the linearization puts them. check_linearization is check_order plus
 // check_legality of every partition.
-std::optional<std::string> check_order(const History& history, const Model& model,
-                                       std::span<const std::uint32_t> order,
+std::optional<std::string> check_order(const History& history, const Model& model, std::span<const std::uint32_t> order,
                                        Consistency consistency = Consistency::linearizable);
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order);
 

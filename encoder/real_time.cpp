@@ -7,8 +7,7 @@
 
 namespace ariadne::encoder {
 
-RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops, Consistency consistency)
-    : reduction_(ops.size()) {
+RealTimeOrder::RealTimeOrder(std::span<const Operation* const> ops, Consistency consistency) : reduction_(ops.size()) {
   call_.reserve(ops.size());
   ret_.reserve(ops.size());
   for (const Operation* op : ops) {

@@ -34,8 +34,7 @@ using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::d
 class RealTimeOrder {
  public:
   // `ops` in ascending call order, as the engines receive a partition.
-  explicit RealTimeOrder(std::span<const Operation* const> ops,
-                         Consistency consistency = Consistency::linearizable);
+  explicit RealTimeOrder(std::span<const Operation* const> ops, Consistency consistency = Consistency::linearizable);
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(call_.size()); }
   bool precedes(std::uint32_t a, std::uint32_t b) const {

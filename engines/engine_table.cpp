@@ -36,18 +36,16 @@ const std::array<EngineRow, kEngineCount - 1> kRows = {{
     {Engine::jit, "jit", EngineKind::native, RaceRole::second, kDecidesLinearizable, nullptr, kNativeFailingOpSteps,
      "Lowe's just-in-time linearization, carrying configurations forward", search::make_jit},
     {Engine::sat, "sat", EngineKind::solver, RaceRole::partner, kDecidesLinearizable | kDecidesSequential,
-     refuses_unencodable, 0,
-     "CaDiCaL on the history encoded as ordering constraints", solvers::make_sat_engine},
+     refuses_unencodable, 0, "CaDiCaL on the history encoded as ordering constraints", solvers::make_sat_engine},
     {Engine::smt, "smt", EngineKind::solver, RaceRole::second, kDecidesLinearizable | kDecidesSequential,
-     refuses_unencodable, 0,
-     "Z3 on the same constraints, as integer difference logic", solvers::make_smt_engine},
+     refuses_unencodable, 0, "Z3 on the same constraints, as integer difference logic", solvers::make_smt_engine},
     {Engine::brute, "brute", EngineKind::native, RaceRole::none, kDecidesLinearizable | kDecidesSequential,
-     refuses_large, kNativeFailingOpSteps,
-     "every order, for histories of at most 14 operations (the test oracle)",
+     refuses_large, kNativeFailingOpSteps, "every order, for histories of at most 14 operations (the test oracle)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_brute_force(sub, model, stop);
      }},
-    {Engine::unique, "unique", EngineKind::native, RaceRole::first, kDecidesLinearizable, nullptr, kNativeFailingOpSteps,
+    {Engine::unique, "unique", EngineKind::native, RaceRole::first, kDecidesLinearizable, nullptr,
+     kNativeFailingOpSteps,
      "near-linear tests for histories whose values are written, enqueued,\n"
      "pushed or added once: register, cas-register, etcd without failed cas,\n"
      "each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"

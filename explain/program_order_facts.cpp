@@ -32,8 +32,7 @@ std::vector<RealTimeFact> program_order_facts(std::span<const Operation* const> 
 }
 
 std::string explain_program_order_core(const Model& model, std::span<const Operation* const> core,
-                                       std::span<const RealTimeFact> facts, bool minimal,
-                                       std::string_view condition) {
+                                       std::span<const RealTimeFact> facts, bool minimal, std::string_view condition) {
   std::string text = "Not " + std::string(condition) + ": no order of these " + std::to_string(core.size()) +
                      " operations keeps each process's own order and gives every one its recorded result" +
                      (minimal ? " (a minimal core: relax any one of them and an order exists)" : "") + ".\n";
@@ -51,8 +50,9 @@ std::string explain_program_order_core(const Model& model, std::span<const Opera
       text += "Program order binds " + std::to_string(facts.size()) + " pair" + (facts.size() == 1 ? "" : "s") +
               " of them (each process's own order); real time between processes does not bind.\n";
     } else {
-      text += "No two of them are bound by program order: each is its process's only op here, and real time "
-              "between processes does not bind.\n";
+      text +=
+          "No two of them are bound by program order: each is its process's only op here, and real time "
+          "between processes does not bind.\n";
     }
   } else {
     text += "The core is too large to list here (" + std::to_string(core.size()) + " operations).\n";

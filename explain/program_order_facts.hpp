@@ -21,7 +21,6 @@ std::vector<RealTimeFact> program_order_facts(std::span<const Operation* const> 
 // The explanation of a core that is not sequentially consistent: its ops by process,
 // the program-order facts among them, and why nothing else binds them.
 std::string explain_program_order_core(const Model& model, std::span<const Operation* const> core,
-                                       std::span<const RealTimeFact> facts, bool minimal,
-                                       std::string_view condition);
+                                       std::span<const RealTimeFact> facts, bool minimal, std::string_view condition);
 
 }  // namespace ariadne::explain

@@ -27,8 +27,9 @@ void describe_program_order_refutation(const Refutation& refutation, const Model
     const double seconds = options.core_seconds > 0 ? options.core_seconds
                                                     : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
     search::StopSignal stop = refutation.limits;
-    stop.deadline = std::min(stop.deadline, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                                std::chrono::duration<double>(seconds)));
+    stop.deadline =
+        std::min(stop.deadline,
+                 Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
     const std::uint64_t memory = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
     const refute::CoreSearch core = refute::find_program_order_core(sub.ops, model, stop, memory);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);

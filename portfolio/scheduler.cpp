@@ -192,8 +192,8 @@ class Scheduler {
     }
     if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
       throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) +
-                          " engine's linearization failed the certificate check" +
-                          describe_partition(model_, p) + ": " + *problem);
+                          " engine's linearization failed the certificate check" + describe_partition(model_, p) +
+                          ": " + *problem);
     }
     p.answer.chain = make_chain(p.answer.linearization);
     p.answer.linearization = {};

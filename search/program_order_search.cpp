@@ -297,8 +297,8 @@ class ProgramOrderSearch final : public SearchEngine {
 
 }  // namespace
 
-std::unique_ptr<SearchEngine> make_program_order_search(const SubHistory& sub, const Model& model,
-                                                        MemoryBudget& memory, const StopSignal& stop) {
+std::unique_ptr<SearchEngine> make_program_order_search(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                        const StopSignal& stop) {
   return std::make_unique<ProgramOrderSearch>(sub, model, memory, stop);
 }
 

@@ -217,7 +217,7 @@ std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Mode
 // Sequential consistency: WGL over program order instead of real time, with the
 // observers of each configuration placed without branching (program_order_search.cpp).
 // Decides sub.consistency's sequential reading whatever it says.
-std::unique_ptr<SearchEngine> make_program_order_search(const SubHistory& sub, const Model& model,
-                                                        MemoryBudget& memory, const StopSignal& stop);
+std::unique_ptr<SearchEngine> make_program_order_search(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                        const StopSignal& stop);
 
 }  // namespace ariadne::search

@@ -14,9 +14,9 @@ namespace ariadne::cli {
 
 struct CheckCommandOptions {
   std::string file;
-  std::string model = "";           // a name or a spec, e.g. "cas-register(0)"
-  std::optional<std::string> init;  // EDN; overrides the spec's initial state
-  bool independent = false;         // values are [key value] tuples: the model is independent(model)
+  std::string model = "";                    // a name or a spec, e.g. "cas-register(0)"
+  std::optional<std::string> init;           // EDN; overrides the spec's initial state
+  bool independent = false;                  // values are [key value] tuples: the model is independent(model)
   std::string consistency = "linearizable";  // --consistency, as typed (consistency.hpp's names)
   std::string format = "auto";
   SearchLimits limits;

@@ -173,8 +173,9 @@ std::string format_keys_summary(const CheckResult& result, bool full) {
     const KeyResult& k = result.keys[i];
     if (k.verdict == Verdict::unknown) note = k.reason;
     if (k.key.to_edn() == result.failing_key) note = "the core below";
-    table.add_row({shorten(k.key.to_edn()), std::string(verdict_name(k.verdict, result.consistency)), std::to_string(k.operations),
-                   format_ms(k.elapsed_ms), k.engine.empty() ? "-" : k.engine, shorten(note)});
+    table.add_row({shorten(k.key.to_edn()), std::string(verdict_name(k.verdict, result.consistency)),
+                   std::to_string(k.operations), format_ms(k.elapsed_ms), k.engine.empty() ? "-" : k.engine,
+                   shorten(note)});
   };
   for (std::size_t n = 0; n < limit; ++n) add(shown[n], "");
   for (const std::size_t i : slowest) add(i, all_listed ? "" : "among the slowest");
@@ -202,8 +203,9 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   if (!keeps_real_time(result.consistency)) {
     std::string condition(consistency_name(result.consistency));
     if (result.consistency == Consistency::sequential && report.history && report.model_is_keyed) {
-      condition += " (keys checked together: sequential consistency is not local; --consistency "
-                   "sequential-per-key checks each key alone)";
+      condition +=
+          " (keys checked together: sequential consistency is not local; --consistency "
+          "sequential-per-key checks each key alone)";
     }
     line("condition", condition);
   }

@@ -20,14 +20,14 @@ struct CheckReport {
   // The command's limits, when it had them: a limit reached after the verdict (in the
   // core, the proof) is named in the report.
   const Limits* limits = nullptr;
-  double total_ms = 0;      // reading and checking, for the human report
-  double read_ms = 0;       // reading the file and pairing its events into operations
-  bool explain = false;     // the human report prints the whole explanation
-  bool prefix = false;      // ... and the longest linearizable prefix
-  bool core_shrunk = true;  // false with --no-core
+  double total_ms = 0;          // reading and checking, for the human report
+  double read_ms = 0;           // reading the file and pairing its events into operations
+  bool explain = false;         // the human report prints the whole explanation
+  bool prefix = false;          // ... and the longest linearizable prefix
+  bool core_shrunk = true;      // false with --no-core
   bool model_is_keyed = false;  // the model has keys (kv, independent): said under --consistency sequential
-  std::string proof_dir;    // --proof, when given
-  std::string proof_note;   // what --proof wrote, one line
+  std::string proof_dir;        // --proof, when given
+  std::string proof_note;       // what --proof wrote, one line
 };
 
 // The limit that stopped some phase, and the phase: the command's own limits, which

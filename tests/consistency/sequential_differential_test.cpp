@@ -49,12 +49,16 @@ Tally compare(const std::string& spec, int histories, const testing::RandomHisto
   std::mt19937_64 rng(seed);
   Tally tally;
   const CheckOptions automatic{.consistency = Consistency::sequential, .timeout_seconds = 10, .jobs = 1};
-  const CheckOptions sat{
-      .consistency = Consistency::sequential, .engine = Engine::sat, .timeout_seconds = 10, .jobs = 1,
-      .minimal_core = false};
-  const CheckOptions brute{
-      .consistency = Consistency::sequential, .engine = Engine::brute, .timeout_seconds = 10, .jobs = 1,
-      .minimal_core = false};
+  const CheckOptions sat{.consistency = Consistency::sequential,
+                         .engine = Engine::sat,
+                         .timeout_seconds = 10,
+                         .jobs = 1,
+                         .minimal_core = false};
+  const CheckOptions brute{.consistency = Consistency::sequential,
+                           .engine = Engine::brute,
+                           .timeout_seconds = 10,
+                           .jobs = 1,
+                           .minimal_core = false};
   const CheckOptions linearizable{.timeout_seconds = 10, .jobs = 1, .minimal_core = false};
   for (int i = 0; i < histories; ++i) {
     EventLog log = testing::random_history(spec, shape, rng);
@@ -76,7 +80,8 @@ Tally compare(const std::string& spec, int histories, const testing::RandomHisto
       REQUIRE_FALSE(problem);
     }
     // Linearizable implies sequentially consistent.
-    if (check(h, *model, linearizable).verdict == Verdict::linearizable) REQUIRE(oracle.verdict == Verdict::linearizable);
+    if (check(h, *model, linearizable).verdict == Verdict::linearizable)
+      REQUIRE(oracle.verdict == Verdict::linearizable);
     if (oracle.verdict == Verdict::linearizable) {
       ++tally.holds;
       continue;
