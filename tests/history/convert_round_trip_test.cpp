@@ -82,7 +82,9 @@ int round_trip(const std::string& corpus) {
 }  // namespace
 
 TEST_CASE("convert: every family of our corpus round-trips through every format with its verdict") {
-  CHECK(round_trip(kSourceDir + "/corpus/classic") == 13 * 4);
+  // All but one pair: H8's [queue item] tuples hold keywords, which JSON cannot keep
+  // apart from strings inside a value the model reads (refused, as checked above).
+  CHECK(round_trip(kSourceDir + "/corpus/classic") == 15 * 4 - 1);
   // Every family at once: edge cases, generated histories of every model, regressions.
   CHECK(round_trip(kSourceDir + "/corpus") > 157 * 2);
 }
