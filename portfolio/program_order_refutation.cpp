@@ -21,15 +21,8 @@ void describe_program_order_refutation(const Refutation& refutation, const Model
   const auto core_started = Clock::now();
   std::vector<const Operation*> core_ops;
   if (options.minimal_core) {
-    // The same budget as a linearizability core: the user's --core-budget, else a
-    // floor plus a multiple of the verdict's time.
-    const double verdict_seconds = std::chrono::duration<double>(refutation.verdict_time).count();
-    const double seconds = options.core_seconds > 0 ? options.core_seconds
-                                                    : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
     search::StopSignal stop = refutation.limits;
-    stop.deadline =
-        std::min(stop.deadline,
-                 Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+    stop.deadline = std::min(stop.deadline, Clock::now() + core_budget(options, refutation.verdict_time));
     const std::uint64_t memory = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
     const refute::CoreSearch core = refute::find_program_order_core(sub.ops, model, stop, memory);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
@@ -37,9 +30,7 @@ void describe_program_order_refutation(const Refutation& refutation, const Model
   } else {
     core_ops = sub.ops;
   }
-  result.core_ms = std::chrono::duration<double, std::milli>(Clock::now() - core_started).count();
-  for (const Operation* op : core_ops) result.core.push_back(op->id);
-  std::ranges::sort(result.core);
+  record_core(core_ops, core_started, result);
 
   result.core_real_time = explain::program_order_facts(core_ops);
   limits.enter(Phase::explanation);

@@ -26,6 +26,19 @@ search::StopSignal within(const search::StopSignal& limits, Clock::duration budg
 
 }  // namespace
 
+Clock::duration core_budget(const CheckOptions& options, Clock::duration verdict_time) {
+  const double verdict_seconds = std::chrono::duration<double>(verdict_time).count();
+  const double seconds = options.core_seconds > 0 ? options.core_seconds
+                                                  : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+void record_core(std::span<const Operation* const> core_ops, Clock::time_point started, CheckResult& result) {
+  result.core_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  for (const Operation* op : core_ops) result.core.push_back(op->id);
+  std::sort(result.core.begin(), result.core.end());
+}
+
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
                          const Limits& limits, CheckResult& result) {
   if (!keeps_real_time(refutation.sub.consistency)) {
@@ -79,24 +92,15 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   std::shared_ptr<const refute::RelaxedRelevance> relevance;
   if (options.minimal_core) {
     relevance = std::make_shared<const refute::RelaxedRelevance>(sub.ops, model);
-    // Minimising takes one decision per core op at least. A user who asked for a
-    // budget (--core-budget) gets it; otherwise the core may take a multiple of what
-    // the verdict took, plus a floor, so what the user waits for stays proportional.
-    const double verdict_seconds = std::chrono::duration<double>(refutation.verdict_time).count();
-    const double seconds = options.core_seconds > 0 ? options.core_seconds
-                                                    : kCoreBudgetFloorSeconds + kCoreBudgetPerVerdict * verdict_seconds;
-    const auto core_budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-    const refute::CoreSearch core =
-        refute::find_minimal_core(sub.ops, model, failing_index, within(refutation.limits, core_budget), memory.limit(),
-                                  refutation.refuting_ops, relevance);
+    const refute::CoreSearch core = refute::find_minimal_core(
+        sub.ops, model, failing_index, within(refutation.limits, core_budget(options, refutation.verdict_time)),
+        memory.limit(), refutation.refuting_ops, relevance);
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
   } else {
     core_ops = sub.ops;
   }
-  result.core_ms = std::chrono::duration<double, std::milli>(Clock::now() - core_started).count();
-  for (const Operation* op : core_ops) result.core.push_back(op->id);
-  std::sort(result.core.begin(), result.core.end());
+  record_core(core_ops, core_started, result);
 
   if (core_ops.size() <= explain::kMaxListedOps) result.core_real_time = explain::real_time_facts(core_ops);
   explain::CoreSummary summary;

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,18 @@ struct Refutation {
 // core by core_seconds (by default 2 s plus ten times the verdict's time), and all by the check's own limits; a part
 // that runs out leaves a valid but weaker answer (no failing op, a core not minimal).
 // Each part enters its Phase in `limits` and stops at them.
+// How long shrinking a core may take. Minimising takes one decision per core op at
+// least. A user who asked for a budget (--core-budget) gets it; otherwise the core may
+// take a multiple of what the verdict took, plus a floor, so what the user waits for
+// stays proportional.
+std::chrono::steady_clock::duration core_budget(const CheckOptions& options,
+                                                std::chrono::steady_clock::duration verdict_time);
+
+// Records the core found (or the whole partition) in `result`: its op ids in
+// ascending order, and the time since `started`.
+void record_core(std::span<const Operation* const> core_ops, std::chrono::steady_clock::time_point started,
+                 CheckResult& result);
+
 // Under the sequential conditions (refutation.sub.consistency) it hands over to
 // describe_program_order_refutation.
 void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
