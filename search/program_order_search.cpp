@@ -10,7 +10,7 @@
 // failed once fails again, so the memo table keeps them, in full (a fingerprint could
 // collide and turn a history that holds into a refutation).
 //
-// Two reductions, both exact:
+// Three reductions, all exact:
 // - Observers go first. An op that cannot change any state (a read, a :fail
 //   observation: the model's semantics say so, models/semantics.hpp) and fits the
 //   current state is placed at once, without branching. Soundness: take any order
@@ -21,9 +21,13 @@
 //   order exists with it placed first whenever one exists at all. This is what makes
 //   readers that lag behind (stale reads from a follower) cheap: their reads are
 //   placed as soon as the state they saw is current.
+// - Registers (register_facts.hpp): a configuration in which a value some completed
+//   op must read is overwritten for good fails at once, and crashed writes of values
+//   nobody reads are never tried.
 // - Crashed ops are tried after the completed ones at each configuration, as WGL's
-//   required-first order does; every candidate is still tried, so the answer is the
-//   same, only which order is found first changes.
+//   required-first order does, and writes whose value some process's next op reads
+//   before other writes; every candidate is still tried, so the answer is the same,
+//   only which order is found first changes.
 //
 // Checking sequential consistency is NP-complete even for registers [GibbonsKorach97],
 // so no search is fast on every history; this one is exhaustive, resumable in slices
@@ -31,6 +35,7 @@
 #include "search/search_engine.hpp"
 
 #include "models/semantics.hpp"
+#include "search/register_facts.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -87,6 +92,7 @@ class ProgramOrderSearch final : public SearchEngine {
       for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
         observer_[i] = sub.ops[i]->must_take_effect() && observes_only(semantics->ops[i]);
       }
+      registers_ = RegisterFacts(*semantics, sub.ops);
     }
     crashed_placed_.assign((crashed_.size() + 63) / 64, 0);
   }
@@ -118,7 +124,10 @@ class ProgramOrderSearch final : public SearchEngine {
         continue;
       }
       const Move move = frame.moves[frame.next_move++];
-      place(move.op);
+      if (!place(move.op)) {
+        unplace(move.op);  // a value some op must still read is gone for good
+        continue;
+      }
       if (enter(move.state)) {
         if (done_) return Outcome::linearizable;
         continue;  // a new frame is on the stack
@@ -149,7 +158,8 @@ class ProgramOrderSearch final : public SearchEngine {
     std::size_t next_move = 0;
   };
 
-  void place(std::uint32_t op) {
+  // False when the configuration it leads to is dead (RegisterFacts); undo it then.
+  bool place(std::uint32_t op) {
     order_.push_back(op);
     const std::uint32_t c = crashed_ordinal_[op];
     if (c != kNotCrashed) {
@@ -158,8 +168,10 @@ class ProgramOrderSearch final : public SearchEngine {
       ++processes_[process_of_[op]].placed;
       --required_left_;
     }
+    return registers_.place(op);
   }
   void unplace(std::uint32_t op) {
+    registers_.unplace(op);
     order_.pop_back();
     const std::uint32_t c = crashed_ordinal_[op];
     if (c != kNotCrashed) {
@@ -198,7 +210,7 @@ class ProgramOrderSearch final : public SearchEngine {
           compiled_->step(state, op, next_);
           ++steps_;
           if (std::find(next_.begin(), next_.end(), state) == next_.end()) break;
-          place(op);
+          place(op);  // an observer writes nothing, so no value dies
           observers.push_back(op);
           placed_one = true;
         }
@@ -217,17 +229,26 @@ class ProgramOrderSearch final : public SearchEngine {
     Frame frame;
     frame.state = state;
     frame.observers = std::move(observers);
-    // Completed candidates first, by call (the order the history suggests), then the
-    // crashed ones.
+    // Completed candidates first: those whose written value some process's next op
+    // reads, then by call (the order the history suggests). Then the crashed ones
+    // that may matter.
     std::vector<std::uint32_t> candidates;
+    next_ops_.clear();
     for (const Process& p : processes_) {
+      next_ops_.push_back(p.placed < p.completed.size() ? p.completed[p.placed] : RegisterFacts::kNoNext);
       if (p.placed < p.completed.size()) candidates.push_back(p.completed[p.placed]);
     }
     std::ranges::sort(candidates);
+    if (registers_.enabled()) {
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> ranked;  // (wanted by, op)
+      for (const std::uint32_t op : candidates) ranked.emplace_back(registers_.wanted_by(op, next_ops_), op);
+      std::ranges::stable_sort(ranked, [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (std::size_t k = 0; k < ranked.size(); ++k) candidates[k] = ranked[k].second;
+    }
     for (const Crashed& c : crashed_) {
       const std::uint32_t ordinal = crashed_ordinal_[c.op];
       if ((crashed_placed_[ordinal / 64] >> (ordinal % 64)) & 1) continue;
-      if (processes_[c.process].placed < c.after) continue;
+      if (processes_[c.process].placed < c.after || registers_.irrelevant(c.op)) continue;
       candidates.push_back(c.op);
     }
     for (const std::uint32_t op : candidates) {
@@ -286,6 +307,8 @@ class ProgramOrderSearch final : public SearchEngine {
   std::unordered_set<std::string> failed_;
   std::int64_t memo_bytes_ = 0;
   std::vector<StateId> next_;
+  std::vector<std::uint32_t> next_ops_;  // each process's next completed op, for ranking moves
+  RegisterFacts registers_;              // enabled for the register family without appends
   std::vector<std::uint32_t> found_;
   bool started_ = false;
   bool done_ = false;
