@@ -84,6 +84,23 @@ std::string atomic_file_name(const generators::AtomicShape& shape) {
          (shape.violation ? "-violation" : "") + ".edn";
 }
 
+// The command that prints exactly this history, every shape option spelled out.
+std::string lagging_follower_command(const generators::LaggingFollowerShape& shape) {
+  std::string command = "ariadne generate lagging-follower --ops " + std::to_string(shape.operations) + " --writers " +
+                        std::to_string(shape.writers) + " --readers " + std::to_string(shape.readers) +
+                        " --followers " + std::to_string(shape.followers) + " --max-lag " +
+                        std::to_string(shape.max_lag);
+  if (shape.violation) command += " --violation";
+  command += " --seed " + std::to_string(shape.seed);
+  return command;
+}
+
+// "lagging-follower-<ops>-<seed>[-violation].edn".
+std::string lagging_follower_file_name(const generators::LaggingFollowerShape& shape) {
+  return "lagging-follower-" + std::to_string(shape.operations) + "-" + std::to_string(shape.seed) +
+         (shape.violation ? "-violation" : "") + ".edn";
+}
+
 // The files of the chosen family: the first seed, and for any seed the file's name
 // and its whole text. Shapes are read and checked here, once, before any file is
 // written.
@@ -112,6 +129,10 @@ FamilyFiles files_of(const Shape& shape, std::string (*name)(const Shape&),
 FamilyFiles family_files(const GenerateCommandOptions& options) {
   if (options.family == "crash-storm") {
     return files_of(options.crash_storm, crash_storm_file_name, generators::generate_crash_storm, crash_storm_command);
+  }
+  if (options.family == "lagging-follower") {
+    return files_of(options.lagging_follower, lagging_follower_file_name, generators::generate_lagging_follower,
+                    lagging_follower_command);
   }
   generators::AtomicShape shape = options.atomic;
   shape.values = generators::parse_value_domain(options.atomic_values);
@@ -217,6 +238,34 @@ void add_atomic_options(CLI::App& atomic, GenerateCommandOptions& options) {
   add_generate_output_options(atomic, options, "atomic-<model>-<ops>-<seed>[-violation].edn");
 }
 
+void add_lagging_follower_options(CLI::App& family, GenerateCommandOptions& options) {
+  family.footer(lagging_follower_help_footer);
+  family.parse_complete_callback([&options] { options.family = "lagging-follower"; });
+  auto& shape = options.lagging_follower;
+  const auto count = [&family](const std::string& name, std::size_t& value, const std::string& what) {
+    family.add_option(name, value, what)
+        ->type_name("N")
+        ->capture_default_str()
+        ->check(whole_number())
+        ->check(at_least(1, "at least 1"));
+  };
+  count("--ops", shape.operations, "Invocations, reads and writes");
+  count("--writers", shape.writers, "Processes that write through the leader");
+  count("--readers", shape.readers, "Processes that read, each from one follower");
+  count("--followers", shape.followers, "Followers serving the reads");
+  family.add_option("--max-lag", shape.max_lag, "How many log entries a follower may be behind")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number());
+  family.add_flag("--violation", shape.violation,
+                  "One reader reads once from a follower further behind: not sequentially consistent either");
+  family.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
+      ->type_name("S")
+      ->capture_default_str()
+      ->check(whole_number());
+  add_generate_output_options(family, options, "lagging-follower-<ops>-<seed>[-violation].edn");
+}
+
 }  // namespace
 
 // `generate` groups the families; each family is its own subcommand with its shape
@@ -235,11 +284,18 @@ void add_generate_options(CLI::App& generate, GenerateCommandOptions& options) {
       *generate.add_subcommand(
           "atomic", "A history of one simulated atomic object, any model: linearizable, or with --violation not"),
       options);
+  add_lagging_follower_options(
+      *generate.add_subcommand("lagging-follower",
+                               "A register read from lagging followers: sequentially consistent, not linearizable; "
+                               "with --violation neither"),
+      options);
 }
 
 int run_generate_command(const GenerateCommandOptions& options) {
   if (options.family.empty()) {
-    throw UsageError("generate needs a family, e.g. 'ariadne generate crash-storm'; families: crash-storm, atomic");
+    throw UsageError(
+        "generate needs a family, e.g. 'ariadne generate crash-storm'; families: crash-storm, atomic, "
+        "lagging-follower");
   }
   const FamilyFiles files = family_files(options);
   check_batch_options(options, files.first_seed);

@@ -6,6 +6,7 @@
 
 #include "generators/atomic_history.hpp"
 #include "generators/crash_storm.hpp"
+#include "generators/lagging_follower.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -21,6 +22,7 @@ struct GenerateCommandOptions {
   std::string family;  // the family subcommand given, e.g. "crash-storm"; empty if none
   generators::CrashStormShape crash_storm;
   generators::AtomicShape atomic;
+  generators::LaggingFollowerShape lagging_follower;
   std::string atomic_values = "unique";  // --values as typed, read by parse_value_domain
   std::optional<std::string> output;     // -o FILE; stdout when absent
   std::optional<std::string> out_dir;    // --out-dir DIR: files named after their shape

@@ -28,6 +28,10 @@ std::string format_generated_file(const GeneratedHistory& history, std::string_v
   std::string out;
   append_comment_lines(out, "generated: " + std::string(command));
   append_comment_lines(out, "expected: " + std::string(verdict_name(history.expected)));
+  if (history.expected_sequential) {
+    append_comment_lines(out, "expected-sequential: " +
+                                  std::string(verdict_name(*history.expected_sequential, Consistency::sequential)));
+  }
   append_comment_lines(out, "model: " + history.model_spec);
   for (const std::string& note : history.notes) append_comment_lines(out, note);
   out += format_edn_events(history.log);

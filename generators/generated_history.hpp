@@ -9,6 +9,7 @@
 #include <ariadne/result.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@ struct GeneratedHistory {
   EventLog log;
   std::string model_spec;  // as make_model_from_spec reads it, e.g. "cas-register(0)"
   Verdict expected = Verdict::linearizable;
+  // Under --consistency sequential, when the family knows it (`; expected-sequential:`).
+  std::optional<Verdict> expected_sequential;
   // The most operations open at once (invoked and not yet :ok or :fail). Crashed
   // operations stay open to the end of the history, so this is what a backtracking
   // checker has to choose among at its hardest point.
@@ -28,8 +31,8 @@ struct GeneratedHistory {
 };
 
 // The whole file: the header (`; generated: <command>`, `; expected: <verdict>`,
-// `; model: <spec>`, then the notes, each line starting with "; "), then the events
-// as EDN op maps, one per line. `command` is the command line that reproduces it.
+// `; expected-sequential: <verdict>` when known, `; model: <spec>`, then the notes, each line starting with "; "), then
+// the events as EDN op maps, one per line. `command` is the command line that reproduces it.
 std::string format_generated_file(const GeneratedHistory& history, std::string_view command);
 
 }  // namespace ariadne::generators

@@ -11,8 +11,11 @@
 // minimisation applies [Marques-Silva, ISMVL 2010]: try relaxing each op once; one
 // whose relaxation makes the history hold is necessary for every subset too. Ops are
 // tried in chunks that halve when a chunk is needed (as ddmin does), so large
-// histories whose core is small lose most ops in a few decisions. Each relaxed history
-// is decided by the program-order search (search/program_order_search.cpp).
+// histories whose core is small lose most ops in a few decisions. A first pass asks
+// the cheaper question with ops removed instead of relaxed (no free ops to place);
+// its result, once confirmed under the relaxation, is where the relaxed pass starts.
+// Each history is decided by the program-order search
+// (search/program_order_search.cpp).
 #pragma once
 
 #include <ariadne/history.hpp>

@@ -22,8 +22,9 @@
 //   readers that lag behind (stale reads from a follower) cheap: their reads are
 //   placed as soon as the state they saw is current.
 // - Registers (register_facts.hpp): a configuration in which a value some completed
-//   op must read is overwritten for good fails at once, and crashed writes of values
-//   nobody reads are never tried.
+//   op must read is overwritten for good fails at once, crashed writes of values
+//   nobody reads are never tried, and other crashed writes only where a process's
+//   next op reads their value.
 // - Crashed ops are tried after the completed ones at each configuration, as WGL's
 //   required-first order does, and writes whose value some process's next op reads
 //   before other writes; every candidate is still tried, so the answer is the same,
@@ -106,6 +107,7 @@ class ProgramOrderSearch final : public SearchEngine {
     const std::uint64_t budget_end = step_budget == 0 ? UINT64_MAX : steps_ + step_budget;
     if (!started_) {
       started_ = true;
+      if (registers_.unreadable_value()) return Outcome::not_linearizable;
       if (!enter(compiled_->initial())) return Outcome::not_linearizable;
       if (done_) return Outcome::linearizable;
     }
@@ -249,6 +251,7 @@ class ProgramOrderSearch final : public SearchEngine {
       const std::uint32_t ordinal = crashed_ordinal_[c.op];
       if ((crashed_placed_[ordinal / 64] >> (ordinal % 64)) & 1) continue;
       if (processes_[c.process].placed < c.after || registers_.irrelevant(c.op)) continue;
+      if (registers_.just_in_time(c.op) && registers_.wanted_by(c.op, next_ops_) == 0) continue;
       candidates.push_back(c.op);
     }
     for (const std::uint32_t op : candidates) {

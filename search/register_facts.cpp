@@ -15,6 +15,7 @@ RegisterFacts::RegisterFacts(const models::Semantics& semantics, std::span<const
   // Every value some op reads, crashed ops included: a crashed cas that reads v and
   // writes what a completed op reads makes a crashed write of v matter.
   std::unordered_set<std::uint64_t> read_by_any;
+  std::unordered_set<std::uint64_t> read_by_crashed;
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     const models::OpMeaning& meaning = semantics.ops[i];
     if (meaning.effect != models::Effect::registers) continue;
@@ -26,6 +27,7 @@ RegisterFacts::RegisterFacts(const models::Semantics& semantics, std::span<const
         case Kind::read:
           if (meaning.must_take_effect) reads_[i].push_back({a.key, a.value});
           read_by_any.insert(slot({a.key, a.value}));
+          if (!meaning.must_take_effect) read_by_crashed.insert(slot({a.key, a.value}));
           break;
         case Kind::write: writes_[i].push_back({a.key, a.value}); break;
       }
@@ -38,11 +40,20 @@ RegisterFacts::RegisterFacts(const models::Semantics& semantics, std::span<const
   irrelevant_.assign(ops.size(), false);
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     if (semantics.ops[i].must_take_effect || writes_[i].empty()) continue;
-    irrelevant_[i] = std::ranges::none_of(writes_[i], [&](const Access& w) {
-      return read_other_than[w.key] || read_by_any.contains(slot(w));
-    });
+    irrelevant_[i] = std::ranges::none_of(
+        writes_[i], [&](const Access& w) { return read_other_than[w.key] || read_by_any.contains(slot(w)); });
+  }
+  just_in_time_.assign(ops.size(), false);
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (semantics.ops[i].must_take_effect || writes_[i].size() != 1 || irrelevant_[i]) continue;
+    const Access w = writes_[i][0];
+    just_in_time_[i] = !read_other_than[w.key] && !read_by_crashed.contains(slot(w));
   }
   current_ = semantics.initial;
+  for (const auto& [read, readers] : unplaced_readers_) {
+    const Access a{static_cast<std::uint32_t>(read >> 32), static_cast<std::uint32_t>(read)};
+    if (readers > 0 && !unplaced_writers_.contains(read) && current_[a.key] != a.value) unreadable_value_ = true;
+  }
   enabled_ = true;
 }
 

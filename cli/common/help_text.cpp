@@ -246,6 +246,8 @@ std::string generate_help_footer() {
          "  crash-storm  a cas-register history whose crashed writes stay open: hard for backtracking\n"
          "  atomic       one simulated atomic object of any model, linearizable or with --violation\n"
          "               not; every built-in model, for cross-validating checkers model by model\n"
+         "  lagging-follower  a register read from followers that lag: sequentially consistent\n"
+         "               and not linearizable, or with --violation neither\n"
          "\nExamples:\n"
          "  ariadne generate crash-storm --ops 200 --crashed-writes 10 --seed 7 -o storm.edn\n"
          "  ariadne generate crash-storm --stale-read --count 20 --out-dir storms\n"
@@ -276,6 +278,29 @@ std::string crash_storm_help_footer() {
          "  ariadne check storm.edn --model 'cas-register(0)'\n"
          "  ariadne generate crash-storm --ops 500 --crashed-writes 20 --stale-read --count 10 --out-dir storms\n"
          "  ariadne corpus storms\n\n" +
+         generate_exit_statuses();
+}
+
+std::string lagging_follower_help_footer() {
+  return "\nA register, register(0), replicated by a leader and followers. Writer processes\n"
+         "write fresh values through the leader, which appends each to its log as the write\n"
+         "completes; reader processes read, each always from the same follower, which returns\n"
+         "the value of the log entry it has applied. Followers apply the log in order, at\n"
+         "random, never more than --max-lag entries behind: reads are stale, as reads from\n"
+         "followers are. Reader i reads from follower i mod --followers.\n"
+         "\nThe history is sequentially consistent by construction (the writes in log order,\n"
+         "each read right after the write it saw keeps every process's own order) and not\n"
+         "linearizable: the generator finds a read that returned a value overwritten by a\n"
+         "write completed before it began, and fails if there is none. The file says so in\n"
+         "'; expected: not-linearizable' and '; expected-sequential: sequentially-consistent'.\n"
+         "\nWith --violation one reader, late in the history, reads once from a follower\n"
+         "further behind: after a value v_b it reads an older value written before v_b by the\n"
+         "same writer (or the initial 0). Each process's own order then forbids every order:\n"
+         "not sequentially consistent, and not linearizable.\n"
+         "\nExamples:\n"
+         "  ariadne generate lagging-follower --ops 2000 -o stale.edn\n"
+         "  ariadne check stale.edn --model 'register(0)' --consistency sequential\n"
+         "  ariadne generate lagging-follower --ops 20000 --violation -o broken.edn\n\n" +
          generate_exit_statuses();
 }
 

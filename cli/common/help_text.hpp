@@ -17,6 +17,7 @@ std::string cross_check_help_footer();
 std::string generate_help_footer();
 std::string crash_storm_help_footer();
 std::string atomic_help_footer();
+std::string lagging_follower_help_footer();
 std::string explore_help_footer();
 
 // "ariadne 0.1.0".

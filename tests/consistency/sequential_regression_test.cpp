@@ -13,10 +13,9 @@ using namespace ariadne;
 
 TEST_CASE("sequential cores: a crashed write that a crashed cas passes on is not left out") {
   auto model = make_model_from_spec("cas-register(0)");
-  const History h = build_history(
-      read_events(std::string(ARIADNE_SOURCE_DIR) +
-                  "/corpus/regressions/sequential-core-crashed-cas-passes-a-value-on.edn"),
-      *model);
+  const History h = build_history(read_events(std::string(ARIADNE_SOURCE_DIR) +
+                                              "/corpus/regressions/sequential-core-crashed-cas-passes-a-value-on.edn"),
+                                  *model);
   const CheckResult whole = check(h, *model, CheckOptions{.consistency = Consistency::sequential, .jobs = 1});
   REQUIRE(whole.verdict == Verdict::not_linearizable);
   CHECK(whole.core_minimal);
