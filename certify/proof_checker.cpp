@@ -100,7 +100,7 @@ struct LemmaIndex {
 };
 
 std::optional<std::string> lemma_problem(std::span<const Literal> lemma, const LemmaIndex& index,
-                                         std::span<const Operation* const> ops) {
+                                         std::span<const Operation* const> ops, Consistency consistency) {
   const auto& atoms = index.atoms;
   const auto& presence_of = index.presence_of;
   std::vector<bool> present = index.present;
@@ -136,7 +136,7 @@ std::optional<std::string> lemma_problem(std::span<const Literal> lemma, const L
   }
   for (const std::uint32_t a : touched) {
     for (const std::uint32_t b : touched) {
-      if (a != b && present[a] && present[b] && ops[a]->precedes(*ops[b])) next[a].push_back(b);
+      if (a != b && present[a] && present[b] && must_precede(*ops[a], *ops[b], consistency)) next[a].push_back(b);
     }
   }
   // Depth-first search for a back edge.
@@ -195,6 +195,15 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
   };
   const Value* base_count = manifest.find(Value::string("base_clauses"));
   const auto spec = text_field("model");
+  // Absent in proofs of linearizability (and in every proof written before the
+  // sequential conditions existed).
+  const auto consistency_text = text_field("consistency");
+  const std::optional<Consistency> parsed_consistency =
+      consistency_text ? parse_consistency(*consistency_text) : Consistency::linearizable;
+  if (!parsed_consistency)
+    return fail(kManifestFile + std::string(": unknown consistency '") + *consistency_text + "'");
+  const Consistency consistency = *parsed_consistency;
+  check.consistency = consistency;
   const auto history_name = text_field("history");
   const auto cnf_name = text_field("cnf");
   const auto proof_name = text_field("proof");
@@ -223,6 +232,7 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
     history = read_core_history(*history_text, (root / *history_name).string(), *model);
     encoder::EncodeOptions options;
     if (should_stop) options.should_stop = should_stop;
+    options.consistency = consistency;
     formula = encoder::encode(*model, history.ops, options);
   } catch (const encoder::EncodingStopped&) {
     return stopped("formula");
@@ -252,12 +262,13 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
   const LemmaIndex lemma_index(formula);
   for (std::size_t i = base; i < clauses->size(); ++i) {
     if (should_stop && (i & 255) == 0 && should_stop()) return stopped("lemmas");
-    if (auto problem = lemma_problem((*clauses)[i], lemma_index, history.ops)) {
+    if (auto problem = lemma_problem((*clauses)[i], lemma_index, history.ops, consistency)) {
       return fail("lemma " + std::to_string(i - base + 1) + " (" + lemma_text((*clauses)[i]) + "): " + *problem);
     }
   }
   check.passed.push_back("lemmas: each of the " + std::to_string(clauses->size() - base) +
-                         " forbids a cycle of order atoms and real-time facts");
+                         " forbids a cycle of order atoms and " +
+                         (keeps_real_time(consistency) ? "real-time" : "program-order") + " facts");
 
   // 3. The DRAT proof refutes formula and lemmas.
   if (should_stop && should_stop()) return stopped("DRAT");

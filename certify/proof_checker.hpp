@@ -2,6 +2,8 @@
 // `verify-proof DIR`.
 #pragma once
 
+#include <ariadne/consistency.hpp>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,6 +15,9 @@ struct ProofCheck {
   std::vector<std::string> passed;  // one line per check that passed
   std::string failure;              // when invalid: the first check that failed, and why
   bool stopped = false;             // `should_stop` ended the check first: not checked, not invalid
+  // The condition the proof is about (proof.json's "consistency"; linearizable when
+  // absent).
+  Consistency consistency = Consistency::linearizable;
 };
 
 // Never throws for bad or missing files: they make the proof invalid, with a reason.

@@ -63,10 +63,10 @@ std::string readme(const std::string& spec) {
 // does not refute its formula before `stop` says so.
 std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<const Operation* const> partition,
                                             std::span<const std::uint32_t> core, const Model& model,
-                                            const std::function<bool()>& stop) {
+                                            const std::function<bool()>& stop, Consistency consistency) {
   std::vector<bool> keep(partition.size(), false);
   for (const std::uint32_t i : core) keep.at(i) = true;
-  const RelaxedHistory relaxed = relax(partition, keep);
+  const RelaxedHistory relaxed = relax(partition, keep, nullptr, !keeps_real_time(consistency));
   fs::create_directories(dir);
   const fs::path root(dir);
 
@@ -83,6 +83,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   try {
     encoder::EncodeOptions options;
     options.should_stop = stop;
+    options.consistency = consistency;
     formula = encoder::encode(model, history.ops, options);
   } catch (const encoder::EncodingStopped&) {
     return std::nullopt;
@@ -149,6 +150,9 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   for (const std::uint32_t i : core) ids += (ids.empty() ? "" : ", ") + std::to_string(partition[i]->id);
   const std::string manifest =
       "{\n  \"format\": \"ariadne-proof-1\",\n  \"model\": " + json_string(model.spec()) +
+      (keeps_real_time(consistency)
+           ? std::string()
+           : ",\n  \"consistency\": " + json_string(std::string(consistency_name(consistency)))) +
       ",\n  \"history\": " + json_string(kHistoryFile) + ",\n  \"cnf\": " + json_string(kCnfFile) +
       ",\n  \"proof\": " + json_string(kProofFile) + ",\n  \"base_clauses\": " + std::to_string(base_clauses) +
       ",\n  \"lemmas\": " + std::to_string(decision.cuts_added.size()) +
@@ -169,7 +173,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
 
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
                          std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
-                         std::chrono::steady_clock::duration core_attempt) {
+                         std::chrono::steady_clock::duration core_attempt, Consistency consistency) {
   // With a deadline, the core's own formula gets at most half of what is left, so
   // the whole partition's proof still has time when the core's cannot be found.
   if (limits.deadline() != Limits::Clock::time_point::max()) {
@@ -178,14 +182,14 @@ ProofWritten write_proof(const std::string& dir, std::span<const Operation* cons
   const auto attempt_ends = limits.deadline_within(core_attempt);
   const auto stopped = [&limits] { return limits.reached() != Limit::none; };
   const auto attempt_over = [&] { return stopped() || std::chrono::steady_clock::now() >= attempt_ends; };
-  if (auto written = try_write_proof(dir, partition, core, model, attempt_over)) return *written;
+  if (auto written = try_write_proof(dir, partition, core, model, attempt_over, consistency)) return *written;
   // Some cores make CDCL count (the mutex's acquires against its releases), which it
   // cannot do in short proofs, while the partition as recorded is refuted at once:
   // prove that larger core instead, and say so. It may take what the limits leave.
   if (!stopped()) {
     std::vector<std::uint32_t> everything(partition.size());
     for (std::uint32_t i = 0; i < partition.size(); ++i) everything[i] = i;
-    if (auto written = try_write_proof(dir, partition, everything, model, stopped)) {
+    if (auto written = try_write_proof(dir, partition, everything, model, stopped, consistency)) {
       written->whole_partition = true;
       return *written;
     }

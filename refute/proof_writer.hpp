@@ -2,6 +2,7 @@
 // its core: `check --proof DIR`.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
@@ -29,9 +30,13 @@ struct ProofWritten {
 // Throws std::runtime_error when the history cannot be encoded (the unrolling's state
 // limit) or a file cannot be written, and std::logic_error if the solver finds the
 // formula satisfiable (a bug).
+//
+// Under the sequential conditions (`consistency`) the formula keeps program order in
+// place of real time, proof.json says "consistency", and verify-proof re-encodes so.
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
                          std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
-                         std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20));
+                         std::chrono::steady_clock::duration core_attempt = std::chrono::seconds(20),
+                         Consistency consistency = Consistency::linearizable);
 // The same without limits (tests, and callers that bound nothing but the attempt).
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
                          std::span<const std::uint32_t> core, const Model& model,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 
 namespace ariadne::refute {
@@ -58,7 +59,7 @@ namespace {
 // relax() and relax_both_ways(): relaxed twins of the ops `twin` marks, then the ops
 // `keep` marks as recorded.
 RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::vector<bool>& twin,
-                             const std::vector<bool>& keep) {
+                             const std::vector<bool>& keep, bool keep_crashed_processes = false) {
   RelaxedHistory relaxed;
   // Relaxed ops get fresh processes: each is open from the start, and one process
   // has one open op at a time.
@@ -94,6 +95,10 @@ RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::v
     if (ops[i]->ret != kNever) kept_times.push_back(ops[i]->ret);
   }
   std::sort(kept_times.begin(), kept_times.end());
+  std::unordered_map<std::int64_t, std::uint64_t> last_kept_call;
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (keep[i]) last_kept_call[ops[i]->process] = std::max(last_kept_call[ops[i]->process], ops[i]->call);
+  }
   const auto renumber = [&](std::uint64_t t) {
     return time +
            static_cast<std::uint64_t>(std::lower_bound(kept_times.begin(), kept_times.end(), t) - kept_times.begin());
@@ -101,8 +106,11 @@ RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::v
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     if (!keep[i]) continue;
     Operation op = *ops[i];
-    // A crashed op stays open to the end, so it too needs a process of its own.
-    if (op.ret == kNever) op.process = fresh.next();
+    // A crashed op stays open to the end, so it too needs a process of its own,
+    // unless its process has no later kept op and its order is to be kept.
+    if (op.ret == kNever && !(keep_crashed_processes && last_kept_call[op.process] == op.call)) {
+      op.process = fresh.next();
+    }
     op.call = renumber(op.call);
     if (op.ret != kNever) op.ret = renumber(op.ret);
     relaxed.original_id.push_back(op.id);
@@ -119,10 +127,10 @@ RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::v
 }  // namespace
 
 RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bool>& keep,
-                     const std::vector<bool>* leave_out) {
+                     const std::vector<bool>* leave_out, bool keep_crashed_processes) {
   std::vector<bool> twin(ops.size());
   for (std::uint32_t i = 0; i < ops.size(); ++i) twin[i] = !keep[i] && !(leave_out && (*leave_out)[i]);
-  return build_relaxed(ops, twin, keep);
+  return build_relaxed(ops, twin, keep, keep_crashed_processes);
 }
 
 RelaxedHistory relax_both_ways(std::span<const Operation* const> ops, const std::vector<bool>& candidate,

@@ -37,9 +37,12 @@ struct RelaxedHistory {
 
 // `ops` in ascending call order (one partition); keep[i] says whether ops[i] keeps its
 // recorded interval and result. With `leave_out`, relaxed ops it marks are left out
-// altogether (for callers that know they cannot matter).
+// altogether (for callers that know they cannot matter). With
+// `keep_crashed_processes`, a kept crashed op that is its process's last kept op keeps
+// its process (program order binds it, under sequential consistency); otherwise every
+// crashed op gets a process of its own.
 RelaxedHistory relax(std::span<const Operation* const> ops, const std::vector<bool>& keep,
-                     const std::vector<bool>* leave_out = nullptr);
+                     const std::vector<bool>* leave_out = nullptr, bool keep_crashed_processes = false);
 
 // Both readings at once, for deciding many relaxed histories on one formula
 // (switchable_check.hpp): a relaxed twin of every op not left out, then the ops

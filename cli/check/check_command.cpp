@@ -244,9 +244,7 @@ int run_check_command(const CheckCommandOptions& options) {
   report.prefix = options.prefix;
   report.core_shrunk = !options.no_core;
   report.model_is_keyed = model->is_partitioned();
-  if (options.proof && !keeps_real_time(check_options.consistency)) {
-    report.proof_note = "--proof: not written: DRAT proofs are written for linearizability only so far";
-  } else if (options.proof) {
+  if (options.proof) {
     limits.enter(Phase::proof);
     report.proof_dir = *options.proof;
     report.proof_note = write_core_proof(*options.proof, history, *model, result, limits);

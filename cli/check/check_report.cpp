@@ -268,12 +268,16 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
       std::sort(core.begin(), core.end());  // file order reads as a timeline
       const std::string size =
           std::to_string(core.size()) + (result.core_minimal ? " operations (a minimal core)" : " operations");
-      out += "\nNo order of these " + size + " explains their results, whatever the other operations did:\n";
+      out += "\nNo order of these " + size +
+             (keeps_real_time(result.consistency) ? "" : " that keeps each process's own order") +
+             " explains their results, whatever the other operations did:\n";
       out += format_ops_table(history, core, full);
       if (report.explain) {
         if (!result.explanation.empty()) out += "\n" + result.explanation;
       } else {
-        out += "\nRun with --explain for the real-time facts that bind them and why no order works.\n";
+        out += keeps_real_time(result.consistency)
+                   ? "\nRun with --explain for the real-time facts that bind them and why no order works.\n"
+                   : "\nRun with --explain for the program-order facts that bind them.\n";
       }
       if (report.prefix) {
         if (result.prefix_linearization.empty()) {
@@ -330,7 +334,8 @@ std::string format_check_json(const CheckReport& report) {
       json.field("explanation", result.explanation);
       json.field("core_minimal", result.core_minimal);
       json.field("core_ms", round_ms(result.core_ms));
-      json.key("core_real_time").begin_array();
+      // Under the sequential conditions the facts are program order's, and named so.
+      json.key(keeps_real_time(result.consistency) ? "core_real_time" : "core_program_order").begin_array();
       for (const RealTimeFact& fact : result.core_real_time) {
         json.begin_array();
         json.value(static_cast<std::uint64_t>(fact.before));

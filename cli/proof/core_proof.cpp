@@ -33,7 +33,7 @@ refute::ProofWritten write_core_proof_files(const std::string& dir, const Histor
   }
   if (core.size() != result.core.size()) throw InternalError("--proof: the core lies outside the failing partition");
   try {
-    return refute::write_proof(dir, partition, core, model, limits, core_attempt);
+    return refute::write_proof(dir, partition, core, model, limits, core_attempt, result.consistency);
   } catch (const LimitReached&) {
     throw;
   } catch (const std::logic_error& e) {

@@ -30,7 +30,9 @@ int run_verify_proof_command(const VerifyProofOptions& options) {
     std::cout << "FAIL  " << check.failure << "\nThe proof in " << dir << " does NOT check." << std::endl;
     return 1;
   }
-  std::cout << "The proof in " << dir << " checks: the history in it is not linearizable." << std::endl;
+  std::cout << "The proof in " << dir << " checks: the history in it is "
+            << (keeps_real_time(check.consistency) ? "not linearizable" : "not sequentially consistent") << "."
+            << std::endl;
   return 0;
 }
 

@@ -82,6 +82,11 @@ TEST_CASE("the command line: --consistency, its verdict names, JSON and exit sta
   CHECK(h8.status == 1);
   CHECK(h8.out.find("NOT SEQUENTIALLY CONSISTENT") != std::string::npos);
   CHECK(h8.out.find("sequential consistency is not local") != std::string::npos);
+  CHECK(h8.out.find("that keeps each process's own order explains their results") != std::string::npos);
+  auto h8_json =
+      run_cli({"check", kH8, "--independent", "--model", "fifo-queue", "--consistency", "sequential", "--json"});
+  CHECK(h8_json.out.find("\"core_program_order\": [[0, 4], [2, 6], [4, 8], [6, 10]]") != std::string::npos);
+  CHECK(h8_json.out.find("core_real_time") == std::string::npos);
   auto h8_keys =
       run_cli({"check", kH8, "--independent", "--model", "fifo-queue", "--consistency", "sequential-per-key"});
   CHECK(h8_keys.status == 0);
