@@ -26,7 +26,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   result.consistency = options.consistency;
   result.operations = history.ops.size();
   const Engine engine = options.engine;
-  result.engine = std::string(engine_name(engine == Engine::automatic ? Engine::wgl : engine));
+  result.engine = std::string(engine_name(engine == Engine::automatic ? opening_engine(options.consistency) : engine));
 
   // Without the command's limits, the check makes its own from the options.
   std::optional<Limits> own_limits;

@@ -12,6 +12,12 @@
 
 namespace ariadne::portfolio {
 
+// The search --engine auto opens with under `consistency`: what a result names when
+// no engine answered.
+inline Engine opening_engine(Consistency consistency) {
+  return keeps_real_time(consistency) ? Engine::wgl : Engine::program_order;
+}
+
 // With describe_refuted false, a refuted history gets its verdict only: no failing
 // op, core or explanation. Its refutation is then kept in `kept` (when options.limits
 // is set, which the kept refutation's stop signal refers to), so that the caller may

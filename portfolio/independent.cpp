@@ -108,7 +108,8 @@ CheckResult check_independent(const History& history, const Model& model, const 
   CheckResult result;
   result.consistency = options.consistency;
   result.operations = history.ops.size();
-  result.engine = std::string(engine_name(options.engine == Engine::automatic ? Engine::wgl : options.engine));
+  result.engine = std::string(
+      engine_name(options.engine == Engine::automatic ? opening_engine(options.consistency) : options.engine));
   const std::vector<KeyHistory> keys = split_by_key(history);
   result.partitions = keys.size();
 
