@@ -169,16 +169,18 @@ int run_merge(const CorpusCommandOptions& options) {
   const SearchLimits defaults;
   const bool check_options_given = options.limits.engine != defaults.engine ||
                                    options.limits.timeout_seconds != defaults.timeout_seconds ||
-                                   options.limits.memory_limit != defaults.memory_limit || options.jobs != 0;
+                                   options.limits.memory_limit != defaults.memory_limit || options.jobs != 0 ||
+                                   options.consistency != "linearizable";
   if (!options.corpus.empty() || options.shard || options.certify_dir || check_options_given) {
     throw UsageError(
         "corpus --merge: give only the shard reports (and --json), not a CORPUS, --shard, --certify, "
-        "--jobs or a check limit: the shards' reports already hold the checks");
+        "--jobs, --consistency or a check limit: the shards' reports already hold the checks");
   }
   MergedCorpus merged = merge_shard_reports(options.merge_reports);
   const CorpusTotals totals = total(merged.outcomes, merged.wall_ms);
   ReportScope scope;
   scope.merged = std::move(merged.summary);
+  scope.consistency = merged.consistency;
   print(options.json ? format_corpus_json(merged.corpus, merged.rows, merged.outcomes, totals, scope)
                      : format_corpus_text(merged.rows, merged.outcomes, totals, Style::for_stream(stdout), scope));
   return totals.mismatches == 0 ? kExitCorpusMatches : kExitCorpusMismatches;
@@ -194,6 +196,12 @@ void add_corpus_options(CLI::App& corpus, CorpusCommandOptions& options) {
       ->type_name("N")
       ->check(at_least(1, "at least 1"));
   add_limit_options(corpus, options.limits, " (per file)");
+  corpus
+      .add_option("--consistency", options.consistency,
+                  "Check every row under this condition (linearizable, sequential, sequential-per-key; see check "
+                  "--help). Rows expect their '; expected-sequential:' headers, or what follows from their verdict "
+                  "(linearizable implies sequentially consistent); rows whose verdict is not known are left out")
+      ->type_name("CONDITION");
   corpus.add_flag("--json", options.json, "Print one JSON object with every row and the totals");
   corpus
       .add_option("--certify", options.certify_dir,
@@ -220,8 +228,33 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   const std::optional<ShardSpec> shard =
       options.shard ? std::optional<ShardSpec>(parse_shard_spec(*options.shard)) : std::nullopt;
   make_check_options(options.limits, 0);
+  const std::optional<Consistency> consistency = parse_consistency(options.consistency);
+  if (!consistency) {
+    throw UsageError("--consistency: expected " + consistency_names_listed() + ", got '" + options.consistency + "'");
+  }
   const auto start = Clock::now();
   std::vector<CorpusRow> all_rows = read_corpus_rows(options.corpus);
+  std::size_t left_out = 0;
+  if (*consistency != Consistency::linearizable) {
+    std::vector<CorpusRow> known;
+    for (CorpusRow& row : all_rows) {
+      if (row.error.empty() && !(row.expected = expected_under(row, *consistency))) {
+        ++left_out;
+        continue;
+      }
+      known.push_back(std::move(row));
+    }
+    all_rows = std::move(known);
+    if (left_out > 0) {
+      std::fprintf(stderr,
+                   "ariadne: corpus: %zu row%s left out: %s verdict under --consistency %s is not known (a history "
+                   "that is not linearizable may or may not be sequentially consistent; an "
+                   "'; expected-sequential:' header says which)\n",
+                   left_out, left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their", options.consistency.c_str());
+    }
+    if (all_rows.empty())
+      throw UsageError("corpus: no row has a known verdict under --consistency " + options.consistency);
+  }
 
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   const std::size_t run_size = shard ? shard_row_count(all_rows.size(), *shard) : all_rows.size();
@@ -230,8 +263,10 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   // A corpus run compares verdicts; shrinking every refuted row to a minimal core
   // would only cost time (`check` on a row gives it).
   check_options.minimal_core = false;
+  check_options.consistency = *consistency;
 
   ReportScope scope;
+  scope.consistency = *consistency;
   if (shard) scope.shard = make_shard_identity(*shard, all_rows, check_options, options.certify_dir.has_value());
   const RunRows run = select_rows(std::move(all_rows), shard);
   const std::vector<CorpusRow>& rows = run.rows;

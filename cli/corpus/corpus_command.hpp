@@ -18,6 +18,10 @@ struct CorpusCommandOptions {
   unsigned jobs = 0;   // files checked at once; 0: one per core
   bool json = false;
   SearchLimits limits;  // per file
+  // --consistency: the condition every row is checked under, and its expectation read
+  // (corpus_rows.hpp's expected_under); rows whose verdict under it is not known are
+  // left out, and the report says how many.
+  std::string consistency = "linearizable";
   // --certify DIR: write each row's certificate (witness, or core, explanation and
   // proof) under DIR, replay it, and index them in DIR/certificates.tsv.
   std::optional<std::string> certify_dir;

@@ -228,12 +228,14 @@ void check_same_run(const ShardReport& first, const ShardReport& report) {
   if (report.spec.count != first.spec.count) {
     refuse("is one of " + std::to_string(report.spec.count) + " shards, a different count N");
   }
+  // Options first: a different --consistency also changes what the rows expect, and
+  // so the corpus's digest, and the option is the reason to name.
+  if (report.options != first.options) {
+    refuse("was checked with other options (" + describe_difference(report.options, first.options) + ")");
+  }
   if (report.corpus_digest != first.corpus_digest || report.corpus_rows != first.corpus_rows) {
     refuse("read a different corpus (" + count_rows(report.corpus_rows) + ", digest " + report.corpus_digest +
            ", against " + count_rows(first.corpus_rows) + ", digest " + first.corpus_digest + ")");
-  }
-  if (report.options != first.options) {
-    refuse("was checked with other options (" + describe_difference(report.options, first.options) + ")");
   }
   if (report.version != first.version) {
     refuse("was checked by another ariadne (" + report.version + ", against " + first.version + ")");
@@ -280,6 +282,11 @@ MergedCorpus merge_shard_reports(const std::vector<std::string>& report_paths) {
   MergedCorpus merged;
   const ShardReport& first_shard = *by_index.begin()->second;
   merged.corpus = first_shard.corpus;
+  if (const Value* c = first_shard.options.find(Value::string("consistency")); c && c->is_string()) {
+    const std::optional<Consistency> consistency = parse_consistency(c->text());
+    if (!consistency) throw InputError(first_shard.path, {}, "unknown consistency '" + c->text() + "' in its options");
+    merged.consistency = *consistency;
+  }
   merged.rows.resize(first_shard.corpus_rows);
   merged.outcomes.resize(first_shard.corpus_rows);
   for (const auto& [index, report] : by_index) {

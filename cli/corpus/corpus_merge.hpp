@@ -21,6 +21,9 @@ struct MergedCorpus {
   std::vector<CorpusOutcome> outcomes;  // one per row
   double wall_ms = 0;                   // the shards' wall times, summed
   MergeSummary summary;
+  // The condition the shards checked under (their options' "consistency"; every shard
+  // has the same options, or the merge is refused).
+  Consistency consistency = Consistency::linearizable;
 };
 
 // Reads and checks every report. Throws InputError, naming the report (with

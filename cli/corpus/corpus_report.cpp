@@ -22,8 +22,8 @@ std::string certificate_cell(const OutcomeCertificate& certificate) {
   return certificate.proof.empty() ? "witness \u2713" : "core+proof \u2713";
 }
 
-std::string expected_name(const CorpusRow& row) {
-  return row.expected ? std::string(verdict_name(*row.expected)) : "-";
+std::string expected_name(const CorpusRow& row, Consistency consistency) {
+  return row.expected ? std::string(verdict_name(*row.expected, consistency)) : "-";
 }
 
 // The lines under the summary that say what part of the corpus the table covers.
@@ -70,6 +70,8 @@ void write_scope_json(JsonWriter& json, const ReportScope& scope) {
     json.field("timeout_seconds", shard.timeout_seconds);
     json.field("memory_limit", shard.memory_limit);
     json.field("certify", shard.certify);
+    // Only when not linearizable, so that reports of linearizability stay as they were.
+    if (shard.consistency != Consistency::linearizable) json.field("consistency", consistency_name(shard.consistency));
     json.end_object();
     json.field("version", shard.version);
     json.end_object();
@@ -137,9 +139,10 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
     if (outcome.certificate.requested && !outcome.certificate.problem.empty() && outcome.error.empty()) {
       details += "  " + row.name + ": " + outcome.certificate.problem + "\n";
     }
-    std::vector<std::string> cells{row.name, row.model.empty() ? "-" : row.model,
-                                   outcome.verdict ? std::string(verdict_name(*outcome.verdict)) : "error",
-                                   expected_name(row), format_number(outcome.elapsed_ms, 1)};
+    std::vector<std::string> cells{
+        row.name, row.model.empty() ? "-" : row.model,
+        outcome.verdict ? std::string(verdict_name(*outcome.verdict, scope.consistency)) : "error",
+        expected_name(row, scope.consistency), format_number(outcome.elapsed_ms, 1)};
     if (totals.certifying) cells.push_back(certificate_cell(outcome.certificate));
     cells.push_back(mark);
     table.add_row(cells);
@@ -163,6 +166,7 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
   JsonWriter json;
   json.begin_object();
   json.field("corpus", corpus);
+  if (scope.consistency != Consistency::linearizable) json.field("consistency", consistency_name(scope.consistency));
   write_scope_json(json, scope);
   json.key("rows").begin_array();
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -172,12 +176,12 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
     json.field("file", row.name);
     json.field("model", row.model);
     if (row.expected) {
-      json.field("expected", verdict_name(*row.expected));
+      json.field("expected", verdict_name(*row.expected, scope.consistency));
     } else {
       json.key("expected").null();
     }
     if (outcome.verdict) {
-      json.field("verdict", verdict_name(*outcome.verdict));
+      json.field("verdict", verdict_name(*outcome.verdict, scope.consistency));
       json.field("engine", outcome.engine);
     } else {
       json.key("verdict").null();

@@ -64,6 +64,9 @@ struct MergeSummary {
 
 // What a report covers besides its rows. Empty for a plain run.
 struct ReportScope {
+  // The condition the rows were checked under: verdicts are named after it, and a
+  // report under a sequential one says "consistency".
+  Consistency consistency = Consistency::linearizable;
   std::optional<ShardIdentity> shard;
   // With `shard`: each listed row's 0-based position in the whole corpus.
   std::vector<std::size_t> positions;

@@ -92,12 +92,16 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
   }
   std::optional<std::string> expected;
   std::optional<std::string> model;
+  std::optional<std::string> expected_sequential;
+  std::optional<std::string> expected_per_key;
   std::string line;
   while (std::getline(in, line)) {
     const std::string_view trimmed = base::trim(line);
     if (trimmed.empty()) continue;
     if (trimmed.front() != ';') break;  // the header ends with the first non-comment
     if (auto value = header_value(trimmed, "expected")) expected = std::move(value);
+    if (auto value = header_value(trimmed, "expected-sequential")) expected_sequential = std::move(value);
+    if (auto value = header_value(trimmed, "expected-sequential-per-key")) expected_per_key = std::move(value);
     if (auto value = header_value(trimmed, "model")) model = std::move(value);
   }
   if (!expected && !model) return std::nullopt;
@@ -108,6 +112,14 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
     row.error = "header has '; model:' but no '; expected:'";
   } else if (!(row.expected = parse_verdict(*expected))) {
     row.error = "header's expected verdict '" + *expected + "' is not linearizable, not-linearizable or unknown";
+  }
+  for (const auto& [text, field] : {std::pair{&expected_sequential, &row.expected_sequential},
+                                    std::pair{&expected_per_key, &row.expected_sequential_per_key}}) {
+    if (!*text || !row.error.empty()) continue;
+    if (!(*field = parse_verdict(**text))) {
+      row.error = "header's expected sequential verdict '" + **text +
+                  "' is not sequentially-consistent, not-sequentially-consistent or unknown";
+    }
   }
   return row;
 }
@@ -204,7 +216,23 @@ fs::path path_below(const fs::path& dir, const std::string& row_name) {
 
 std::optional<Verdict> parse_verdict(std::string_view name) {
   for (const auto verdict : {Verdict::linearizable, Verdict::not_linearizable, Verdict::unknown}) {
-    if (name == verdict_name(verdict)) return verdict;
+    if (name == verdict_name(verdict) || name == verdict_name(verdict, Consistency::sequential)) return verdict;
+  }
+  return std::nullopt;
+}
+
+std::optional<Verdict> expected_under(const CorpusRow& row, Consistency consistency) {
+  const auto holds = [](const std::optional<Verdict>& v) { return v == Verdict::linearizable; };
+  switch (consistency) {
+    case Consistency::linearizable: return row.expected;
+    case Consistency::sequential:
+      if (row.expected_sequential) return row.expected_sequential;
+      if (holds(row.expected)) return Verdict::linearizable;
+      return std::nullopt;
+    case Consistency::sequential_per_key:
+      if (row.expected_sequential_per_key) return row.expected_sequential_per_key;
+      if (holds(row.expected) || holds(row.expected_sequential)) return Verdict::linearizable;
+      return std::nullopt;
   }
   return std::nullopt;
 }

@@ -21,10 +21,22 @@ struct CorpusRow {
   std::filesystem::path path;  // where to read it
   std::string model;           // a spec, e.g. "cas-register(0)"
   std::optional<Verdict> expected;
+  // A directory row's `; expected-sequential:` and `; expected-sequential-per-key:`
+  // headers: its verdicts under those conditions, when the file knows them.
+  std::optional<Verdict> expected_sequential = {};
+  std::optional<Verdict> expected_sequential_per_key = {};
   std::string error;  // non-empty: the row cannot be checked (bad header)
 };
 
+// linearizable, not-linearizable, unknown, and the sequential conditions' names
+// (sequentially-consistent reads as the condition holding: Verdict::linearizable).
 std::optional<Verdict> parse_verdict(std::string_view name);
+
+// What the row should give under `consistency` (corpus --consistency): its
+// `expected` under linearizability; under the sequential conditions its header's
+// verdict, else what follows from the others (a linearizable history is sequentially
+// consistent; a sequentially consistent one is so per key), else nullopt: unknown.
+std::optional<Verdict> expected_under(const CorpusRow& row, Consistency consistency);
 
 // A row's model spec for its history converted to `format`. JSON has no keywords, so
 // converting writes them as strings; a keyword in the spec's initial state

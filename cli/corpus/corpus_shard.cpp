@@ -105,6 +105,7 @@ ShardIdentity make_shard_identity(ShardSpec spec, const std::vector<CorpusRow>& 
   identity.timeout_seconds = options.timeout_seconds;
   identity.memory_limit = options.memory_limit;
   identity.certify = certify;
+  identity.consistency = options.consistency;
   identity.version = version_text();
   return identity;
 }

@@ -54,6 +54,7 @@ struct ShardIdentity {
   double timeout_seconds = 0;
   std::uint64_t memory_limit = 0;
   bool certify = false;
+  Consistency consistency = Consistency::linearizable;
   std::string version;  // ariadne's own version: a newer one may answer differently
 };
 
