@@ -20,8 +20,8 @@ namespace {
 Verdict verdict_of(const generators::GeneratedHistory& g, Consistency consistency, Engine engine = Engine::automatic) {
   auto model = make_model_from_spec(g.model_spec);
   const History h = build_history(g.log, *model);
-  const CheckResult r = check(h, *model, CheckOptions{.consistency = consistency, .engine = engine,
-                                                     .timeout_seconds = 60, .jobs = 1});
+  const CheckResult r =
+      check(h, *model, CheckOptions{.consistency = consistency, .engine = engine, .timeout_seconds = 60, .jobs = 1});
   if (r.verdict == Verdict::not_linearizable) CHECK_FALSE(r.core.empty());
   return r.verdict;
 }
@@ -33,8 +33,8 @@ TEST_CASE("lagging followers: sequentially consistent and not linearizable, or w
   for (const std::size_t ops : {60, 300, 2000}) {
     for (std::uint64_t seed = 1; seed <= (ops == 2000 ? 3u : 20u); ++seed) {
       for (const bool violation : {false, true}) {
-        LaggingFollowerShape shape{.operations = ops, .max_lag = ops < 300 ? 4u : 20u, .violation = violation,
-                                   .seed = seed};
+        LaggingFollowerShape shape{
+            .operations = ops, .max_lag = ops < 300 ? 4u : 20u, .violation = violation, .seed = seed};
         INFO("ops ", ops, ", seed ", seed, violation ? ", violation" : "");
         generators::GeneratedHistory g;
         try {
@@ -58,8 +58,13 @@ TEST_CASE("lagging followers: tiny ones agree with brute force") {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     for (const bool violation : {false, true}) {
-      LaggingFollowerShape shape{.operations = 12, .writers = 2, .readers = 2, .followers = 2, .max_lag = 3,
-                                 .violation = violation, .seed = seed};
+      LaggingFollowerShape shape{.operations = 12,
+                                 .writers = 2,
+                                 .readers = 2,
+                                 .followers = 2,
+                                 .max_lag = 3,
+                                 .violation = violation,
+                                 .seed = seed};
       generators::GeneratedHistory g;
       try {
         g = generate_lagging_follower(shape);
