@@ -50,6 +50,10 @@ std::string format_check_edn(const CheckReport& report) {
   std::vector<Value::Entry> entries;
   entries.emplace_back(kw("valid?"), valid(result.verdict));
   entries.emplace_back(kw("model"), Value::string(report.model_spec));
+  // Only under the sequential conditions, so that linearizability's map stays as it was.
+  if (!keeps_real_time(result.consistency)) {
+    entries.emplace_back(kw("consistency"), kw(std::string(consistency_name(result.consistency))));
+  }
   if (!result.engine.empty()) entries.emplace_back(kw("engine"), Value::string(result.engine));
   entries.emplace_back(kw("operations"), Value::integer(static_cast<std::int64_t>(result.operations)));
   if (result.verdict == Verdict::linearizable) entries.emplace_back(kw("linearization"), ids(result.linearization));

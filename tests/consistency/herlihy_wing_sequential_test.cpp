@@ -74,6 +74,10 @@ TEST_CASE("the command line: --consistency, its verdict names, JSON and exit sta
   CHECK(h7.status == 0);
   CHECK(h7.out.find("\"verdict\": \"sequentially-consistent\"") != std::string::npos);
   CHECK(h7.out.find("\"consistency\": \"sequential\"") != std::string::npos);
+  auto h7_edn = run_cli({"check", kH7, "--model", "fifo-queue", "--consistency", "sequential", "--edn"});
+  CHECK(h7_edn.status == 0);
+  CHECK(h7_edn.out.find(":consistency :sequential") != std::string::npos);
+  CHECK(h7_edn.out.find(":valid? true") != std::string::npos);
   auto lin = run_cli({"check", kH7, "--model", "fifo-queue", "--json"});
   CHECK(lin.status == 1);
   CHECK(lin.out.find("\"consistency\": \"linearizable\"") != std::string::npos);
