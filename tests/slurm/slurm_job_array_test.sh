@@ -149,9 +149,10 @@ for _ in $(seq 100); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; slee
 sinfo -h -o %T | grep -q idle || fail "slurmd did not register: $(sinfo -h -o %T)"
 say "cluster up after $(since "$started") s ($cpus CPUs on $host)"
 
-# The corpus: ours, and the shared Knossos one beside the repository when present.
+# The corpora: ours, and the shared Knossos and Porcupine ones beside the repository
+# when present.
 corpus="$source_dir/corpus"
-[ -f "$source_dir/../shared/corpus/knossos/expected.tsv" ] && corpus_knossos="$source_dir/../shared/corpus/knossos/expected.tsv"
+shared="$source_dir/../shared/corpus"
 
 # shard.sh and the submit commands, as the docs write them.
 docs="$source_dir/docs/batch-systems.md"
@@ -203,11 +204,17 @@ check_corpus() {  # $1: the corpus, $2: a name for its folder
   [ -f logs/merge.log ] || fail "the merge job did not run: $(ls logs)"
   for i in $(seq 0 $((shards - 1))); do [ -s "reports/shard-$i.json" ] || fail "no report from shard $i"; done
   ariadne corpus "$corpus" --json >whole.json
+  local m0
+  m0=$(date +%s.%N)
   ariadne corpus --merge reports/shard-*.json --json >merged.json || fail "the merge refused the shards"
+  local merge_s walls
+  merge_s=$(since "$m0")
+  walls=$(python3 -c 'import json,sys
+print(" ".join("%.0f" % json.load(open(f))["totals"]["wall_ms"] for f in sys.argv[1:]))' reports/shard-*.json)
   diff <(rows_of whole.json) <(rows_of merged.json) >/dev/null || fail "merged rows differ from the unsharded run"
   grep -q "^rows $(rows_of whole.json | tail -1 | cut -d' ' -f2) " logs/merge.log ||
     fail "logs/merge.log does not hold the whole corpus's table"
-  say "$2: $shards shards and the merge job ran under Slurm; $(rows_of merged.json | tail -1 | cut -d' ' -f2) rows, identical to the unsharded run ($(since "$t0") s)"
+  say "$2: $shards shards and the merge job ran under Slurm; $(rows_of merged.json | tail -1 | cut -d' ' -f2) rows, identical to the unsharded run; shards' walls $walls ms, merge ${merge_s} s, all $(since "$t0") s"
 
   # A cancelled task: hold the array, cancel one task, release the others.
   rm -rf reports logs
@@ -232,5 +239,11 @@ check_corpus() {  # $1: the corpus, $2: a name for its folder
 }
 
 check_corpus "$corpus" ours
-[ -n "${corpus_knossos:-}" ] && check_corpus "$corpus_knossos" knossos
+for name in knossos porcupine; do
+  if [ -f "$shared/$name/expected.tsv" ]; then
+    check_corpus "$(realpath "$shared/$name/expected.tsv")" "$name"
+  else
+    say "$name: no shared corpus beside the repository ($shared/$name), not run"
+  fi
+done
 say "passed in $(since "$started") s"
