@@ -1,4 +1,5 @@
-// The project's hash mixing, in one place.
+// The project's hash mixing, in one place; and FNV-1a, for fingerprints that must be
+// the same on every machine (shards of a corpus or of a history's keys).
 //
 // splitmix64's finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom number
 // generators", OOPSLA 2014): a cheap bijection on 64 bits after which every output
@@ -10,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace ariadne::base {
 
@@ -29,5 +31,26 @@ inline std::uint64_t splitmix64(std::uint64_t x) {
 inline std::size_t hash_combine(std::size_t seed, std::size_t h) {
   return seed ^ (h + kGoldenGamma + (seed << 6) + (seed >> 2));
 }
+
+// 64-bit FNV-1a (Fowler, Noll and Vo): simple, fixed by its definition, and the same on every platform,
+// which std::hash is not required to be.
+class Fnv1a64 {
+ public:
+  void add(std::string_view bytes) {
+    for (const char c : bytes) {
+      state_ ^= static_cast<unsigned char>(c);
+      state_ *= 0x100000001b3ULL;
+    }
+  }
+  // A field and its terminator, so that ("ab", "c") and ("a", "bc") differ.
+  void add_field(std::string_view bytes) {
+    add(bytes);
+    add(std::string_view("\0", 1));
+  }
+  std::uint64_t value() const { return state_; }
+
+ private:
+  std::uint64_t state_ = 0xcbf29ce484222325ULL;
+};
 
 }  // namespace ariadne::base

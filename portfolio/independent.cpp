@@ -70,13 +70,17 @@ std::vector<std::uint32_t> merge_keys(const std::vector<KeyHistory>& keys, const
   return merge_linearizations(chains);
 }
 
-std::string key_list(const std::vector<KeyHistory>& keys, const std::vector<std::size_t>& which) {
+std::string key_list(const std::vector<std::string>& keys) {
   std::string out;
-  for (std::size_t n = 0; n < which.size() && n < kNamedKeys; ++n) {
-    out += (n ? ", " : "") + shorten(keys[which[n]].key.to_edn());
-  }
-  if (which.size() > kNamedKeys) out += " and " + std::to_string(which.size() - kNamedKeys) + " more";
+  for (std::size_t n = 0; n < keys.size() && n < kNamedKeys; ++n) out += (n ? ", " : "") + shorten(keys[n]);
+  if (keys.size() > kNamedKeys) out += " and " + std::to_string(keys.size() - kNamedKeys) + " more";
   return out;
+}
+
+std::string key_list(const std::vector<KeyHistory>& keys, const std::vector<std::size_t>& which) {
+  std::vector<std::string> texts;
+  for (const std::size_t k : which) texts.push_back(keys[k].key.to_edn());
+  return key_list(texts);
 }
 
 }  // namespace
@@ -95,6 +99,20 @@ std::vector<KeyHistory> split_by_key(const History& history) {
     keys[it->second].history.ops.push_back(independent_unwrap(op));
   }
   return keys;
+}
+
+std::string refuted_key_header(const std::string& failing_key, std::size_t key_operations,
+                               std::size_t history_operations, const std::vector<std::string>& other_refuted,
+                               std::size_t keys, Consistency consistency) {
+  std::string header = "Key " + shorten(failing_key) + " (" + std::to_string(key_operations) + " of the history's " +
+                       std::to_string(history_operations) + " operations) is " +
+                       (keeps_real_time(consistency) ? "not linearizable" : "not sequentially consistent");
+  if (!other_refuted.empty()) {
+    header += "; so are " + std::to_string(other_refuted.size()) + " more of the " + std::to_string(keys) +
+              " keys (" + key_list(other_refuted) + "); what follows is about key " + shorten(failing_key) +
+              "'s operations alone";
+  }
+  return header + ".\n";
 }
 
 CheckResult check_independent(const History& history, const Model& model, const Model& inner,
@@ -194,15 +212,10 @@ CheckResult check_independent(const History& history, const Model& model, const 
       throw InternalError("key " + shorten(result.failing_key) + " was refuted by the " + answers[f].engine +
                           " engine, then found linearizable by the " + again.engine + " engine");
     }
-    std::string header = "Key " + shorten(result.failing_key) + " (" + std::to_string(key.history.ops.size()) +
-                         " of the history's " + std::to_string(history.ops.size()) + " operations) is " +
-                         (keeps_real_time(options.consistency) ? "not linearizable" : "not sequentially consistent");
-    if (refuted.size() > 1) {
-      header += "; so are " + std::to_string(refuted.size() - 1) + " more of the " + std::to_string(keys.size()) +
-                " keys (" + key_list(keys, std::vector<std::size_t>(refuted.begin() + 1, refuted.end())) +
-                "); what follows is about key " + shorten(result.failing_key) + "'s operations alone";
-    }
-    header += ".\n";
+    std::vector<std::string> other_refuted;
+    for (std::size_t n = 1; n < refuted.size(); ++n) other_refuted.push_back(keys[refuted[n]].key.to_edn());
+    const std::string header = refuted_key_header(result.failing_key, key.history.ops.size(), history.ops.size(),
+                                                  other_refuted, keys.size(), options.consistency);
     if (again.verdict == Verdict::not_linearizable) {
       result.engine = again.engine;
       if (!again.race.entrants.empty()) result.race.entrants = again.race.entrants;

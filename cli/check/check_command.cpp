@@ -13,6 +13,7 @@
 
 #include "cli/check/check_report.hpp"
 #include "cli/check/edn_answer.hpp"
+#include "cli/check/key_shards.hpp"
 #include "cli/common/exit_status.hpp"
 #include "cli/common/help_text.hpp"
 #include "cli/common/interrupt.hpp"
@@ -178,6 +179,17 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
   check.add_option("--html", options.html, "Write a self-contained HTML report of the history to FILE")
       ->type_name("FILE");
   check
+      .add_option("--shard", options.shard,
+                  "Check only the keys (kv, --independent) whose hash is I mod N, ops as recorded; with --json "
+                  "the report 'check FILE --merge' joins (docs/batch-systems.md)")
+      ->type_name("I/N");
+  check
+      .add_option("--merge", options.merge,
+                  "Join the --json reports of all N key shards of FILE into one answer, as one unsharded check "
+                  "would give, its witness certified on the whole history")
+      ->type_name("REPORT.json...")
+      ->expected(1, -1);
+  check
       .add_option("--proof", options.proof,
                   "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
       ->type_name("DIR");
@@ -199,6 +211,17 @@ int run_check_command(const CheckCommandOptions& options) {
     model = make_independent_model(std::move(model));
   }
 
+  const std::optional<ShardSpec> shard =
+      options.shard ? std::optional<ShardSpec>(parse_shard_spec(*options.shard)) : std::nullopt;
+  if (shard && !options.merge.empty()) throw UsageError("--shard and --merge: a run either checks a shard or merges");
+  if ((shard || !options.merge.empty()) && !model->is_partitioned()) {
+    throw UsageError(std::string(shard ? "--shard" : "--merge") + ": the model " + model->spec() +
+                     " has no keys to split by (kv and --independent have)");
+  }
+  if (!options.merge.empty() && (options.proof || options.html || options.prefix)) {
+    throw UsageError("--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
+  }
+
   const InterruptScope interrupt;
   const Limits limits(check_options.timeout_seconds, check_options.memory_limit, &interrupt.flag());
   check_options.limits = &limits;
@@ -214,6 +237,9 @@ int run_check_command(const CheckCommandOptions& options) {
   History history;
   CheckResult result;
   double read_ms = 0;
+  std::optional<KeyShard> key_shard;
+  std::vector<std::string> report_merged;
+  double merged_longest_ms = 0;
   try {
     history = read_history(options.file, *model, format, limits);
     read_ms = ms_since(start);
@@ -221,7 +247,24 @@ int run_check_command(const CheckCommandOptions& options) {
       progress.erase();
       std::fprintf(stderr, "ariadne: warning: %s\n", warning_text(history.source, warning).c_str());
     }
-    result = check(history, *model, check_options);
+    if (!options.merge.empty()) {
+      KeyMerge merged = merge_key_shards(options.merge, history, *model, key_shard_options(*model, check_options));
+      result = std::move(merged.result);
+      report_merged = std::move(merged.reports);
+      merged_longest_ms = merged.longest_ms;
+    } else if (shard) {
+      KeyShard facts;
+      facts.spec = *shard;
+      facts.history_operations = history.ops.size();
+      facts.history_events = history.event_count;
+      facts.options = key_shard_options(*model, check_options);
+      history = select_key_shard(history, *model, *shard, check_options.consistency, facts.keys);
+      result = check(history, *model, check_options);
+      facts.failing_key_first_op = failing_key_first_op(history, *model, result);
+      key_shard = std::move(facts);
+    } else {
+      result = check(history, *model, check_options);
+    }
   } catch (const LimitReached& stopped) {
     // Reading was cut short: nothing to check, and the answer is unknown.
     read_ms = ms_since(start);
@@ -244,6 +287,9 @@ int run_check_command(const CheckCommandOptions& options) {
   report.prefix = options.prefix;
   report.core_shrunk = !options.no_core;
   report.model_is_keyed = model->is_partitioned();
+  report.key_shard = std::move(key_shard);
+  report.merged_reports = std::move(report_merged);
+  report.merged_longest_ms = merged_longest_ms;
   if (options.proof) {
     limits.enter(Phase::proof);
     report.proof_dir = *options.proof;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -31,6 +32,8 @@ struct CheckCommandOptions {
   bool prefix = false;               // print the longest linearizable prefix
   std::optional<std::string> html;   // write the HTML report here
   std::optional<std::string> proof;  // write the core's CNF and DRAT proof into this directory
+  std::optional<std::string> shard;  // --shard I/N: only the keys hashed to shard I (key_shards.hpp)
+  std::vector<std::string> merge;    // --merge REPORT.json...: join the N key shards' reports
 };
 
 // Adds FILE, --model and the other options to `check`, bound to `options`.

@@ -4,6 +4,8 @@
 // :index is shown when the file had one, since that is what Jepsen users search for.
 #include "cli/check/check_report.hpp"
 
+#include "cli/common/help_text.hpp"
+
 #include "cli/common/json_writer.hpp"
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/terminal.hpp"
@@ -231,6 +233,16 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     operations += " in " + std::to_string(result.partitions) + " partitions";
   }
   line("operations", operations);
+  if (report.key_shard) {
+    line("shard", std::to_string(report.key_shard->spec.index) + "/" + std::to_string(report.key_shard->spec.count) +
+                      ": " + std::to_string(report.key_shard->keys) + " keys, " +
+                      std::to_string(history.ops.size()) + " of the history's " +
+                      std::to_string(report.key_shard->history_operations) + " operations");
+  }
+  if (!report.merged_reports.empty()) {
+    line("merged", std::to_string(report.merged_reports.size()) + " key shards, the slowest " +
+                       format_ms(report.merged_longest_ms));
+  }
   line("time", format_ms(report.read_ms) + " reading, " + format_ms(result.elapsed_ms) + " checking, " +
                    format_ms(report.total_ms) + " in all");
   if (!result.keys.empty()) out += format_keys_summary(result, full);
@@ -368,6 +380,40 @@ std::string format_check_json(const CheckReport& report) {
   json.field("peak_search_bytes", result.peak_search_bytes);
   json.field("total_ms", round_ms(report.total_ms));
   json.field("read_ms", round_ms(report.read_ms));
+  if (report.key_shard) {
+    const KeyShard& shard = *report.key_shard;
+    json.key("shard").begin_object();
+    json.field("index", static_cast<std::uint64_t>(shard.spec.index));
+    json.field("count", static_cast<std::uint64_t>(shard.spec.count));
+    json.field("selection", "key-hash");
+    json.field("keys", static_cast<std::uint64_t>(shard.keys));
+    json.field("history_operations", static_cast<std::uint64_t>(shard.history_operations));
+    json.field("history_events", static_cast<std::uint64_t>(shard.history_events));
+    if (shard.failing_key_first_op) {
+      json.field("failing_key_first_op", static_cast<std::uint64_t>(*shard.failing_key_first_op));
+    }
+    json.key("options").begin_object();
+    for (const auto& [name, value] : shard.options.entries()) {
+      json.key(name.text());
+      if (value.is_integer()) {
+        json.value(value.as_integer());
+      } else {
+        json.value(value.text());
+      }
+    }
+    json.end_object();
+    json.field("version", version_text());
+    json.end_object();
+  }
+  if (!report.merged_reports.empty()) {
+    json.key("merged").begin_object();
+    json.key("reports").begin_array();
+    for (const std::string& r : report.merged_reports) json.value(r);
+    json.end_array();
+    json.field("shards", static_cast<std::uint64_t>(report.merged_reports.size()));
+    json.field("longest_ms", round_ms(report.merged_longest_ms));
+    json.end_object();
+  }
   if (!result.keys.empty()) {
     // Independent histories: one entry per key, in order of first appearance.
     json.key("keys").begin_array();

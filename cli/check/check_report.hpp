@@ -1,6 +1,8 @@
 // The two answers of `ariadne check`: a short human report and the --json object.
 #pragma once
 
+#include "cli/check/key_shards.hpp"
+
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/limits.hpp>
@@ -26,6 +28,11 @@ struct CheckReport {
   bool prefix = false;          // ... and the longest linearizable prefix
   bool core_shrunk = true;      // false with --no-core
   bool model_is_keyed = false;  // the model has keys (kv, independent): said under --consistency sequential
+  // check --shard I/N: which keys this run checked (cli/check/key_shards.hpp).
+  std::optional<KeyShard> key_shard = {};
+  // check --merge: the reports joined, and the slowest shard's checking time.
+  std::vector<std::string> merged_reports = {};
+  double merged_longest_ms = 0;
   std::string proof_dir;        // --proof, when given
   std::string proof_note;       // what --proof wrote, one line
 };

@@ -4,6 +4,8 @@
 // the rows alike.
 #include "cli/corpus/corpus_shard.hpp"
 
+#include "base/hash.hpp"
+
 #include "cli/common/help_text.hpp"
 
 #include <ariadne/errors.hpp>
@@ -27,26 +29,6 @@ std::optional<std::size_t> parse_count(std::string_view text) {
   return value;
 }
 
-// 64-bit FNV-1a: simple, fixed by its definition, and the same on every platform,
-// which std::hash is not required to be.
-class Fnv1a64 {
- public:
-  void add(std::string_view bytes) {
-    for (const char c : bytes) {
-      state_ ^= static_cast<unsigned char>(c);
-      state_ *= 0x100000001b3ULL;
-    }
-  }
-  // A field and its terminator, so that ("ab", "c") and ("a", "bc") differ.
-  void add_field(std::string_view bytes) {
-    add(bytes);
-    add(std::string_view("\0", 1));
-  }
-  std::uint64_t value() const { return state_; }
-
- private:
-  std::uint64_t state_ = 0xcbf29ce484222325ULL;
-};
 
 }  // namespace
 
@@ -81,7 +63,7 @@ std::size_t shard_row_count(std::size_t corpus_rows, ShardSpec spec) {
 }
 
 std::string corpus_digest(const std::vector<CorpusRow>& rows) {
-  Fnv1a64 hash;
+  base::Fnv1a64 hash;
   for (const CorpusRow& row : rows) {
     hash.add_field(row.name);
     hash.add_field(row.model);

@@ -1,0 +1,342 @@
+// Key shards of one history (see the header).
+#include "cli/check/key_shards.hpp"
+
+#include "base/hash.hpp"
+#include "certify/witness_checker.hpp"
+#include "cli/common/help_text.hpp"
+#include "cli/common/text_files.hpp"
+#include "cli/corpus/corpus_rows.hpp"
+#include "models/independent.hpp"
+#include "portfolio/independent.hpp"
+#include "portfolio/merge.hpp"
+
+#include <ariadne/errors.hpp>
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace ariadne::cli {
+
+namespace {
+
+// The key a history's op belongs to, as the unsharded check's keys table names it:
+// an independent model's tuple key, else the model's partition key.
+Value key_of(const Model& model, const Operation& op) {
+  return independent_inner_model(model) ? independent_key(op) : model.partition_key(op);
+}
+
+// Typed access to one report's members, failing with the report's name.
+class ReportReader {
+ public:
+  ReportReader(std::string path, const Value& root) : path_(std::move(path)), root_(root) {}
+  [[noreturn]] void fail(const std::string& what) const { throw InputError(path_, {}, what); }
+  const Value* find(const Value& object, const char* name) const { return object.find(Value::string(name)); }
+  const Value& member(const Value& object, const char* name) const {
+    const Value* v = find(object, name);
+    if (!v) fail(std::string("a key shard report needs \"") + name + "\"");
+    return *v;
+  }
+  std::string text(const Value& object, const char* name) const {
+    const Value& v = member(object, name);
+    if (!v.is_string()) fail(std::string("\"") + name + "\" must be a string");
+    return v.text();
+  }
+  std::uint64_t count(const Value& object, const char* name) const {
+    const Value& v = member(object, name);
+    if (!v.is_integer() || v.as_integer() < 0) fail(std::string("\"") + name + "\" must be a whole number");
+    return static_cast<std::uint64_t>(v.as_integer());
+  }
+  double number(const Value& object, const char* name) const {
+    const Value* v = find(object, name);
+    if (!v) return 0;
+    if (v->is_integer()) return static_cast<double>(v->as_integer());
+    if (v->kind() == Value::Kind::floating) return v->as_floating();
+    fail(std::string("\"") + name + "\" must be a number");
+  }
+  std::vector<std::uint32_t> ids(const Value& object, const char* name) const {
+    std::vector<std::uint32_t> out;
+    const Value* v = find(object, name);
+    if (!v) return out;
+    if (!v->is_sequential()) fail(std::string("\"") + name + "\" must be an array");
+    for (const Value& e : v->elements()) {
+      if (!e.is_integer() || e.as_integer() < 0) fail(std::string("\"") + name + "\" must hold op ids");
+      out.push_back(static_cast<std::uint32_t>(e.as_integer()));
+    }
+    return out;
+  }
+  Verdict verdict(const Value& object) const {
+    const std::optional<Verdict> v = parse_verdict(text(object, "verdict"));
+    if (!v) fail("unknown verdict '" + text(object, "verdict") + "'");
+    return *v;
+  }
+  const Value& root() const { return root_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  const Value& root_;
+};
+
+struct ShardReport {
+  std::string path;
+  Value root;
+  KeyShard shard;
+  Value options;
+  std::string version;
+  CheckResult result;
+};
+
+// One report's answer, as check() returned it on the shard.
+CheckResult read_result(const ReportReader& r, const Consistency consistency) {
+  const Value& root = r.root();
+  CheckResult result;
+  result.consistency = consistency;
+  result.verdict = r.verdict(root);
+  result.engine = r.text(root, "engine");
+  result.elapsed_ms = r.number(root, "elapsed_ms");
+  result.partitions = r.count(root, "partitions");
+  result.steps = r.count(root, "steps");
+  result.peak_search_bytes = r.count(root, "peak_search_bytes");
+  result.linearization = r.ids(root, "linearization");
+  result.core = r.ids(root, "core");
+  result.prefix_linearization = r.ids(root, "prefix_linearization");
+  if (result.verdict == Verdict::not_linearizable) {
+    result.explanation = r.text(root, "explanation");
+    result.core_minimal = r.member(root, "core_minimal").as_boolean();
+    result.core_ms = r.number(root, "core_ms");
+    result.verdict_ms = r.number(root, "verdict_ms");
+    const Value* facts = r.find(root, keeps_real_time(consistency) ? "core_real_time" : "core_program_order");
+    if (facts && facts->is_sequential()) {
+      for (const Value& f : facts->elements()) {
+        if (!f.is_sequential() || f.elements().size() != 2) r.fail("a core fact must be a pair of op ids");
+        result.core_real_time.push_back(RealTimeFact{static_cast<std::uint32_t>(f.elements()[0].as_integer()),
+                                                     static_cast<std::uint32_t>(f.elements()[1].as_integer())});
+      }
+    }
+    if (r.find(root, "failing_partition")) result.failing_partition = r.text(root, "failing_partition");
+    if (r.find(root, "failing_key")) result.failing_key = r.text(root, "failing_key");
+    if (r.find(root, "failing_op")) result.failing_op = static_cast<std::uint32_t>(r.count(root, "failing_op"));
+  }
+  if (result.verdict == Verdict::unknown) result.reason = r.text(root, "reason");
+  if (const Value* keys = r.find(root, "keys"); keys && keys->is_sequential()) {
+    for (const Value& k : keys->elements()) {
+      KeyResult key;
+      key.key = parse_edn_value(r.text(k, "key"), r.path());
+      key.verdict = r.verdict(k);
+      key.operations = r.count(k, "operations");
+      key.elapsed_ms = r.number(k, "elapsed_ms");
+      key.engine = r.text(k, "engine");
+      if (r.find(k, "reason")) key.reason = r.text(k, "reason");
+      result.keys.push_back(std::move(key));
+    }
+  }
+  return result;
+}
+
+ShardReport read_report(const std::string& path, Consistency consistency) {
+  ShardReport report;
+  report.path = path;
+  report.root = parse_json_value(read_text_file(path, "no such file"), path);
+  const ReportReader r(path, report.root);
+  if (!report.root.is_map()) r.fail("a key shard report is one JSON object (check --shard I/N --json)");
+  const Value* shard = r.find(report.root, "shard");
+  if (!shard || !shard->is_map()) r.fail("not a key shard's report: no \"shard\" (made by check --shard I/N --json?)");
+  report.shard.spec.index = r.count(*shard, "index");
+  report.shard.spec.count = r.count(*shard, "count");
+  if (report.shard.spec.count == 0 || report.shard.spec.index >= report.shard.spec.count) {
+    r.fail("\"shard\" has index " + std::to_string(report.shard.spec.index) + " of " +
+           std::to_string(report.shard.spec.count));
+  }
+  report.shard.keys = r.count(*shard, "keys");
+  report.shard.history_operations = r.count(*shard, "history_operations");
+  report.shard.history_events = r.count(*shard, "history_events");
+  if (r.find(*shard, "failing_key_first_op")) {
+    report.shard.failing_key_first_op = static_cast<std::uint32_t>(r.count(*shard, "failing_key_first_op"));
+  }
+  report.options = r.member(*shard, "options");
+  report.version = r.text(*shard, "version");
+  report.result = read_result(r, consistency);
+  return report;
+}
+
+std::string shard_name(ShardSpec spec) { return std::to_string(spec.index) + "/" + std::to_string(spec.count); }
+
+}  // namespace
+
+std::size_t key_shard_of(const Value& key, std::size_t count) {
+  base::Fnv1a64 hash;
+  hash.add(key.to_edn());
+  return static_cast<std::size_t>(hash.value() % count);
+}
+
+History select_key_shard(const History& history, const Model& model, ShardSpec spec, Consistency consistency,
+                         std::size_t& keys) {
+  if (!model.is_partitioned()) {
+    throw UsageError("--shard: the model " + model.spec() +
+                     " has no keys to split by (kv and --independent have); a corpus splits with corpus --shard");
+  }
+  if (consistency == Consistency::sequential) {
+    throw UsageError(
+        "--shard: sequential consistency is not local, so a history cannot be checked key by key; use "
+        "--consistency sequential-per-key, or check it whole");
+  }
+  History shard;
+  shard.source = history.source;
+  shard.event_count = history.event_count;
+  shard.warnings = history.warnings;
+  shard.ignored = history.ignored;
+  std::unordered_map<Value, bool, ValueHash> mine;
+  for (const Operation& op : history.ops) {
+    const Value key = key_of(model, op);
+    auto [it, added] = mine.try_emplace(key, false);
+    if (added) it->second = key_shard_of(key, spec.count) == spec.index;
+    if (it->second) shard.ops.push_back(op);
+  }
+  keys = static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), [](const auto& k) { return k.second; }));
+  return shard;
+}
+
+std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model,
+                                                  const CheckResult& result) {
+  if (result.verdict != Verdict::not_linearizable || result.core.empty()) return std::nullopt;
+  const auto in_core = std::ranges::find(shard.ops, result.core.front(), &Operation::id);
+  if (in_core == shard.ops.end()) return std::nullopt;
+  const Value key = key_of(model, *in_core);
+  for (const Operation& op : shard.ops) {
+    if (key_of(model, op) == key) return op.id;
+  }
+  return std::nullopt;
+}
+
+Value key_shard_options(const Model& model, const CheckOptions& options) {
+  return Value::map({
+      {Value::string("model"), Value::string(model.spec())},
+      {Value::string("consistency"), Value::string(std::string(consistency_name(options.consistency)))},
+      {Value::string("engine"), Value::string(std::string(engine_name(options.engine)))},
+      {Value::string("timeout_ms"), Value::integer(static_cast<std::int64_t>(options.timeout_seconds * 1000))},
+      {Value::string("memory_limit"), Value::integer(static_cast<std::int64_t>(options.memory_limit))},
+  });
+}
+
+KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& history, const Model& model,
+                          const Value& options) {
+  const Value* consistency_value = options.find(Value::string("consistency"));
+  const Consistency consistency =
+      parse_consistency(consistency_value ? consistency_value->text() : "linearizable").value_or(Consistency::linearizable);
+  std::vector<ShardReport> reports;
+  for (const std::string& path : paths) reports.push_back(read_report(path, consistency));
+  const ShardReport& first = reports.front();
+  const std::size_t count = first.shard.spec.count;
+  std::map<std::size_t, const ShardReport*> by_index;
+  for (const ShardReport& report : reports) {
+    const auto refuse = [&](const std::string& what) {
+      throw InputError(report.path, {}, "shard " + shard_name(report.shard.spec) + " " + what + "; cannot merge");
+    };
+    if (report.shard.spec.count != count) refuse("is one of " + std::to_string(report.shard.spec.count) + " shards, not " + std::to_string(count));
+    if (report.shard.history_operations != history.ops.size() || report.shard.history_events != history.event_count) {
+      refuse("checked another history (" + std::to_string(report.shard.history_operations) + " operations in " +
+             std::to_string(report.shard.history_events) + " events, against this file's " +
+             std::to_string(history.ops.size()) + " in " + std::to_string(history.event_count) + ")");
+    }
+    if (report.options != options) refuse("was checked with other options (" + report.options.to_json() + ", against " + options.to_json() + ")");
+    if (report.version != version_text()) refuse("was checked by another ariadne (" + report.version + ")");
+    if (!by_index.emplace(report.shard.spec.index, &report).second) refuse("is given twice");
+  }
+  if (by_index.size() != count) {
+    std::string missing;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!by_index.contains(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+    }
+    throw InputError(paths.front(), {}, "no report for shard " + missing + " (of shards 0 to " +
+                                            std::to_string(count - 1) + "); a merge needs every shard's report");
+  }
+
+  KeyMerge merge;
+  CheckResult& result = merge.result;
+  result.consistency = consistency;
+  result.operations = history.ops.size();
+  for (const auto& [index, report] : by_index) {
+    merge.reports.push_back(report->path);
+    merge.longest_ms = std::max(merge.longest_ms, report->result.elapsed_ms);
+    result.partitions += report->result.partitions;
+    result.steps += report->result.steps;
+    result.peak_search_bytes = std::max(result.peak_search_bytes, report->result.peak_search_bytes);
+    result.keys.insert(result.keys.end(), report->result.keys.begin(), report->result.keys.end());
+  }
+  result.elapsed_ms = merge.longest_ms;
+  // Keys in order of first appearance in the whole history, as check() lists them.
+  std::unordered_map<Value, std::size_t, ValueHash> first_seen;
+  for (const Operation& op : history.ops) first_seen.try_emplace(key_of(model, op), first_seen.size());
+  std::ranges::stable_sort(result.keys, {}, [&](const KeyResult& k) {
+    const auto it = first_seen.find(k.key);
+    return it == first_seen.end() ? SIZE_MAX : it->second;
+  });
+
+  const ShardReport* refuted = nullptr;
+  const ShardReport* undecided = nullptr;
+  for (const auto& [index, report] : by_index) {
+    if (report->result.verdict == Verdict::not_linearizable &&
+        (!refuted || report->shard.failing_key_first_op < refuted->shard.failing_key_first_op)) {
+      refuted = report;
+    }
+    if (report->result.verdict == Verdict::unknown && !undecided) undecided = report;
+  }
+  if (refuted) {
+    const CheckResult& r = refuted->result;
+    result.verdict = Verdict::not_linearizable;
+    result.engine = r.engine;
+    result.core = r.core;
+    result.core_minimal = r.core_minimal;
+    result.core_ms = r.core_ms;
+    result.core_real_time = r.core_real_time;
+    result.prefix_linearization = r.prefix_linearization;
+    result.failing_partition = r.failing_partition;
+    result.failing_key = r.failing_key;
+    result.failing_op = r.failing_op;
+    result.verdict_ms = r.verdict_ms;
+    result.explanation = r.explanation;
+    if (!r.failing_key.empty()) {
+      // The shard's first line counted its own keys and operations: say it of the whole.
+      std::vector<std::string> others;
+      std::size_t key_ops = 0;
+      for (const KeyResult& k : result.keys) {
+        const std::string text = k.key.to_edn();
+        if (text == r.failing_key) key_ops = k.operations;
+        if (k.verdict == Verdict::not_linearizable && text != r.failing_key) others.push_back(text);
+      }
+      const auto end_of_line = result.explanation.find('\n');
+      result.explanation = portfolio::refuted_key_header(r.failing_key, key_ops, history.ops.size(), others,
+                                                         result.keys.size(), consistency) +
+                           (end_of_line == std::string::npos ? "" : result.explanation.substr(end_of_line + 1));
+    }
+    return merge;
+  }
+  if (undecided) {
+    result.verdict = Verdict::unknown;
+    result.reason = undecided->result.reason + " (shard " + shard_name(undecided->shard.spec) + ")";
+    return merge;
+  }
+  // Every key linearizable: the keys' orders merged into one, certified on the whole.
+  std::unordered_map<std::uint32_t, const Operation*> by_id;
+  for (const Operation& op : history.ops) by_id.emplace(op.id, &op);
+  std::vector<std::vector<const Operation*>> chains;
+  for (const auto& [index, report] : by_index) {
+    chains.emplace_back();
+    for (const std::uint32_t id : report->result.linearization) {
+      const auto it = by_id.find(id);
+      if (it == by_id.end()) throw InputError(report->path, {}, "its linearization names op " + std::to_string(id) + ", which the history does not have");
+      chains.back().push_back(it->second);
+    }
+  }
+  result.linearization = portfolio::merge_linearizations(chains);
+  if (auto problem = certify::check_linearization(history, model, result.linearization, consistency)) {
+    throw InternalError("the key shards' linearizations merged into an order that failed the certificate check: " +
+                        *problem);
+  }
+  result.verdict = Verdict::linearizable;
+  result.engine = by_index.begin()->second->result.engine;
+  return merge;
+}
+
+}  // namespace ariadne::cli

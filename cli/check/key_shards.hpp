@@ -1,0 +1,76 @@
+// `check FILE --shard I/N` and `check FILE --merge REPORT.json...`: one keyed history
+// too large for one machine, checked on N machines by key, and joined.
+//
+// Shard I checks the keys whose hash (64-bit FNV-1a of the key's EDN text, the same on
+// every machine) is I modulo N, with their ops as recorded: op ids are the file's
+// positions, as in an unsharded check. By locality [HerlihyWing90] the keys' answers
+// are independent, so the merge composes them as check() does: any key not
+// linearizable makes the history so, and the failing key reported is the first, in
+// order of first appearance, of those refuted; else any unknown key makes it unknown;
+// else the keys' witnesses are merged into one order, which the certificate checker
+// replays against the whole history before it is printed.
+//
+// Only for keyed models (kv, --independent) and the conditions that are local
+// (linearizable, sequential-per-key): sequential consistency is not.
+#pragma once
+
+#include "cli/corpus/corpus_shard.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/model.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ariadne::cli {
+
+// What a key shard's report says of itself ("shard" in its JSON).
+struct KeyShard {
+  ShardSpec spec;
+  Value options;  // key_shard_options()
+  std::size_t keys = 0;               // the keys this shard checked
+  std::size_t history_operations = 0;  // the whole history's
+  std::size_t history_events = 0;
+  // Not linearizable: the first op (by id) of the failing key, so that the merge
+  // reports the key an unsharded check would (the first refuted in order of
+  // appearance).
+  std::optional<std::uint32_t> failing_key_first_op;
+};
+
+// The shard of `key` among `count`.
+std::size_t key_shard_of(const Value& key, std::size_t count);
+
+// The ops of `history` whose key (Model::partition_key) falls in shard `spec`, ids and
+// times unchanged; `keys` receives how many keys that is. Throws UsageError for a model
+// without keys or a condition that is not local.
+History select_key_shard(const History& history, const Model& model, ShardSpec spec, Consistency consistency,
+                         std::size_t& keys);
+
+// The first op of the key `result`'s core lies in: see KeyShard.
+std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model, const CheckResult& result);
+
+// The reports' own facts the merge prints beside the answer.
+struct KeyMerge {
+  CheckResult result;
+  std::vector<std::string> reports;
+  double longest_ms = 0;  // the slowest shard's elapsed_ms
+};
+
+// Reads the N reports of `check --shard I/N --json` and composes them (see above).
+// `history` is the whole history, read from the same file. Throws InputError naming
+// the report for a malformed or foreign one (another N, history, model or options,
+// a shard given twice) or the missing shards; InternalError when the merged witness
+// fails the certificate check.
+KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& history, const Model& model,
+                          const Value& options);
+
+// The options a key shard's verdicts depend on, as a map of strings and whole numbers
+// (model, consistency, engine, timeout_ms, memory_limit), written into the report's
+// "shard": reports merge only when theirs agree with the merge's own.
+Value key_shard_options(const Model& model, const CheckOptions& options);
+
+}  // namespace ariadne::cli
