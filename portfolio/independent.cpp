@@ -108,9 +108,8 @@ std::string refuted_key_header(const std::string& failing_key, std::size_t key_o
                        std::to_string(history_operations) + " operations) is " +
                        (keeps_real_time(consistency) ? "not linearizable" : "not sequentially consistent");
   if (!other_refuted.empty()) {
-    header += "; so are " + std::to_string(other_refuted.size()) + " more of the " + std::to_string(keys) +
-              " keys (" + key_list(other_refuted) + "); what follows is about key " + shorten(failing_key) +
-              "'s operations alone";
+    header += "; so are " + std::to_string(other_refuted.size()) + " more of the " + std::to_string(keys) + " keys (" +
+              key_list(other_refuted) + "); what follows is about key " + shorten(failing_key) + "'s operations alone";
   }
   return header + ".\n";
 }

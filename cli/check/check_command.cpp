@@ -219,7 +219,8 @@ int run_check_command(const CheckCommandOptions& options) {
                      " has no keys to split by (kv and --independent have)");
   }
   if (!options.merge.empty() && (options.proof || options.html || options.prefix)) {
-    throw UsageError("--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
+    throw UsageError(
+        "--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
   }
 
   const InterruptScope interrupt;

@@ -235,9 +235,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   line("operations", operations);
   if (report.key_shard) {
     line("shard", std::to_string(report.key_shard->spec.index) + "/" + std::to_string(report.key_shard->spec.count) +
-                      ": " + std::to_string(report.key_shard->keys) + " keys, " +
-                      std::to_string(history.ops.size()) + " of the history's " +
-                      std::to_string(report.key_shard->history_operations) + " operations");
+                      ": " + std::to_string(report.key_shard->keys) + " keys, " + std::to_string(history.ops.size()) +
+                      " of the history's " + std::to_string(report.key_shard->history_operations) + " operations");
   }
   if (!report.merged_reports.empty()) {
     line("merged", std::to_string(report.merged_reports.size()) + " key shards, the slowest " +

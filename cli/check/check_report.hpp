@@ -33,8 +33,8 @@ struct CheckReport {
   // check --merge: the reports joined, and the slowest shard's checking time.
   std::vector<std::string> merged_reports = {};
   double merged_longest_ms = 0;
-  std::string proof_dir;        // --proof, when given
-  std::string proof_note;       // what --proof wrote, one line
+  std::string proof_dir;   // --proof, when given
+  std::string proof_note;  // what --proof wrote, one line
 };
 
 // The limit that stopped some phase, and the phase: the command's own limits, which

@@ -197,8 +197,7 @@ History select_key_shard(const History& history, const Model& model, ShardSpec s
   return shard;
 }
 
-std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model,
-                                                  const CheckResult& result) {
+std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model, const CheckResult& result) {
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) return std::nullopt;
   const auto in_core = std::ranges::find(shard.ops, result.core.front(), &Operation::id);
   if (in_core == shard.ops.end()) return std::nullopt;
@@ -222,8 +221,8 @@ Value key_shard_options(const Model& model, const CheckOptions& options) {
 KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& history, const Model& model,
                           const Value& options) {
   const Value* consistency_value = options.find(Value::string("consistency"));
-  const Consistency consistency =
-      parse_consistency(consistency_value ? consistency_value->text() : "linearizable").value_or(Consistency::linearizable);
+  const Consistency consistency = parse_consistency(consistency_value ? consistency_value->text() : "linearizable")
+                                      .value_or(Consistency::linearizable);
   std::vector<ShardReport> reports;
   for (const std::string& path : paths) reports.push_back(read_report(path, consistency));
   const ShardReport& first = reports.front();
@@ -233,13 +232,15 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
     const auto refuse = [&](const std::string& what) {
       throw InputError(report.path, {}, "shard " + shard_name(report.shard.spec) + " " + what + "; cannot merge");
     };
-    if (report.shard.spec.count != count) refuse("is one of " + std::to_string(report.shard.spec.count) + " shards, not " + std::to_string(count));
+    if (report.shard.spec.count != count)
+      refuse("is one of " + std::to_string(report.shard.spec.count) + " shards, not " + std::to_string(count));
     if (report.shard.history_operations != history.ops.size() || report.shard.history_events != history.event_count) {
       refuse("checked another history (" + std::to_string(report.shard.history_operations) + " operations in " +
              std::to_string(report.shard.history_events) + " events, against this file's " +
              std::to_string(history.ops.size()) + " in " + std::to_string(history.event_count) + ")");
     }
-    if (report.options != options) refuse("was checked with other options (" + report.options.to_json() + ", against " + options.to_json() + ")");
+    if (report.options != options)
+      refuse("was checked with other options (" + report.options.to_json() + ", against " + options.to_json() + ")");
     if (report.version != version_text()) refuse("was checked by another ariadne (" + report.version + ")");
     if (!by_index.emplace(report.shard.spec.index, &report).second) refuse("is given twice");
   }
@@ -248,8 +249,9 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
     for (std::size_t i = 0; i < count; ++i) {
       if (!by_index.contains(i)) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
     }
-    throw InputError(paths.front(), {}, "no report for shard " + missing + " (of shards 0 to " +
-                                            std::to_string(count - 1) + "); a merge needs every shard's report");
+    throw InputError(paths.front(), {},
+                     "no report for shard " + missing + " (of shards 0 to " + std::to_string(count - 1) +
+                         "); a merge needs every shard's report");
   }
 
   KeyMerge merge;
@@ -325,7 +327,9 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
     chains.emplace_back();
     for (const std::uint32_t id : report->result.linearization) {
       const auto it = by_id.find(id);
-      if (it == by_id.end()) throw InputError(report->path, {}, "its linearization names op " + std::to_string(id) + ", which the history does not have");
+      if (it == by_id.end())
+        throw InputError(report->path, {},
+                         "its linearization names op " + std::to_string(id) + ", which the history does not have");
       chains.back().push_back(it->second);
     }
   }

@@ -31,8 +31,8 @@ namespace ariadne::cli {
 // What a key shard's report says of itself ("shard" in its JSON).
 struct KeyShard {
   ShardSpec spec;
-  Value options;  // key_shard_options()
-  std::size_t keys = 0;               // the keys this shard checked
+  Value options;                       // key_shard_options()
+  std::size_t keys = 0;                // the keys this shard checked
   std::size_t history_operations = 0;  // the whole history's
   std::size_t history_events = 0;
   // Not linearizable: the first op (by id) of the failing key, so that the merge

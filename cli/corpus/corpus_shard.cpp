@@ -29,7 +29,6 @@ std::optional<std::size_t> parse_count(std::string_view text) {
   return value;
 }
 
-
 }  // namespace
 
 ShardSpec parse_shard_spec(std::string_view text) {

@@ -8,7 +8,9 @@
 #      unsharded run's;
 #   2. a cancelled task: the merge job never runs (its dependency fails), `corpus
 #      --merge` refuses the reports and names the missing shard, and rerunning only
-#      that shard (`sbatch --array=I shard.sh`, as the docs say) completes the set.
+#      that shard (`sbatch --array=I shard.sh`, as the docs say) completes the set;
+#   3. one kv history by key: the docs' key-shard.sh and merge job, whose answer must
+#      be the unsharded check's (verdict, core, explanation; the witness's op ids).
 # Every daemon it starts is stopped by pid when it exits, whether it passed or not,
 # and it then checks that none of its processes is left.
 #
@@ -238,7 +240,41 @@ print(" ".join("%.0f" % json.load(open(f))["totals"]["wall_ms"] for f in sys.arg
   cd "$work" || exit 1
 }
 
+# One history by key (the docs' key-shard.sh and its submit block): generated kv
+# histories, refuted and not, merged by the docs' merge job and compared with an
+# unsharded check.
+check_keys() {  # $1: a name, then the generate options
+  local name=$1 run="$work/keys-$1" t0
+  shift
+  t0=$(date +%s.%N)
+  mkdir -p "$run" && cd "$run" || exit 1
+  ariadne generate atomic --model kv "$@" -o history.edn || fail "generate failed"
+  block 3 | sed -e "s|--array=0-15|--array=0-$((shards - 1))|" -e "s|^N=16|N=$shards|" \
+    -e "s|--cpus-per-task=4|--cpus-per-task=1|" -e "s|/shared/history.edn|$run/history.edn|" >key-shard.sh
+  grep -q "N=$shards" key-shard.sh && grep -q "$run/history.edn" key-shard.sh ||
+    fail "docs/batch-systems.md's key-shard.sh no longer has the lines this test substitutes"
+  block 4 | sed -e "s|/shared/history.edn|$run/history.edn|" >submit.sh
+  grep -q "$run/history.edn" submit.sh || fail "docs/batch-systems.md's key-shard submit block changed"
+  bash submit.sh || fail "the docs' key-shard submit commands failed"
+  wait_idle
+  [ -f logs/merge.log ] || fail "$name: the merge job did not run"
+  ariadne check history.edn --model kv --json >whole.json
+  ariadne check history.edn --model kv --merge reports/key-shard-*.json --json >merged.json
+  python3 - whole.json merged.json <<'PY' || fail "$name: the merged answer differs from the unsharded check"
+import json, sys
+w, m = (json.load(open(p)) for p in sys.argv[1:3])
+fields = ["verdict", "operations", "core", "core_minimal", "failing_partition", "failing_op", "explanation"]
+bad = [f for f in fields if w.get(f) != m.get(f)]
+if sorted(w.get("linearization", [])) != sorted(m.get("linearization", [])): bad.append("linearization")
+if bad: sys.exit("differ: " + ", ".join(bad))
+PY
+  say "keys $name: $shards key shards and the merge job ran under Slurm; $(python3 -c 'import json; d=json.load(open("merged.json")); print(d["verdict"], d["operations"], "ops")'), identical to the unsharded check ($(since "$t0") s)"
+  cd "$work" || exit 1
+}
+
 check_corpus "$corpus" ours
+check_keys linearizable --keys 40 --processes 10 --ops 20000 --seed 1
+check_keys refuted --keys 40 --processes 10 --ops 20000 --violation --seed 2
 for name in knossos porcupine; do
   if [ -f "$shared/$name/expected.tsv" ]; then
     check_corpus "$(realpath "$shared/$name/expected.tsv")" "$name"

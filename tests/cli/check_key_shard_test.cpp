@@ -1,0 +1,154 @@
+// `check FILE --shard I/N` and `check FILE --merge REPORT...` end to end: keyed
+// histories (independent and kv, refuted and not) checked in 1 and 3 key shards merge
+// into the unsharded check's answer (verdict, core, failing key and op, explanation,
+// keys table; the witness certified on the whole history, with the same op ids); and
+// every set the merge must refuse is refused, naming the report.
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+
+#include "certify/witness_checker.hpp"
+#include "cli_runner.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace ariadne;
+using cli_test::run_cli;
+using cli_test::TempDir;
+
+namespace {
+
+const Value* member(const Value& object, const char* name) { return object.find(Value::string(name)); }
+
+std::string text_of(const Value& object, const char* name) {
+  const Value* v = member(object, name);
+  return v ? v->to_json() : "absent";
+}
+
+struct Case {
+  std::vector<std::string> generate;  // the generate atomic options
+  std::vector<std::string> model;     // the check's model options
+};
+
+void check_case(const Case& c, std::size_t shards) {
+  TempDir dir;
+  const std::string file = (dir.path() / "history.edn").string();
+  std::vector<std::string> generate{"generate", "atomic"};
+  generate.insert(generate.end(), c.generate.begin(), c.generate.end());
+  generate.insert(generate.end(), {"-o", file});
+  REQUIRE(run_cli(generate).status == 0);
+  const auto checked = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"check", file};
+    args.insert(args.end(), c.model.begin(), c.model.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back("--json");
+    return run_cli(args);
+  };
+  const auto whole = checked({});
+  REQUIRE(whole.status <= 1);
+  std::vector<std::string> reports;
+  for (std::size_t i = 0; i < shards; ++i) {
+    const auto shard = checked({"--shard", std::to_string(i) + "/" + std::to_string(shards)});
+    REQUIRE_MESSAGE(shard.status <= 1, shard.err);
+    reports.push_back(dir.write("shard-" + std::to_string(i) + ".json", shard.out));
+  }
+  std::vector<std::string> merge_args{"--merge"};
+  merge_args.insert(merge_args.end(), reports.rbegin(), reports.rend());  // any order
+  const auto merged = checked(merge_args);
+  REQUIRE_MESSAGE(merged.status == whole.status, merged.err);
+
+  const Value w = parse_json_value(whole.out, "whole");
+  const Value m = parse_json_value(merged.out, "merged");
+  for (const char* field : {"verdict", "operations", "core", "core_minimal", "failing_key", "failing_partition",
+                            "failing_op", "explanation", "core_real_time"}) {
+    INFO(field);
+    CHECK(text_of(w, field) == text_of(m, field));
+  }
+  const auto key_verdicts = [](const Value& report) {
+    std::vector<std::string> out;
+    if (const Value* keys = member(report, "keys")) {
+      for (const Value& k : keys->elements()) out.push_back(text_of(k, "key") + " " + text_of(k, "verdict"));
+    }
+    return out;
+  };
+  CHECK(key_verdicts(w) == key_verdicts(m));
+  REQUIRE(member(m, "merged"));
+  CHECK(text_of(*member(m, "merged"), "shards") == std::to_string(shards));
+  if (const Value* order = member(m, "linearization")) {
+    // The same op ids, in an order the certificate checker accepts on the whole file.
+    std::vector<std::uint32_t> ids;
+    for (const Value& id : order->elements()) ids.push_back(static_cast<std::uint32_t>(id.as_integer()));
+    std::vector<std::uint32_t> unsharded;
+    for (const Value& id : member(w, "linearization")->elements()) {
+      unsharded.push_back(static_cast<std::uint32_t>(id.as_integer()));
+    }
+    std::vector<std::uint32_t> a = ids, b = unsharded;
+    std::ranges::sort(a);
+    std::ranges::sort(b);
+    CHECK(a == b);
+    const bool independent = std::ranges::find(c.model, "--independent") != c.model.end();
+    const auto model = make_model_from_spec(independent ? "independent(" + c.model.back() + ")" : c.model.back());
+    const History history = build_history(read_events(file), *model);
+    CHECK_FALSE(certify::check_linearization(history, *model, ids).has_value());
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+  TEST_CASE("check --shard and --merge: key shards merge into the unsharded answer") {
+    const std::vector<Case> cases = {
+        {{"--model", "independent(cas-register)", "--keys", "12", "--ops", "1500", "--violation", "--seed", "4"},
+         {"--independent", "--model", "cas-register"}},
+        {{"--model", "independent(cas-register)", "--keys", "12", "--ops", "1500", "--seed", "5"},
+         {"--independent", "--model", "cas-register"}},
+        {{"--model", "kv", "--keys", "30", "--ops", "3000", "--processes", "10", "--violation", "--seed", "6"},
+         {"--model", "kv"}},
+        {{"--model", "kv", "--keys", "30", "--ops", "3000", "--processes", "10", "--seed", "7"}, {"--model", "kv"}},
+    };
+    for (const Case& c : cases) {
+      for (const std::size_t shards : {1u, 3u}) {
+        INFO(c.generate[1], " ", c.generate.back(), ", ", shards, " shards");
+        check_case(c, shards);
+      }
+    }
+  }
+
+  TEST_CASE("check --merge: refuses a missing, repeated or foreign shard, and --shard what it cannot split") {
+    TempDir dir;
+    const std::string file = (dir.path() / "h.edn").string();
+    const std::string other = (dir.path() / "other.edn").string();
+    REQUIRE(run_cli({"generate", "atomic", "--model", "kv", "--keys", "8", "--ops", "400", "--seed", "1", "-o", file})
+                .status == 0);
+    REQUIRE(run_cli({"generate", "atomic", "--model", "kv", "--keys", "8", "--ops", "401", "--seed", "1", "-o", other})
+                .status == 0);
+    std::vector<std::string> reports;
+    for (int i = 0; i < 3; ++i) {
+      const auto run = run_cli({"check", file, "--model", "kv", "--shard", std::to_string(i) + "/3", "--json"});
+      REQUIRE(run.status == 0);
+      reports.push_back(dir.write("s" + std::to_string(i) + ".json", run.out));
+    }
+    const auto refused = [&](std::vector<std::string> args, const std::string& words) {
+      const auto run = run_cli(args);
+      CHECK(run.status == 65);
+      CHECK_MESSAGE(run.err.find(words) != std::string::npos, run.err);
+    };
+    refused({"check", file, "--model", "kv", "--merge", reports[0], reports[2]}, "no report for shard 1");
+    refused({"check", file, "--model", "kv", "--merge", reports[0], reports[1], reports[2], reports[1]}, "given twice");
+    refused({"check", other, "--model", "kv", "--merge", reports[0], reports[1], reports[2]}, "another history");
+    refused({"check", file, "--model", "kv", "--timeout", "9", "--merge", reports[0], reports[1], reports[2]},
+            "other options");
+    const std::string not_a_shard = dir.write("whole.json", run_cli({"check", file, "--model", "kv", "--json"}).out);
+    refused({"check", file, "--model", "kv", "--merge", not_a_shard}, "not a key shard's report");
+
+    const auto no_keys = run_cli({"check", file, "--model", "register", "--shard", "0/2"});
+    CHECK(no_keys.status == 64);
+    CHECK(no_keys.err.find("no keys to split by") != std::string::npos);
+    CHECK(run_cli({"check", file, "--model", "kv", "--shard", "2/2"}).status == 64);
+    const auto sequential = run_cli({"check", file, "--model", "kv", "--shard", "0/2", "--consistency", "sequential"});
+    CHECK(sequential.status == 64);
+    CHECK(sequential.err.find("not local") != std::string::npos);
+    CHECK(run_cli({"check", file, "--model", "kv", "--shard", "0/2", "--merge", reports[0]}).status == 64);
+  }
+}
