@@ -10,6 +10,12 @@
 // else the keys' witnesses are merged into one order, which the certificate checker
 // replays against the whole history before it is printed.
 //
+// When several keys are refuted, the merge names the first in order of appearance, as
+// `check --independent` does (it decides every key before choosing). An unsharded
+// check of a kv history stops at the first key its scheduler refutes and may name a
+// later one (Porcupine's kv/c50-bad: key "3" unsharded, key "1" merged): the verdict is
+// the same, and either key's core is a core of the whole history.
+//
 // Only for keyed models (kv, --independent) and the conditions that are local
 // (linearizable, sequential-per-key): sequential consistency is not.
 #pragma once
