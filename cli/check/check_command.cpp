@@ -218,6 +218,11 @@ int run_check_command(const CheckCommandOptions& options) {
     throw UsageError(std::string(shard ? "--shard" : "--merge") + ": the model " + model->spec() +
                      " has no keys to split by (kv and --independent have)");
   }
+  if ((shard || !options.merge.empty()) && check_options.consistency == Consistency::sequential) {
+    throw UsageError(std::string(shard ? "--shard" : "--merge") +
+                     ": sequential consistency is not local, so a history cannot be checked key by key; use "
+                     "--consistency sequential-per-key, or check it whole");
+  }
   if (!options.merge.empty() && (options.proof || options.html || options.prefix)) {
     throw UsageError(
         "--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
