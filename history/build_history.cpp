@@ -111,9 +111,9 @@ void HistoryBuilder::add(Event&& e) {
 
   if (e.type == EventType::invoke) {
     if (ps.has_open) {
-      fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" + shorten(ops[ps.open].f) +
-                  " invoked at " + at(ops[ps.open].call_pos) +
-                  " is still open (a process runs one operation at a time)");
+      const Operation& open = open_op(ps);
+      fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" + shorten(open.f) +
+                  " invoked at " + at(open.call_pos) + " is still open (a process runs one operation at a time)");
     }
     if (ps.crashed) {
       fail(e, "process " + std::to_string(p) + " invokes again after its operation crashed (:info at " +
@@ -133,6 +133,11 @@ void HistoryBuilder::add(Event&& e) {
     op.call_pos = e.pos;
     ps.open = ops.size() - 1;
     ps.has_open = true;
+    if (keep_ && !keep_(op)) {
+      ps.parked = std::move(op);
+      ops.pop_back();
+      ps.open = kParked;
+    }
     return;
   }
 
@@ -142,7 +147,7 @@ void HistoryBuilder::add(Event&& e) {
     fail(e, std::string("completion (:") + (e.type == EventType::ok ? "ok" : "fail") + ") for process " +
                 std::to_string(p) + ", which has no open invocation");
   }
-  Operation& op = ops[ps.open];
+  Operation& op = open_op(ps);
   if (!e.f.empty() && e.f != op.f) {
     fail(e, "completion :" + shorten(e.f) + " does not match process " + std::to_string(p) +
                 "'s open invocation :" + shorten(op.f) + " at " + at(op.call_pos));

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace ariadne {
 
@@ -240,8 +241,12 @@ class StreamingBuild final : public EventSink {
 };
 
 History build_streaming(std::string_view text, const std::string& source, const Model& model, Format format,
-                        MappedFile* file, const Limits* limits = nullptr) {
-  HistoryBuilder builder(source, model, expected_events(text));
+                        MappedFile* file, const Limits* limits = nullptr,
+                        const std::function<bool(const Operation&)>* keep = nullptr) {
+  // A filtered read keeps a part of the operations: reserving for all of them would
+  // only be address space, but no use either.
+  HistoryBuilder builder(source, model, keep ? 0 : expected_events(text));
+  if (keep) builder.keep_only(*keep);
   StreamingBuild sink(builder, file, limits);
   stream_events(text, source, format, sink);
   return std::move(builder).finish();
@@ -263,6 +268,13 @@ History read_history(const std::string& path, const Model& model, Format format,
   const std::string file_path = history_file_in(path);
   MappedFile file(file_path);
   return build_streaming(file.text(), file_path, model, format, &file, &limits);
+}
+
+History read_history(const std::string& path, const Model& model, Format format, const Limits& limits,
+                     const std::function<bool(const Operation&)>& keep) {
+  const std::string file_path = history_file_in(path);
+  MappedFile file(file_path);
+  return build_streaming(file.text(), file_path, model, format, &file, &limits, &keep);
 }
 
 }  // namespace ariadne

@@ -9,6 +9,7 @@
 #include "history/event_sink.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,24 +24,33 @@ class HistoryBuilder final : public EventSink {
   HistoryBuilder(std::string source, const Model& model, std::size_t expected_events = 0);
 
   void add(Event&& event) override;
+  // Keeps only the operations `keep` accepts at their invocation (read_history's
+  // filtered form); the others are paired and dropped. Set before the first add().
+  void keep_only(std::function<bool(const Operation&)> keep) { keep_ = std::move(keep); }
   void warn(ReadWarning warning) override { history_.warnings.push_back(std::move(warning)); }
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
   History finish() &&;
 
  private:
+  // ProcessState::open of an operation keep_only() dropped: it waits in `parked`.
+  static constexpr std::size_t kParked = SIZE_MAX;
   struct ProcessState {
-    std::size_t open = 0;  // index into ops of the open operation, when has_open
+    std::size_t open = 0;  // index into ops of the open operation (or kParked), when has_open
     bool has_open = false;
     bool crashed = false;
     SourcePos crashed_at;
+    Operation parked;  // the open operation keep_only() does not keep, until it completes
   };
 
   [[noreturn]] void fail(const Event& event, const std::string& message) const;
   void note_ignored(const Event& event);
   ProcessState& process_state(std::int64_t process);
 
+  Operation& open_op(ProcessState& ps) { return ps.open == kParked ? ps.parked : history_.ops[ps.open]; }
+
   const Model& model_;
+  std::function<bool(const Operation&)> keep_;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
   // Jepsen numbers its clients from 0 and gives a crashed one the next free number, so

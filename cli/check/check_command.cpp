@@ -247,7 +247,13 @@ int run_check_command(const CheckCommandOptions& options) {
   std::vector<std::string> report_merged;
   double merged_longest_ms = 0;
   try {
-    history = read_history(options.file, *model, format, limits);
+    // A key shard holds only its own keys' operations (ids and times stay the file's).
+    if (shard) {
+      const ShardSpec spec = shard.value_or(ShardSpec{});
+      history = read_history(options.file, *model, format, limits, key_shard_filter(*model, spec));
+    } else {
+      history = read_history(options.file, *model, format, limits);
+    }
     read_ms = ms_since(start);
     for (const ReadWarning& warning : history.warnings) {
       progress.erase();
@@ -261,10 +267,10 @@ int run_check_command(const CheckCommandOptions& options) {
     } else if (shard) {
       KeyShard facts;
       facts.spec = *shard;
-      facts.history_operations = history.ops.size();
       facts.history_events = history.event_count;
+      facts.history_bytes = history_bytes(history);
+      facts.keys = count_keys(history, *model);
       facts.options = key_shard_options(*model, check_options);
-      history = select_key_shard(history, *model, *shard, check_options.consistency, facts.keys);
       result = check(history, *model, check_options);
       facts.failing_key_first_op = failing_key_first_op(history, *model, result);
       key_shard = std::move(facts);

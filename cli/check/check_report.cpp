@@ -236,7 +236,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   if (report.key_shard) {
     line("shard", std::to_string(report.key_shard->spec.index) + "/" + std::to_string(report.key_shard->spec.count) +
                       ": " + std::to_string(report.key_shard->keys) + " keys, " + std::to_string(history.ops.size()) +
-                      " of the history's " + std::to_string(report.key_shard->history_operations) + " operations");
+                      " operations of the history's " + std::to_string(report.key_shard->history_events) + " events");
   }
   if (!report.merged_reports.empty()) {
     line("merged", std::to_string(report.merged_reports.size()) + " key shards, the slowest " +
@@ -386,8 +386,8 @@ std::string format_check_json(const CheckReport& report) {
     json.field("count", static_cast<std::uint64_t>(shard.spec.count));
     json.field("selection", "key-hash");
     json.field("keys", static_cast<std::uint64_t>(shard.keys));
-    json.field("history_operations", static_cast<std::uint64_t>(shard.history_operations));
     json.field("history_events", static_cast<std::uint64_t>(shard.history_events));
+    json.field("history_bytes", shard.history_bytes);
     if (shard.failing_key_first_op) {
       json.field("failing_key_first_op", static_cast<std::uint64_t>(*shard.failing_key_first_op));
     }

@@ -13,8 +13,10 @@
 #include <ariadne/errors.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ariadne::cli {
 
@@ -149,8 +151,8 @@ ShardReport read_report(const std::string& path, Consistency consistency) {
            std::to_string(report.shard.spec.count));
   }
   report.shard.keys = r.count(*shard, "keys");
-  report.shard.history_operations = r.count(*shard, "history_operations");
   report.shard.history_events = r.count(*shard, "history_events");
+  report.shard.history_bytes = r.count(*shard, "history_bytes");
   if (r.find(*shard, "failing_key_first_op")) {
     report.shard.failing_key_first_op = static_cast<std::uint32_t>(r.count(*shard, "failing_key_first_op"));
   }
@@ -170,31 +172,20 @@ std::size_t key_shard_of(const Value& key, std::size_t count) {
   return static_cast<std::size_t>(hash.value() % count);
 }
 
-History select_key_shard(const History& history, const Model& model, ShardSpec spec, Consistency consistency,
-                         std::size_t& keys) {
-  if (!model.is_partitioned()) {
-    throw UsageError("--shard: the model " + model.spec() +
-                     " has no keys to split by (kv and --independent have); a corpus splits with corpus --shard");
-  }
-  if (consistency == Consistency::sequential) {
-    throw UsageError(
-        "--shard: sequential consistency is not local, so a history cannot be checked key by key; use "
-        "--consistency sequential-per-key, or check it whole");
-  }
-  History shard;
-  shard.source = history.source;
-  shard.event_count = history.event_count;
-  shard.warnings = history.warnings;
-  shard.ignored = history.ignored;
-  std::unordered_map<Value, bool, ValueHash> mine;
-  for (const Operation& op : history.ops) {
-    const Value key = key_of(model, op);
-    auto [it, added] = mine.try_emplace(key, false);
-    if (added) it->second = key_shard_of(key, spec.count) == spec.index;
-    if (it->second) shard.ops.push_back(op);
-  }
-  keys = static_cast<std::size_t>(std::count_if(mine.begin(), mine.end(), [](const auto& k) { return k.second; }));
-  return shard;
+std::function<bool(const Operation&)> key_shard_filter(const Model& model, ShardSpec spec) {
+  return [&model, spec](const Operation& op) { return key_shard_of(key_of(model, op), spec.count) == spec.index; };
+}
+
+std::size_t count_keys(const History& history, const Model& model) {
+  std::unordered_set<Value, ValueHash> keys;
+  for (const Operation& op : history.ops) keys.insert(key_of(model, op));
+  return keys.size();
+}
+
+std::uint64_t history_bytes(const History& history) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(history.source, error);
+  return error ? 0 : static_cast<std::uint64_t>(size);
 }
 
 std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model, const CheckResult& result) {
@@ -234,10 +225,10 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
     };
     if (report.shard.spec.count != count)
       refuse("is one of " + std::to_string(report.shard.spec.count) + " shards, not " + std::to_string(count));
-    if (report.shard.history_operations != history.ops.size() || report.shard.history_events != history.event_count) {
-      refuse("checked another history (" + std::to_string(report.shard.history_operations) + " operations in " +
-             std::to_string(report.shard.history_events) + " events, against this file's " +
-             std::to_string(history.ops.size()) + " in " + std::to_string(history.event_count) + ")");
+    if (report.shard.history_events != history.event_count || report.shard.history_bytes != history_bytes(history)) {
+      refuse("checked another history (" + std::to_string(report.shard.history_events) + " events in " +
+             std::to_string(report.shard.history_bytes) + " bytes, against this file's " +
+             std::to_string(history.event_count) + " in " + std::to_string(history_bytes(history)) + ")");
     }
     if (report.options != options)
       refuse("was checked with other options (" + report.options.to_json() + ", against " + options.to_json() + ")");

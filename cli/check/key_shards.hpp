@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,10 +38,12 @@ namespace ariadne::cli {
 // What a key shard's report says of itself ("shard" in its JSON).
 struct KeyShard {
   ShardSpec spec;
-  Value options;                       // key_shard_options()
-  std::size_t keys = 0;                // the keys this shard checked
-  std::size_t history_operations = 0;  // the whole history's
+  Value options;         // key_shard_options()
+  std::size_t keys = 0;  // the keys this shard checked
+  // The whole history's events and its file's size in bytes: a merge refuses reports
+  // of another file.
   std::size_t history_events = 0;
+  std::uint64_t history_bytes = 0;
   // Not linearizable: the first op (by id) of the failing key, so that the merge
   // reports the key an unsharded check would (the first refuted in order of
   // appearance).
@@ -50,11 +53,15 @@ struct KeyShard {
 // The shard of `key` among `count`.
 std::size_t key_shard_of(const Value& key, std::size_t count);
 
-// The ops of `history` whose key (Model::partition_key) falls in shard `spec`, ids and
-// times unchanged; `keys` receives how many keys that is. Throws UsageError for a model
-// without keys or a condition that is not local.
-History select_key_shard(const History& history, const Model& model, ShardSpec spec, Consistency consistency,
-                         std::size_t& keys);
+// Whether an op's key falls in shard `spec`: read_history's filter, so that a shard
+// holds only its own keys' operations in memory (ids and times stay the file's).
+std::function<bool(const Operation&)> key_shard_filter(const Model& model, ShardSpec spec);
+
+// How many keys `history`'s ops have.
+std::size_t count_keys(const History& history, const Model& model);
+
+// The size of the file a history was read from, 0 if it cannot be asked.
+std::uint64_t history_bytes(const History& history);
 
 // The first op of the key `result`'s core lies in: see KeyShard.
 std::optional<std::uint32_t> failing_key_first_op(const History& shard, const Model& model, const CheckResult& result);

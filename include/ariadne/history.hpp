@@ -15,6 +15,7 @@
 #include <ariadne/value.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -125,6 +126,13 @@ History read_history(const std::string& path, const Model& model, Format format 
 // The same, polling `limits` as it reads: throws LimitReached (limits.hpp) when one of
 // them is reached, so a huge file cannot keep a command past its --timeout or Ctrl-C.
 History read_history(const std::string& path, const Model& model, Format format, const Limits& limits);
+// The same, keeping only the operations `keep` accepts, judged at their invocation from
+// its fields (f, invocation value, key, process): one key shard's, say
+// (`check --shard`). Every event is still read and paired, so op ids, times and
+// pairing errors are the whole file's; only the kept operations are vetted by the
+// model and held in memory.
+History read_history(const std::string& path, const Model& model, Format format, const Limits& limits,
+                     const std::function<bool(const Operation&)>& keep);
 // The same for text in memory; `source` names it in messages.
 History parse_history(std::string_view text, const std::string& source, const Model& model,
                       Format format = Format::auto_detect);
