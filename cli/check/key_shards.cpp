@@ -230,8 +230,20 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
              std::to_string(report.shard.history_bytes) + " bytes, against this file's " +
              std::to_string(history.event_count) + " in " + std::to_string(history_bytes(history)) + ")");
     }
-    if (report.options != options)
-      refuse("was checked with other options (" + report.options.to_json() + ", against " + options.to_json() + ")");
+    // The shards agree among themselves on every option a verdict depends on; with the
+    // merge itself on the model and the condition (its own limits are its own).
+    if (report.options != first.options) {
+      refuse("was checked with other options than " + first.path + " (" + report.options.to_json() + ", against " +
+             first.options.to_json() + ")");
+    }
+    for (const char* name : {"model", "consistency"}) {
+      const Value* mine = report.options.find(Value::string(name));
+      const Value* merge_s = options.find(Value::string(name));
+      if (!mine || !merge_s || *mine != *merge_s) {
+        refuse("was checked with another " + std::string(name) + " (" + (mine ? mine->to_json() : "none") +
+               ", against this merge's " + (merge_s ? merge_s->to_json() : "none") + ")");
+      }
+    }
     if (report.version != version_text()) refuse("was checked by another ariadne (" + report.version + ")");
     if (!by_index.emplace(report.shard.spec.index, &report).second) refuse("is given twice");
   }

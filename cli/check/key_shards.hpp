@@ -83,7 +83,8 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
 
 // The options a key shard's verdicts depend on, as a map of strings and whole numbers
 // (model, consistency, engine, timeout_ms, memory_limit), written into the report's
-// "shard": reports merge only when theirs agree with the merge's own.
+// "shard": reports merge only when theirs agree with each other's, and their model and
+// condition with the merge's own.
 Value key_shard_options(const Model& model, const CheckOptions& options);
 
 }  // namespace ariadne::cli

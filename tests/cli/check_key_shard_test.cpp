@@ -137,8 +137,16 @@ TEST_SUITE("cli") {
     refused({"check", file, "--model", "kv", "--merge", reports[0], reports[2]}, "no report for shard 1");
     refused({"check", file, "--model", "kv", "--merge", reports[0], reports[1], reports[2], reports[1]}, "given twice");
     refused({"check", other, "--model", "kv", "--merge", reports[0], reports[1], reports[2]}, "another history");
-    refused({"check", file, "--model", "kv", "--timeout", "9", "--merge", reports[0], reports[1], reports[2]},
-            "other options");
+    // A shard checked with other options than the others; a merge under another model.
+    const std::string odd = dir.write(
+        "odd.json", run_cli({"check", file, "--model", "kv", "--timeout", "9", "--shard", "1/3", "--json"}).out);
+    refused({"check", file, "--model", "kv", "--merge", reports[0], odd, reports[2]}, "other options");
+    refused({"check", file, "--model", "kv", "--consistency", "sequential-per-key", "--merge", reports[0], reports[1],
+             reports[2]},
+            "another consistency");
+    // The merge's own limits are its own.
+    CHECK(run_cli({"check", file, "--model", "kv", "--timeout", "9", "--merge", reports[0], reports[1], reports[2]})
+              .status == 0);
     const std::string not_a_shard = dir.write("whole.json", run_cli({"check", file, "--model", "kv", "--json"}).out);
     refused({"check", file, "--model", "kv", "--merge", not_a_shard}, "not a key shard's report");
 
