@@ -6,6 +6,7 @@
 #include "cli/common/help_text.hpp"
 #include "cli/common/text_files.hpp"
 #include "cli/corpus/corpus_rows.hpp"
+#include "cli/corpus/report_reader.hpp"
 #include "models/independent.hpp"
 #include "portfolio/independent.hpp"
 #include "portfolio/merge.hpp"
@@ -28,57 +29,28 @@ Value key_of(const Model& model, const Operation& op) {
   return independent_inner_model(model) ? independent_key(op) : model.partition_key(op);
 }
 
-// Typed access to one report's members, failing with the report's name.
-class ReportReader {
- public:
-  ReportReader(std::string path, const Value& root) : path_(std::move(path)), root_(root) {}
-  [[noreturn]] void fail(const std::string& what) const { throw InputError(path_, {}, what); }
-  const Value* find(const Value& object, const char* name) const { return object.find(Value::string(name)); }
-  const Value& member(const Value& object, const char* name) const {
-    const Value* v = find(object, name);
-    if (!v) fail(std::string("a key shard report needs \"") + name + "\"");
-    return *v;
+std::uint32_t op_id(const ReportReader& r, const Value& e, const std::string& name) {
+  if (!e.is_integer() || e.as_integer() < 0 || e.as_integer() > UINT32_MAX) {
+    r.fail("", "\"" + name + "\" must hold op ids, got " + e.to_json());
   }
-  std::string text(const Value& object, const char* name) const {
-    const Value& v = member(object, name);
-    if (!v.is_string()) fail(std::string("\"") + name + "\" must be a string");
-    return v.text();
-  }
-  std::uint64_t count(const Value& object, const char* name) const {
-    const Value& v = member(object, name);
-    if (!v.is_integer() || v.as_integer() < 0) fail(std::string("\"") + name + "\" must be a whole number");
-    return static_cast<std::uint64_t>(v.as_integer());
-  }
-  double number(const Value& object, const char* name) const {
-    const Value* v = find(object, name);
-    if (!v) return 0;
-    if (v->is_integer()) return static_cast<double>(v->as_integer());
-    if (v->kind() == Value::Kind::floating) return v->as_floating();
-    fail(std::string("\"") + name + "\" must be a number");
-  }
-  std::vector<std::uint32_t> ids(const Value& object, const char* name) const {
-    std::vector<std::uint32_t> out;
-    const Value* v = find(object, name);
-    if (!v) return out;
-    if (!v->is_sequential()) fail(std::string("\"") + name + "\" must be an array");
-    for (const Value& e : v->elements()) {
-      if (!e.is_integer() || e.as_integer() < 0) fail(std::string("\"") + name + "\" must hold op ids");
-      out.push_back(static_cast<std::uint32_t>(e.as_integer()));
-    }
-    return out;
-  }
-  Verdict verdict(const Value& object) const {
-    const std::optional<Verdict> v = parse_verdict(text(object, "verdict"));
-    if (!v) fail("unknown verdict '" + text(object, "verdict") + "'");
-    return *v;
-  }
-  const Value& root() const { return root_; }
-  const std::string& path() const { return path_; }
+  return static_cast<std::uint32_t>(e.as_integer());
+}
 
- private:
-  std::string path_;
-  const Value& root_;
-};
+// An array of op ids, or none when absent.
+std::vector<std::uint32_t> ids(const ReportReader& r, const Value& object, const std::string& name) {
+  std::vector<std::uint32_t> out;
+  const Value* v = r.find(object, name);
+  if (!v) return out;
+  if (!v->is_sequential()) r.fail("", "\"" + name + "\" must be an array of op ids");
+  for (const Value& e : v->elements()) out.push_back(op_id(r, e, name));
+  return out;
+}
+
+Verdict verdict(const ReportReader& r, const Value& object, const std::string& where) {
+  const auto v = r.verdict_or_null(object, where, "verdict");
+  if (!v) r.fail(where, "no verdict");
+  return *v;
+}
 
 struct ShardReport {
   std::string path;
@@ -90,46 +62,47 @@ struct ShardReport {
 };
 
 // One report's answer, as check() returned it on the shard.
-CheckResult read_result(const ReportReader& r, const Consistency consistency) {
-  const Value& root = r.root();
+CheckResult read_result(const ReportReader& r, const Value& root, const std::string& path, Consistency consistency) {
   CheckResult result;
   result.consistency = consistency;
-  result.verdict = r.verdict(root);
-  result.engine = r.text(root, "engine");
-  result.elapsed_ms = r.number(root, "elapsed_ms");
-  result.partitions = r.count(root, "partitions");
-  result.steps = r.count(root, "steps");
-  result.peak_search_bytes = r.count(root, "peak_search_bytes");
-  result.linearization = r.ids(root, "linearization");
-  result.core = r.ids(root, "core");
-  result.prefix_linearization = r.ids(root, "prefix_linearization");
+  result.verdict = verdict(r, root, "");
+  result.engine = r.text(root, "", "engine");
+  result.elapsed_ms = r.number(root, "", "elapsed_ms");
+  result.partitions = r.count(root, "", "partitions");
+  result.steps = r.count(root, "", "steps");
+  result.peak_search_bytes = r.count(root, "", "peak_search_bytes");
+  result.linearization = ids(r, root, "linearization");
+  result.core = ids(r, root, "core");
+  result.prefix_linearization = ids(r, root, "prefix_linearization");
   if (result.verdict == Verdict::not_linearizable) {
-    result.explanation = r.text(root, "explanation");
-    result.core_minimal = r.member(root, "core_minimal").as_boolean();
-    result.core_ms = r.number(root, "core_ms");
-    result.verdict_ms = r.number(root, "verdict_ms");
-    const Value* facts = r.find(root, keeps_real_time(consistency) ? "core_real_time" : "core_program_order");
-    if (facts && facts->is_sequential()) {
+    result.explanation = r.text(root, "", "explanation");
+    result.core_minimal = r.boolean(root, "", "core_minimal");
+    result.core_ms = r.number(root, "", "core_ms");
+    result.verdict_ms = r.number(root, "", "verdict_ms");
+    const std::string facts_name = keeps_real_time(consistency) ? "core_real_time" : "core_program_order";
+    if (const Value* facts = r.find(root, facts_name); facts && facts->is_sequential()) {
       for (const Value& f : facts->elements()) {
-        if (!f.is_sequential() || f.elements().size() != 2) r.fail("a core fact must be a pair of op ids");
-        result.core_real_time.push_back(RealTimeFact{static_cast<std::uint32_t>(f.elements()[0].as_integer()),
-                                                     static_cast<std::uint32_t>(f.elements()[1].as_integer())});
+        if (!f.is_sequential() || f.elements().size() != 2) r.fail("", facts_name + " must hold pairs of op ids");
+        result.core_real_time.push_back(
+            RealTimeFact{op_id(r, f.elements()[0], facts_name), op_id(r, f.elements()[1], facts_name)});
       }
     }
-    if (r.find(root, "failing_partition")) result.failing_partition = r.text(root, "failing_partition");
-    if (r.find(root, "failing_key")) result.failing_key = r.text(root, "failing_key");
-    if (r.find(root, "failing_op")) result.failing_op = static_cast<std::uint32_t>(r.count(root, "failing_op"));
+    if (r.find(root, "failing_partition")) result.failing_partition = r.text(root, "", "failing_partition");
+    if (r.find(root, "failing_key")) result.failing_key = r.text(root, "", "failing_key");
+    if (r.find(root, "failing_op")) result.failing_op = static_cast<std::uint32_t>(r.count(root, "", "failing_op"));
   }
-  if (result.verdict == Verdict::unknown) result.reason = r.text(root, "reason");
+  if (result.verdict == Verdict::unknown) result.reason = r.text(root, "", "reason");
   if (const Value* keys = r.find(root, "keys"); keys && keys->is_sequential()) {
-    for (const Value& k : keys->elements()) {
+    for (std::size_t i = 0; i < keys->elements().size(); ++i) {
+      const Value& k = keys->elements()[i];
+      const std::string where = "keys[" + std::to_string(i) + "]";
       KeyResult key;
-      key.key = parse_edn_value(r.text(k, "key"), r.path());
-      key.verdict = r.verdict(k);
-      key.operations = r.count(k, "operations");
-      key.elapsed_ms = r.number(k, "elapsed_ms");
-      key.engine = r.text(k, "engine");
-      if (r.find(k, "reason")) key.reason = r.text(k, "reason");
+      key.key = parse_edn_value(r.text(k, where, "key"), path);
+      key.verdict = verdict(r, k, where);
+      key.operations = r.count(k, where, "operations");
+      key.elapsed_ms = r.number(k, where, "elapsed_ms");
+      key.engine = r.text(k, where, "engine");
+      if (r.find(k, "reason")) key.reason = r.text(k, where, "reason");
       result.keys.push_back(std::move(key));
     }
   }
@@ -140,29 +113,30 @@ ShardReport read_report(const std::string& path, Consistency consistency) {
   ShardReport report;
   report.path = path;
   report.root = parse_json_value(read_text_file(path, "no such file"), path);
-  const ReportReader r(path, report.root);
-  if (!report.root.is_map()) r.fail("a key shard report is one JSON object (check --shard I/N --json)");
-  const Value* shard = r.find(report.root, "shard");
-  if (!shard || !shard->is_map()) r.fail("not a key shard's report: no \"shard\" (made by check --shard I/N --json?)");
-  report.shard.spec.index = r.count(*shard, "index");
-  report.shard.spec.count = r.count(*shard, "count");
+  const ReportReader r(report.path);
+  if (!report.root.is_map()) r.fail("", "a key shard report is one JSON object (check --shard I/N --json)");
+  const Value* found = r.find(report.root, "shard");
+  if (!found || !found->is_map()) {
+    r.fail("", "not a key shard's report: no \"shard\" (made by check --shard I/N --json?)");
+  }
+  const Value& shard = *found;
+  report.shard.spec.index = r.count(shard, "shard", "index");
+  report.shard.spec.count = r.count(shard, "shard", "count");
   if (report.shard.spec.count == 0 || report.shard.spec.index >= report.shard.spec.count) {
-    r.fail("\"shard\" has index " + std::to_string(report.shard.spec.index) + " of " +
-           std::to_string(report.shard.spec.count));
+    r.fail("shard",
+           "index " + std::to_string(report.shard.spec.index) + " of " + std::to_string(report.shard.spec.count));
   }
-  report.shard.keys = r.count(*shard, "keys");
-  report.shard.history_events = r.count(*shard, "history_events");
-  report.shard.history_bytes = r.count(*shard, "history_bytes");
-  if (r.find(*shard, "failing_key_first_op")) {
-    report.shard.failing_key_first_op = static_cast<std::uint32_t>(r.count(*shard, "failing_key_first_op"));
+  report.shard.keys = r.count(shard, "shard", "keys");
+  report.shard.history_events = r.count(shard, "shard", "history_events");
+  report.shard.history_bytes = r.count(shard, "shard", "history_bytes");
+  if (r.find(shard, "failing_key_first_op")) {
+    report.shard.failing_key_first_op = static_cast<std::uint32_t>(r.count(shard, "shard", "failing_key_first_op"));
   }
-  report.options = r.member(*shard, "options");
-  report.version = r.text(*shard, "version");
-  report.result = read_result(r, consistency);
+  report.options = r.object(shard, "shard", "options");
+  report.version = r.text(shard, "shard", "version");
+  report.result = read_result(r, report.root, path, consistency);
   return report;
 }
-
-std::string shard_name(ShardSpec spec) { return std::to_string(spec.index) + "/" + std::to_string(spec.count); }
 
 }  // namespace
 

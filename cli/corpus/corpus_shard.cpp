@@ -31,6 +31,8 @@ std::optional<std::size_t> parse_count(std::string_view text) {
 
 }  // namespace
 
+std::string shard_name(ShardSpec spec) { return std::to_string(spec.index) + "/" + std::to_string(spec.count); }
+
 ShardSpec parse_shard_spec(std::string_view text) {
   const std::string problem =
       "--shard: expected I/N, the 0-based shard index I and the shard count N with "

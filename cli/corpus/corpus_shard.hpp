@@ -25,6 +25,8 @@ struct ShardSpec {
 // "I/N" with 0 <= I < N, in plain decimal digits. Throws UsageError naming the
 // problem otherwise.
 ShardSpec parse_shard_spec(std::string_view text);
+// "I/N", as messages name a shard.
+std::string shard_name(ShardSpec spec);
 
 // The 0-based positions, in the whole corpus's row order, of the rows shard `spec`
 // checks: every count-th row starting at index. Round-robin by position gives every
