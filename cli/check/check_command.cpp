@@ -45,17 +45,14 @@ namespace {
 
 // --consistency, checked against --engine: an engine that knows only real time cannot
 // decide the sequential conditions, and the program-order search decides only those.
-Consistency choose_consistency(const std::string& name, Engine engine) {
-  const std::optional<Consistency> consistency = parse_consistency(name);
-  if (!consistency) {
-    throw UsageError("--consistency: expected " + consistency_names_listed() + ", got '" + name + "'");
-  }
-  if (engine != Engine::automatic && !engines::decides(engines::engine_row(engine), *consistency)) {
+Consistency choose_consistency_for(const std::string& name, Engine engine) {
+  const Consistency consistency = choose_consistency(name);
+  if (engine != Engine::automatic && !engines::decides(engines::engine_row(engine), consistency)) {
     throw UsageError("--engine " + std::string(engine_name(engine)) + " does not decide --consistency " + name +
-                     (keeps_real_time(*consistency) ? " (it checks sequential consistency only)"
-                                                    : " (choose auto, program-order, sat, smt or brute)"));
+                     (keeps_real_time(consistency) ? " (it checks sequential consistency only)"
+                                                   : " (choose auto, program-order, sat, smt or brute)"));
   }
-  return *consistency;
+  return consistency;
 }
 
 // A missing or unreadable file is bad input naming that file, whatever the reader
@@ -201,7 +198,7 @@ int run_check_command(const CheckCommandOptions& options) {
   check_options.prefix = options.prefix;
   check_options.minimal_core = !options.no_core;
   check_options.core_seconds = options.core_budget;
-  check_options.consistency = choose_consistency(options.consistency, check_options.engine);
+  check_options.consistency = choose_consistency_for(options.consistency, check_options.engine);
   const Format format = choose_format(options.format);
   std::unique_ptr<Model> model = choose_model(options.model, options.init);
   if (options.independent) {

@@ -40,6 +40,11 @@ Format choose_format(std::string_view name) {
                    "' (expected auto, edn, jepsen-log, porcupine-kv or json)");
 }
 
+Consistency choose_consistency(std::string_view name) {
+  if (const auto consistency = parse_consistency(name)) return *consistency;
+  throw UsageError("--consistency: expected " + consistency_names_listed() + ", got '" + std::string(name) + "'");
+}
+
 CheckOptions make_check_options(const SearchLimits& limits, unsigned jobs) {
   CheckOptions options;
   options.engine = choose_engine(limits.engine);

@@ -22,6 +22,9 @@ std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<
 // "auto" or a format name. Throws UsageError.
 Format choose_format(std::string_view name);
 
+// --consistency: linearizable, sequential or sequential-per-key. Throws UsageError.
+Consistency choose_consistency(std::string_view name);
+
 // The options every check takes, as the command line spells them.
 struct SearchLimits {
   std::string engine = "auto";

@@ -228,17 +228,14 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   const std::optional<ShardSpec> shard =
       options.shard ? std::optional<ShardSpec>(parse_shard_spec(*options.shard)) : std::nullopt;
   make_check_options(options.limits, 0);
-  const std::optional<Consistency> consistency = parse_consistency(options.consistency);
-  if (!consistency) {
-    throw UsageError("--consistency: expected " + consistency_names_listed() + ", got '" + options.consistency + "'");
-  }
+  const Consistency consistency = choose_consistency(options.consistency);
   const auto start = Clock::now();
   std::vector<CorpusRow> all_rows = read_corpus_rows(options.corpus);
   std::size_t left_out = 0;
-  if (*consistency != Consistency::linearizable) {
+  if (consistency != Consistency::linearizable) {
     std::vector<CorpusRow> known;
     for (CorpusRow& row : all_rows) {
-      if (row.error.empty() && !(row.expected = expected_under(row, *consistency))) {
+      if (row.error.empty() && !(row.expected = expected_under(row, consistency))) {
         ++left_out;
         continue;
       }
@@ -263,10 +260,10 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   // A corpus run compares verdicts; shrinking every refuted row to a minimal core
   // would only cost time (`check` on a row gives it).
   check_options.minimal_core = false;
-  check_options.consistency = *consistency;
+  check_options.consistency = consistency;
 
   ReportScope scope;
-  scope.consistency = *consistency;
+  scope.consistency = consistency;
   if (shard) scope.shard = make_shard_identity(*shard, all_rows, check_options, options.certify_dir.has_value());
   const RunRows run = select_rows(std::move(all_rows), shard);
   const std::vector<CorpusRow>& rows = run.rows;
