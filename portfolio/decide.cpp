@@ -52,8 +52,8 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   const engines::EngineRow* alone = engine == Engine::automatic ? nullptr : &engines::engine_row(engine);
   if (alone && !engines::decides(*alone, options.consistency)) {
     result.verdict = Verdict::unknown;
-    result.reason = "the " + std::string(alone->name) + " engine does not decide " +
-                    std::string(consistency_name(options.consistency)) + " consistency";
+    result.reason = "the " + std::string(alone->name) + " engine does not decide the " +
+                    std::string(consistency_name(options.consistency)) + " condition";
     return finish();
   }
   if (alone && alone->kind == engines::EngineKind::native && alone->refuses) {
