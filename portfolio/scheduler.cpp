@@ -25,6 +25,13 @@ using search::SubHistory;
 // worker at once; smaller ones start on the calling thread alone.
 constexpr std::size_t kEagerHelpersOps = 20'000;
 
+// How long the partitions before a refuted one may go on once it is refuted, so that
+// the report names the first refuted key in order of appearance (the key a sharded
+// run, check --merge, names too): as long again as the check took to find the
+// refutation, at least this, and never more than a quarter of the time left before
+// the deadline, which the core still needs.
+constexpr std::chrono::milliseconds kMinGrace{1000};
+
 // Marks an engine running for the progress line while it lives.
 class RunningScope {
  public:
@@ -77,6 +84,12 @@ class Scheduler {
     if (workers_ > 1 && total_ops >= kEagerHelpersOps) start_helpers();
     work(/*may_start_helpers=*/workers_ > 1);
     for (auto& t : helpers_) t.join();
+    {
+      const std::lock_guard lock(mutex_);
+      finished_ = true;
+    }
+    changed_.notify_all();
+    if (grace_timer_.joinable()) grace_timer_.join();
     if (!failure_.empty()) throw InternalError("a search engine failed: " + failure_);
   }
 
@@ -100,6 +113,12 @@ class Scheduler {
         if (queue_.empty() || decided_.load()) return;
         i = queue_.front();
         queue_.pop_front();
+        if (i > first_refuted_) {
+          // Refuted by an earlier partition: this one's answer is not wanted.
+          parts_[i].answer.outcome = Outcome::stopped;
+          changed_.notify_all();
+          continue;
+        }
         ++in_flight_;
       }
       Partition& p = parts_[i];
@@ -158,11 +177,13 @@ class Scheduler {
           // Over the engines' own account: the command's memory limit is reached, for
           // every phase after this one too.
           limits_.note_memory_exceeded();
-          [[fallthrough]];
-        case Outcome::not_linearizable:
           decided_.store(true);
+          p.run.engine.reset();
+          break;
+        case Outcome::not_linearizable:
           if (p.run.engine) p.answer.refuting_ops = p.run.engine->refuting_ops();
           p.run.engine.reset();
+          refuted(i);
           break;
         case Outcome::stopped: {
           const StopSignal::Why why = p.run.engine ? p.run.engine->stop_reason() : p.run.race_stop_reason;
@@ -170,8 +191,43 @@ class Scheduler {
           break;
         }
       }
+      if (o != Outcome::undecided && first_refuted_ != kNone && !earlier_pending()) decided_.store(true);
       changed_.notify_all();
     }
+  }
+
+  // Partition i is refuted (mutex_ held). The history is not linearizable; which
+  // partition the report names is settled here. The one first in order of appearance
+  // wins, so the partitions after it stop at once, and those before it go on until
+  // each is decided or the grace runs out (kMinGrace): the report is then the same
+  // whatever order the workers happened to decide the partitions in, and the same as
+  // check --merge's over key shards.
+  void refuted(std::size_t i) {
+    if (i >= first_refuted_) return;
+    const bool first = first_refuted_ == kNone;
+    first_refuted_ = i;
+    for (std::size_t j = i + 1; j < parts_.size(); ++j) parts_[j].run.settled->store(true);
+    if (!first || !earlier_pending()) return;
+    const auto now = std::chrono::steady_clock::now();
+    auto grace = std::max<std::chrono::steady_clock::duration>(kMinGrace, now - started_);
+    if (limits_.deadline() != std::chrono::steady_clock::time_point::max()) {
+      grace = std::min<std::chrono::steady_clock::duration>(grace, (limits_.deadline() - now) / 4);
+    }
+    const auto grace_end = now + grace;
+    grace_timer_ = std::thread([this, grace_end] {
+      std::unique_lock lock(mutex_);
+      changed_.wait_until(lock, grace_end, [&] { return decided_.load() || finished_; });
+      decided_.store(true);
+      changed_.notify_all();
+    });
+  }
+
+  // Whether a partition before the first refuted one is still undecided (mutex_ held).
+  bool earlier_pending() const {
+    for (std::size_t j = 0; j < first_refuted_ && j < parts_.size(); ++j) {
+      if (parts_[j].answer.outcome == Outcome::undecided) return true;
+    }
+    return false;
   }
 
   // Called before any helper runs, or with mutex_ held.
@@ -292,6 +348,11 @@ class Scheduler {
   std::deque<std::size_t> queue_;
   std::size_t in_flight_ = 0;
   std::vector<std::thread> helpers_;
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t first_refuted_ = kNone;  // the refuted partition first in order, under mutex_
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::thread grace_timer_;  // ends the grace of refuted(), if it has one
+  bool finished_ = false;    // every worker has returned, under mutex_
   std::string failure_;
   std::size_t workers_ = 1;
 };

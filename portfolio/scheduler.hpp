@@ -2,7 +2,9 @@
 //
 // Partitions are time-sliced (a budget of model steps per turn, doubling each turn)
 // across the worker threads, so a key that is hard to decide cannot keep a worker
-// from the key that refutes the whole history; the first refutation stops everyone.
+// from the key that refutes the whole history. A refutation stops the partitions after
+// it (in order of first appearance) and lets those before it finish within a grace, so
+// that the partition reported is the first refuted one, not the first found.
 // With --engine auto, a partition first meets the engines the table runs first
 // (RaceRole::first), then its opening search alone, then the race (race_plan.hpp);
 // the worker that started a race referees it and comes back to the queue when it

@@ -11,10 +11,11 @@
 // replays against the whole history before it is printed.
 //
 // When several keys are refuted, the merge names the first in order of appearance, as
-// `check --independent` does (it decides every key before choosing). An unsharded
-// check of a kv history stops at the first key its scheduler refutes and may name a
-// later one (Porcupine's kv/c50-bad: key "3" unsharded, key "1" merged): the verdict is
-// the same, and either key's core is a core of the whole history.
+// an unsharded check does: `check --independent` decides every key before choosing,
+// and a kv check's scheduler lets the keys before a refuted one finish within a grace
+// (portfolio/scheduler.cpp, kMinGrace). The two name different keys only when a key
+// before the named one is still undecided when that grace ends; the verdict is the
+// same then, and either key's core is a core of the whole history.
 //
 // Only for keyed models (kv, --independent) and the conditions that are local
 // (linearizable, sequential-per-key): sequential consistency is not.
