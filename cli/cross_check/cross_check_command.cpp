@@ -165,9 +165,41 @@ std::vector<Engine> parse_engine_list(const std::string& list) {
   return engines;
 }
 
+// What ariadne's answer rests on, for a disagreement: the certificate that was replayed.
+std::string evidence(const CrossCheckRow& row) {
+  if (*row.agreed == Verdict::linearizable) return " (its witness replays)";
+  if (row.refutation.certified) {
+    return " (a " + std::string(row.refutation.core_minimal ? "minimal " : "") + "core of " +
+           std::to_string(row.refutation.core_size) + " ops, DRAT proof verified)";
+  }
+  return "";
+}
+
+// A problem for each result of the imported checker that contradicts ariadne's
+// certified answer (else the expected verdict), or that is an exception it threw, each
+// with what is known of why: the model it ran, its own cause, and ariadne's certificate.
+void judge_imported(CrossCheckRow& row, const ImportedVerdicts* imported, const ImportedResult& theirs) {
+  const std::string who = imported->label(theirs);
+  const std::string ran = theirs.model.empty() ? "" : "; it ran the model " + theirs.model;
+  if (!theirs.error.empty()) {
+    std::string ours;
+    if (row.agreed) ours = ", where ariadne's engines (certified) say " + std::string(verdict_name(*row.agreed));
+    row.problems.push_back(who + " threw " + theirs.error + ours + ran);
+    return;
+  }
+  if (theirs.verdict == Verdict::unknown) return;
+  const std::string says = who + " says " + std::string(verdict_name(theirs.verdict));
+  if (row.agreed && *row.agreed != theirs.verdict) {
+    row.problems.push_back(says + ", ariadne's engines (certified) say " + std::string(verdict_name(*row.agreed)) +
+                           evidence(row) + ran);
+  } else if (row.row.expected && *row.row.expected != Verdict::unknown && *row.row.expected != theirs.verdict) {
+    row.problems.push_back(says + ", expected " + std::string(verdict_name(*row.row.expected)) + ran);
+  }
+}
+
 // Fills in `problems` and `agreed` from the runs, the expected verdict, the
-// refutation's certificate and the imported verdict.
-void judge_row(CrossCheckRow& row, const std::string& importer) {
+// refutation's certificate and the imported results.
+void judge_row(CrossCheckRow& row, const ImportedVerdicts* imported) {
   row.problems.clear();
   row.agreed.reset();
   if (!row.error.empty()) {
@@ -201,16 +233,7 @@ void judge_row(CrossCheckRow& row, const std::string& importer) {
   if (row.refutation.attempted && !row.refutation.certified && !row.refutation.stopped_by_limit) {
     row.problems.push_back("the refutation's certificate does not replay: " + row.refutation.problem);
   }
-  if (row.imported && *row.imported != Verdict::unknown) {
-    const std::string theirs(verdict_name(*row.imported));
-    if (row.agreed && *row.agreed != *row.imported) {
-      row.problems.push_back(importer + " says " + theirs + ", ariadne's engines (certified) say " +
-                             std::string(verdict_name(*row.agreed)));
-    } else if (row.row.expected && *row.row.expected != Verdict::unknown && *row.row.expected != *row.imported) {
-      row.problems.push_back(importer + " says " + theirs + ", expected " +
-                             std::string(verdict_name(*row.row.expected)));
-    }
-  }
+  for (const ImportedResult& theirs : row.imported_results) judge_imported(row, imported, theirs);
 }
 }  // namespace
 
@@ -268,7 +291,10 @@ int run_cross_check_command(const CrossCheckOptions& options) {
       cross.corpus = c;
       cross.row = std::move(row);
       if (result.imported) {
-        cross.imported = result.imported->find(cross.row);
+        if (const std::vector<ImportedResult>* found = result.imported->find(cross.row)) {
+          cross.imported_results = *found;
+          cross.imported = combined_verdict(*found);
+        }
         cross.imported_missing = !cross.imported;
       }
       result.rows.push_back(std::move(cross));
@@ -282,7 +308,6 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   // per refuted file instead of once per engine.
   base.minimal_core = false;
   const fs::path scratch = make_scratch_folder();
-  const std::string importer = options.import_checker.value_or("");
 
   // Ctrl-C or SIGTERM cancels the running checks (every phase of them polls the flag)
   // and skips the rows not started; the report of the rows done is printed, exit 130
@@ -304,7 +329,7 @@ int run_cross_check_command(const CrossCheckOptions& options) {
     }
     progress.started(row.row.name);
     cross_check_row(row, engines, base, options.proofs, scratch, i);
-    judge_row(row, importer);
+    judge_row(row, result.imported ? &*result.imported : nullptr);
     progress.finished(row.row.name, row.problems.empty());
   });
   progress.erase();

@@ -65,7 +65,8 @@ struct CrossCheckRow {
   CorpusRow row;
   std::vector<EngineRun> runs;  // in the order of the engines asked for
   RefutationCheck refutation;
-  std::optional<Verdict> imported;  // --import: their verdict; nullopt when absent
+  std::optional<Verdict> imported;               // --import: their verdict (combined_verdict); nullopt when absent
+  std::vector<ImportedResult> imported_results;  // and each of their analyzers' results
   bool imported_missing = false;
   std::string error;                  // the file could not be read
   std::vector<std::string> problems;  // disagreements and failed replays, in words

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 
 namespace ariadne::cli {
 
@@ -18,6 +20,13 @@ namespace {
 
 struct EngineTally {
   std::size_t linearizable = 0, not_linearizable = 0, unknown = 0, not_applicable = 0, failed = 0, contradicts = 0;
+  double ms = 0;
+};
+
+// One analyzer of the imported checker over the rows. `unknown` counts every result
+// that did not decide; `timeout`, `threw` and `skipped` say why for some of them.
+struct AnalyzerTally {
+  std::size_t agree = 0, disagree = 0, unknown = 0, timeout = 0, threw = 0, skipped = 0, missing = 0;
   double ms = 0;
 };
 
@@ -30,6 +39,7 @@ struct Totals {
   std::size_t refutations_certified = 0;
   std::vector<std::size_t> core_sizes;
   std::size_t imported_agree = 0, imported_disagree = 0, imported_unknown = 0, imported_missing = 0;
+  std::map<std::string, AnalyzerTally> analyzers;  // the imported checker's, by name
 };
 
 bool contradicts_expected(const CrossCheckRow& row, const EngineRun& run) {
@@ -48,6 +58,9 @@ std::optional<Verdict> reference_verdict(const CrossCheckRow& row) {
 Totals tally(const CrossCheckResult& result) {
   Totals totals;
   totals.engines.resize(result.engines.size());
+  if (result.imported) {
+    for (const std::string& analyzer : result.imported->analyzers) totals.analyzers[analyzer] = {};
+  }
   for (const CrossCheckRow& row : result.rows) {
     totals.problems += row.problems.empty() ? 0 : 1;
     totals.undecided += row.error.empty() && !row.agreed && row.problems.empty() ? 1 : 0;
@@ -87,6 +100,25 @@ Totals tally(const CrossCheckResult& result) {
         ++totals.imported_disagree;
       } else {
         ++totals.imported_agree;
+      }
+      for (const std::string& analyzer : result.imported->analyzers) {
+        AnalyzerTally& t = totals.analyzers[analyzer];
+        const auto theirs = std::ranges::find(row.imported_results, analyzer, &ImportedResult::analyzer);
+        if (theirs == row.imported_results.end()) {
+          ++t.missing;
+          continue;
+        }
+        t.ms += theirs->ms.value_or(0);
+        if (theirs->verdict == Verdict::unknown) {
+          ++t.unknown;
+          t.timeout += theirs->cause == "timeout" ? 1 : 0;
+          t.threw += theirs->error.empty() ? 0 : 1;
+          t.skipped += theirs->skipped.empty() ? 0 : 1;
+        } else if (reference && *reference != theirs->verdict) {
+          ++t.disagree;
+        } else {
+          ++t.agree;
+        }
       }
     }
   }
@@ -171,6 +203,13 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
            "): " + std::to_string(totals.imported_agree) + " agree, " + std::to_string(totals.imported_disagree) +
            " disagree, " + std::to_string(totals.imported_unknown) + " unknown, " +
            std::to_string(totals.imported_missing) + " missing\n";
+    for (const std::string& analyzer : result.imported->analyzers) {
+      const AnalyzerTally& t = totals.analyzers.at(analyzer);
+      out += "    " + analyzer + ": " + std::to_string(t.agree) + " agree, " + std::to_string(t.disagree) +
+             " disagree, " + std::to_string(t.unknown) + " unknown (" + std::to_string(t.timeout) + " timed out, " +
+             std::to_string(t.threw) + " threw, " + std::to_string(t.skipped) + " not run), " +
+             std::to_string(t.missing) + " missing; " + format_number(t.ms / 1000, 1) + " s in all\n";
+    }
   }
 
   if (totals.problems != 0) {
@@ -264,6 +303,21 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
       } else {
         json.key("imported").null();
       }
+      if (!row.imported_results.empty()) {
+        json.key("imported_results").begin_array();
+        for (const ImportedResult& theirs : row.imported_results) {
+          json.begin_object();
+          if (!theirs.analyzer.empty()) json.field("analyzer", theirs.analyzer);
+          json.field("verdict", verdict_name(theirs.verdict));
+          if (theirs.ms) json.field("ms", round_ms(*theirs.ms));
+          if (!theirs.error.empty()) json.field("error", theirs.error);
+          if (!theirs.cause.empty()) json.field("cause", theirs.cause);
+          if (!theirs.skipped.empty()) json.field("skipped", theirs.skipped);
+          if (!theirs.model.empty()) json.field("model", theirs.model);
+          json.end_object();
+        }
+        json.end_array();
+      }
     }
     json.key("problems").begin_array();
     for (const std::string& problem : row.problems) json.value(problem);
@@ -301,6 +355,23 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
     json.field("disagree", static_cast<std::uint64_t>(totals.imported_disagree));
     json.field("unknown", static_cast<std::uint64_t>(totals.imported_unknown));
     json.field("missing", static_cast<std::uint64_t>(totals.imported_missing));
+    if (!totals.analyzers.empty()) {
+      json.key("analyzers").begin_object();
+      for (const std::string& analyzer : result.imported->analyzers) {
+        const AnalyzerTally& t = totals.analyzers.at(analyzer);
+        json.key(analyzer).begin_object();
+        json.field("agree", static_cast<std::uint64_t>(t.agree));
+        json.field("disagree", static_cast<std::uint64_t>(t.disagree));
+        json.field("unknown", static_cast<std::uint64_t>(t.unknown));
+        json.field("timed_out", static_cast<std::uint64_t>(t.timeout));
+        json.field("threw", static_cast<std::uint64_t>(t.threw));
+        json.field("not_run", static_cast<std::uint64_t>(t.skipped));
+        json.field("missing", static_cast<std::uint64_t>(t.missing));
+        json.field("ms", round_ms(t.ms));
+        json.end_object();
+      }
+      json.end_object();
+    }
     json.end_object();
   }
   json.field("wall_ms", round_ms(result.wall_ms));

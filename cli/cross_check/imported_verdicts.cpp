@@ -52,20 +52,66 @@ std::string file_key(const Value& key, const std::string& source) {
   throw InputError(source, {}, "expected a file name as the key, got " + key.to_edn());
 }
 
+// A string, keyword or symbol field as text; empty when absent.
+std::string text_field(const Value& result, std::string_view name, const std::string& source) {
+  const Value* field = result.find_keyword(name);
+  if (!field || field->is_nil()) return {};
+  if (field->is_string() || field->is_keyword() || field->kind() == Value::Kind::symbol) return field->text();
+  throw InputError(source, {}, ":" + std::string(name) + " must be a string or keyword, got " + field->to_edn());
+}
+
+ImportedResult knossos_result(const Value& result, const std::string& source) {
+  ImportedResult r;
+  r.verdict = knossos_verdict(result, source);
+  r.analyzer = text_field(result, "analyzer", source);
+  r.error = text_field(result, "error", source);
+  r.cause = text_field(result, "cause", source);
+  r.skipped = text_field(result, "skipped", source);
+  r.model = text_field(result, "knossos-model", source);
+  if (const Value* ms = result.find_keyword("time-ms"); ms && !ms->is_nil()) {
+    if (ms->kind() == Value::Kind::integer) {
+      r.ms = static_cast<double>(ms->as_integer());
+    } else if (ms->kind() == Value::Kind::floating) {
+      r.ms = ms->as_floating();
+    } else {
+      throw InputError(source, {}, ":time-ms must be a number, got " + ms->to_edn());
+    }
+  }
+  return r;
+}
+
+// One more result for `file`; two for the same file and analyzer are refused, since
+// which one counts would be a guess.
+void add_result(ImportedVerdicts& imported, const std::string& file, ImportedResult result, const std::string& source) {
+  std::vector<ImportedResult>& results = imported.by_file[file];
+  for (const ImportedResult& earlier : results) {
+    if (earlier.analyzer == result.analyzer) {
+      throw InputError(source, {},
+                       "two results for " + file + (result.analyzer.empty() ? "" : " by " + result.analyzer));
+    }
+  }
+  if (!result.analyzer.empty() &&
+      std::find(imported.analyzers.begin(), imported.analyzers.end(), result.analyzer) == imported.analyzers.end()) {
+    imported.analyzers.push_back(result.analyzer);
+  }
+  results.push_back(std::move(result));
+}
+
 void read_knossos_file(const fs::path& path, ImportedVerdicts& imported) {
   const std::string source = path.string();
   const Value document = parse_edn_value(read_results_file(path), source);
   if (document.is_map() && !document.find_keyword("valid?")) {
     for (const auto& [key, result] : document.entries()) {
-      imported.by_file[file_key(key, source)] = knossos_verdict(result, source + " at " + key.to_edn());
+      const std::string where = source + " at " + key.to_edn();
+      add_result(imported, file_key(key, source), knossos_result(result, where), where);
     }
     return;
   }
   if (document.is_sequential()) {
     for (const Value& result : document.elements()) {
-      const Value* file = result.find_keyword("file");
+      const Value* file = result.is_map() ? result.find_keyword("file") : nullptr;
       if (!file) throw InputError(source, {}, "each result map in the vector needs :file, got " + result.to_edn());
-      imported.by_file[file_key(*file, source)] = knossos_verdict(result, source);
+      add_result(imported, file_key(*file, source), knossos_result(result, source), source);
     }
     return;
   }
@@ -82,7 +128,7 @@ void read_knossos_directory(const fs::path& directory, ImportedVerdicts& importe
     const Value result = parse_edn_value(read_results_file(it->path()), it->path().string());
     std::string name = it->path().lexically_relative(directory).generic_string();
     name.resize(name.size() - std::string_view(".edn").size());
-    imported.by_file[name] = knossos_verdict(result, it->path().string());
+    add_result(imported, name, knossos_result(result, it->path().string()), it->path().string());
   }
   if (error) throw InputError(directory.string(), {}, "cannot read directory: " + error.message());
   if (imported.by_file.empty()) throw InputError(directory.string(), {}, "no Knossos result maps (*.edn) in it");
@@ -108,23 +154,39 @@ void read_listing(const fs::path& path, ImportedVerdicts& imported) {
     }
     const std::string_view file = base::trim(std::string_view(line).substr(0, tab));
     if (file.empty()) throw InputError(source, {number, 1}, "empty file name");
-    imported.by_file[std::string(file)] = *verdict;
+    ImportedResult result;
+    result.verdict = *verdict;
+    add_result(imported, std::string(file), std::move(result), source + ":" + std::to_string(number));
   }
   if (imported.by_file.empty()) throw InputError(source, {}, "no verdicts in it");
 }
 
 }  // namespace
 
-std::optional<Verdict> ImportedVerdicts::find(const CorpusRow& row) const {
-  if (const auto it = by_file.find(row.name); it != by_file.end()) return it->second;
+const std::vector<ImportedResult>* ImportedVerdicts::find(const CorpusRow& row) const {
+  if (const auto it = by_file.find(row.name); it != by_file.end()) return &it->second;
   const std::string base = fs::path(row.name).filename().string();
-  std::optional<Verdict> found;
-  for (const auto& [file, verdict] : by_file) {
+  const std::vector<ImportedResult>* found = nullptr;
+  for (const auto& [file, results] : by_file) {
     if (fs::path(file).filename().string() != base) continue;
-    if (found) return std::nullopt;  // two candidates: ambiguous, so missing
-    found = verdict;
+    if (found) return nullptr;  // two candidates: ambiguous, so missing
+    found = &results;
   }
   return found;
+}
+
+std::string ImportedVerdicts::label(const ImportedResult& result) const {
+  return result.analyzer.empty() ? checker : checker + " " + result.analyzer;
+}
+
+Verdict combined_verdict(const std::vector<ImportedResult>& results) {
+  std::optional<Verdict> shared;
+  for (const ImportedResult& r : results) {
+    if (r.verdict == Verdict::unknown) continue;
+    if (shared && *shared != r.verdict) return Verdict::unknown;
+    shared = r.verdict;
+  }
+  return shared.value_or(Verdict::unknown);
 }
 
 ImportedVerdicts read_imported_verdicts(std::string_view checker, const std::string& path) {

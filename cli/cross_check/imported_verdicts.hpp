@@ -4,7 +4,8 @@
 //              holding one map per history, named after the history plus ".edn"
 //              (e.g. results/jepsen/etcd_000.log.edn), or one EDN file holding a map
 //              from file name to result map, or a vector of result maps that each
-//              carry :file;
+//              carry :file (the Knossos harness's listing: one map per history and
+//              :analyzer, with :time-ms, :error, :cause, :skipped, :knossos-model);
 //   porcupine  (and any other checker) a listing, one `file<TAB>verdict` per line,
 //              verdict true|false|unknown (also Ok|Illegal, Porcupine's CheckResult,
 //              and linearizable|not-linearizable; any case); blank and '#' lines
@@ -19,18 +20,42 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ariadne::cli {
+
+// One answer of the other checker on one history. A listing from the Knossos harness
+// (docs/knossos-harness/) holds one per analyzer (wgl, linear), with its time and, when
+// it did not decide, why: the exception it threw, its cause (timeout), or why the row
+// was not run at all (Knossos has no model for it).
+struct ImportedResult {
+  std::string analyzer;  // :analyzer of a Knossos result map ("wgl", "linear"); else empty
+  Verdict verdict = Verdict::unknown;
+  std::optional<double> ms;  // :time-ms
+  std::string error;         // :error, the exception the checker threw
+  std::string cause;         // :cause, why it stopped undecided ("timeout", ...)
+  std::string skipped;       // :skipped, why it was not run on this history
+  std::string model;         // :knossos-model, the model it ran
+};
 
 struct ImportedVerdicts {
   std::string checker;  // "knossos" or "porcupine"
   std::string source;   // the file or directory they were read from
-  std::map<std::string, Verdict> by_file;
+  // Per file, one result per analyzer, in the order read.
+  std::map<std::string, std::vector<ImportedResult>> by_file;
+  std::vector<std::string> analyzers;  // every analyzer named, in order of first appearance
 
-  // The verdict for a row: by the row's name, else by its file name when exactly
-  // one imported entry has that file name (a listing written with bare names).
-  std::optional<Verdict> find(const CorpusRow& row) const;
+  // The results for a row: by the row's name, else by its file name when exactly one
+  // imported entry has that file name (a listing written with bare names); nullptr
+  // when there are none.
+  const std::vector<ImportedResult>* find(const CorpusRow& row) const;
+  // "knossos wgl", or "knossos" for a result that names no analyzer.
+  std::string label(const ImportedResult& result) const;
 };
+
+// The one verdict of several analyzers' results: the one the decided results share,
+// else unknown (none decided, or they contradict each other).
+Verdict combined_verdict(const std::vector<ImportedResult>& results);
 
 // The checkers --import accepts, for the usage message.
 inline constexpr std::string_view kImportableCheckers = "knossos|porcupine";

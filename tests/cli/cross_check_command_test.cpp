@@ -109,6 +109,55 @@ TEST_SUITE("cli") {
     CHECK(wrong.out.find("knossos says linearizable") != std::string::npos);
   }
 
+  // The listing docs/knossos-harness/ prints: one map per history and analyzer, with
+  // its time and why it did not decide. Each analyzer is judged on its own, an
+  // exception is a problem however the verdict reads, and a disagreement says what
+  // ariadne's answer rests on and which model Knossos ran.
+  TEST_CASE("cross-check --import knossos: the harness's listing is judged per analyzer, with reasons") {
+    TempDir dir;
+    dir.write("corpus/good.edn", kLinearizable);
+    dir.write("corpus/bad.edn", with_header("not-linearizable", kStaleRead));
+    dir.write("corpus/stack.edn", kLinearizable);
+    const std::string corpus = (dir.path() / "corpus").string();
+    const auto listing = dir.write(
+        "knossos.edn",
+        "[{:file \"good.edn\" :analyzer :wgl :valid? true :time-ms 12 :model \"register(0)\" "
+        ":knossos-model \"(register 0)\"}\n"
+        " {:file \"good.edn\" :analyzer :linear :valid? false :time-ms 30 :knossos-model \"(register 0)\"}\n"
+        " {:file \"bad.edn\" :analyzer :wgl :valid? :unknown :time-ms 5 :cause :error "
+        ":error \"java.lang.ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 2\"}\n"
+        " {:file \"bad.edn\" :analyzer :linear :valid? :unknown :time-ms 60000 :cause :timeout}\n"
+        " {:file \"stack.edn\" :analyzer :wgl :valid? :unknown :time-ms 0 :skipped \"Knossos has no stack\"}]\n");
+    const auto run = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", listing});
+    CHECK(run.status == 1);
+    CHECK_MESSAGE(run.out.find("knossos linear says not-linearizable, ariadne's engines (certified) say linearizable "
+                               "(its witness replays); it ran the model (register 0)") != std::string::npos,
+                  run.out);
+    CHECK(run.out.find("knossos wgl threw java.lang.ArrayIndexOutOfBoundsException: Index -1") != std::string::npos);
+    CHECK(run.out.find("wgl: 1 agree, 0 disagree, 2 unknown (0 timed out, 1 threw, 1 not run), 0 missing") !=
+          std::string::npos);
+    CHECK(run.out.find("linear: 0 agree, 1 disagree, 1 unknown (1 timed out, 0 threw, 0 not run), 1 missing") !=
+          std::string::npos);
+
+    const auto json = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", listing, "--json"});
+    const Json report = parse_json(json.out);
+    const Json& good = report["rows"].array[1];
+    REQUIRE(good["file"].string == "good.edn");
+    CHECK(good["imported"].string == "unknown");  // its two analyzers contradict each other
+    REQUIRE(good["imported_results"].array.size() == 2);
+    CHECK(good["imported_results"].array[1]["analyzer"].string == "linear");
+    CHECK(good["imported_results"].array[1]["ms"].number == 30);
+    CHECK(report["totals"]["imported"]["analyzers"]["linear"]["timed_out"].number == 1);
+    CHECK(report["totals"]["imported"]["analyzers"]["wgl"]["threw"].number == 1);
+
+    const auto twice = dir.write("twice.edn",
+                                 "[{:file \"good.edn\" :analyzer :wgl :valid? true}\n"
+                                 " {:file \"good.edn\" :analyzer :wgl :valid? false}]\n");
+    const auto refused = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", twice});
+    CHECK(refused.status == 65);
+    CHECK(refused.err.find("two results for good.edn by wgl") != std::string::npos);
+  }
+
   TEST_CASE("cross-check: malformed imported results and bad options are refused with their place") {
     TempDir dir;
     dir.write("corpus/good.edn", kLinearizable);
