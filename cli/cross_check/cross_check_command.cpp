@@ -15,6 +15,7 @@
 #include "cli/common/text_files.hpp"
 #include "cli/corpus/row_certificate.hpp"
 #include "cli/cross_check/cross_check_report.hpp"
+#include "cli/cross_check/reading_difference.hpp"
 #include "portfolio/parallel.hpp"
 
 #include <ariadne/check.hpp>
@@ -131,6 +132,23 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
     const auto model = make_model_from_spec(row.row.model);
     const History history = read_history(row.row.path.string(), *model);
     for (const Engine engine : engines) row.runs.push_back(run_engine(engine, history, *model, base));
+    // The other checker contradicts an engine: look for the difference in reading now,
+    // while the history is at hand (judge_row words the problem).
+    for (const EngineRun& run : row.runs) {
+      if (!run.verdict || *run.verdict == Verdict::unknown) continue;
+      const bool contradicted = std::ranges::any_of(row.imported_results, [&](const ImportedResult& theirs) {
+        return theirs.verdict != Verdict::unknown && theirs.verdict != *run.verdict;
+      });
+      if (!contradicted) continue;
+      CheckOptions options = base;
+      options.engine = Engine::automatic;
+      row.reading_difference = find_reading_difference(history, *model, *run.verdict, options);
+      if (row.reading_difference.empty()) {
+        row.reading_difference =
+            "no difference in reading that ariadne tries (crashed ops, non-client events) explains it";
+      }
+      break;
+    }
   } catch (...) {
     row.error = current_failure().message;
     return;
@@ -180,7 +198,8 @@ std::string evidence(const CrossCheckRow& row) {
 // with what is known of why: the model it ran, its own cause, and ariadne's certificate.
 void judge_imported(CrossCheckRow& row, const ImportedVerdicts* imported, const ImportedResult& theirs) {
   const std::string who = imported->label(theirs);
-  const std::string ran = theirs.model.empty() ? "" : "; it ran the model " + theirs.model;
+  std::string ran = theirs.model.empty() ? "" : "; it ran the model " + theirs.model;
+  if (!row.reading_difference.empty()) ran += "; " + row.reading_difference;
   if (!theirs.error.empty()) {
     std::string ours;
     if (row.agreed) ours = ", where ariadne's engines (certified) say " + std::string(verdict_name(*row.agreed));

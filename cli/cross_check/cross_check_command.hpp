@@ -67,6 +67,9 @@ struct CrossCheckRow {
   RefutationCheck refutation;
   std::optional<Verdict> imported;               // --import: their verdict (combined_verdict); nullopt when absent
   std::vector<ImportedResult> imported_results;  // and each of their analyzers' results
+  // When they contradict the engines: the difference in reading that explains it, if
+  // one is found (reading_difference.hpp).
+  std::string reading_difference;
   bool imported_missing = false;
   std::string error;                  // the file could not be read
   std::vector<std::string> problems;  // disagreements and failed replays, in words

@@ -158,6 +158,46 @@ TEST_SUITE("cli") {
     CHECK(refused.err.find("two results for good.edn by wgl") != std::string::npos);
   }
 
+  // The reasons cross-check finds by checking the history again as the other checker
+  // reads it: a crashed dequeue that must have taken an element (Knossos steps it with
+  // its invocation's nil, so it never can), and a write issued by :nemesis (left out by
+  // ariadne, taken as an op by Knossos' wgl).
+  TEST_CASE("cross-check --import knossos: a disagreement names the difference in reading that explains it") {
+    TempDir dir;
+    dir.write("corpus/crashed-dequeue.edn",
+              "; expected: linearizable\n; model: fifo-queue()\n"
+              "[{:process 0, :type :invoke, :f :enqueue, :value 1}\n"
+              " {:process 0, :type :ok, :f :enqueue, :value 1}\n"
+              " {:process 0, :type :invoke, :f :enqueue, :value 2}\n"
+              " {:process 0, :type :ok, :f :enqueue, :value 2}\n"
+              " {:process 1, :type :invoke, :f :dequeue, :value nil}\n"
+              " {:process 1, :type :info, :f :dequeue, :value nil}\n"
+              " {:process 2, :type :invoke, :f :dequeue, :value nil}\n"
+              " {:process 2, :type :ok, :f :dequeue, :value 2}]\n");
+    dir.write("corpus/nemesis-write.edn",
+              "; expected: not-linearizable\n; model: register(0)\n"
+              "[{:process :nemesis, :type :invoke, :f :write, :value 2}\n"
+              " {:process :nemesis, :type :ok, :f :write, :value 2}\n"
+              " {:process 1, :type :invoke, :f :read, :value nil}\n"
+              " {:process 1, :type :ok, :f :read, :value 2}]\n");
+    dir.write("corpus/plain.edn", kLinearizable);
+    const std::string corpus = (dir.path() / "corpus").string();
+    const auto listing = dir.write("knossos.edn",
+                                   "[{:file \"crashed-dequeue.edn\" :analyzer :wgl :valid? false}\n"
+                                   " {:file \"nemesis-write.edn\" :analyzer :wgl :valid? true}\n"
+                                   " {:file \"plain.edn\" :analyzer :wgl :valid? false}]\n");
+    const auto run = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", listing});
+    CHECK(run.status == 1);
+    CHECK_MESSAGE(
+        run.out.find("read as Knossos reads a crashed op (it takes effect with its invocation's value as "
+                     "its result, or never), ariadne finds the history not linearizable too; ariadne's "
+                     "witness has crashed op 4 (dequeue nil) take effect with another result") != std::string::npos,
+        run.out);
+    CHECK(run.out.find("ariadne left out 2 client-like events of :nemesis") != std::string::npos);
+    CHECK(run.out.find("no difference in reading that ariadne tries (crashed ops, non-client events) explains it") !=
+          std::string::npos);
+  }
+
   TEST_CASE("cross-check: malformed imported results and bad options are refused with their place") {
     TempDir dir;
     dir.write("corpus/good.edn", kLinearizable);
