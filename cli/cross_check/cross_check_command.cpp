@@ -310,10 +310,8 @@ int run_cross_check_command(const CrossCheckOptions& options) {
       cross.corpus = c;
       cross.row = std::move(row);
       if (result.imported) {
-        if (const std::vector<ImportedResult>* found = result.imported->find(cross.row)) {
-          cross.imported_results = *found;
-          cross.imported = combined_verdict(*found);
-        }
+        cross.imported_results = result.imported->find(cross.row);
+        if (!cross.imported_results.empty()) cross.imported = combined_verdict(cross.imported_results);
         cross.imported_missing = !cross.imported;
       }
       result.rows.push_back(std::move(cross));

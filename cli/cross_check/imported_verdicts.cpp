@@ -68,6 +68,7 @@ ImportedResult knossos_result(const Value& result, const std::string& source) {
   r.cause = text_field(result, "cause", source);
   r.skipped = text_field(result, "skipped", source);
   r.model = text_field(result, "knossos-model", source);
+  r.row_model = text_field(result, "model", source);
   if (const Value* ms = result.find_keyword("time-ms"); ms && !ms->is_nil()) {
     if (ms->kind() == Value::Kind::integer) {
       r.ms = static_cast<double>(ms->as_integer());
@@ -85,9 +86,10 @@ ImportedResult knossos_result(const Value& result, const std::string& source) {
 void add_result(ImportedVerdicts& imported, const std::string& file, ImportedResult result, const std::string& source) {
   std::vector<ImportedResult>& results = imported.by_file[file];
   for (const ImportedResult& earlier : results) {
-    if (earlier.analyzer == result.analyzer) {
+    if (earlier.analyzer == result.analyzer && earlier.row_model == result.row_model) {
       throw InputError(source, {},
-                       "two results for " + file + (result.analyzer.empty() ? "" : " by " + result.analyzer));
+                       "two results for " + file + (result.analyzer.empty() ? "" : " by " + result.analyzer) +
+                           (result.row_model.empty() ? "" : " with the model " + result.row_model));
     }
   }
   if (!result.analyzer.empty() &&
@@ -163,16 +165,24 @@ void read_listing(const fs::path& path, ImportedVerdicts& imported) {
 
 }  // namespace
 
-const std::vector<ImportedResult>* ImportedVerdicts::find(const CorpusRow& row) const {
-  if (const auto it = by_file.find(row.name); it != by_file.end()) return &it->second;
-  const std::string base = fs::path(row.name).filename().string();
+std::vector<ImportedResult> ImportedVerdicts::find(const CorpusRow& row) const {
   const std::vector<ImportedResult>* found = nullptr;
-  for (const auto& [file, results] : by_file) {
-    if (fs::path(file).filename().string() != base) continue;
-    if (found) return nullptr;  // two candidates: ambiguous, so missing
-    found = &results;
+  if (const auto it = by_file.find(row.name); it != by_file.end()) {
+    found = &it->second;
+  } else {
+    const std::string base = fs::path(row.name).filename().string();
+    for (const auto& [file, results] : by_file) {
+      if (fs::path(file).filename().string() != base) continue;
+      if (found) return {};  // two candidates: ambiguous, so missing
+      found = &results;
+    }
   }
-  return found;
+  if (!found) return {};
+  std::vector<ImportedResult> results;
+  for (const ImportedResult& result : *found) {
+    if (result.row_model.empty() || result.row_model == row.model) results.push_back(result);
+  }
+  return results;
 }
 
 std::string ImportedVerdicts::label(const ImportedResult& result) const {

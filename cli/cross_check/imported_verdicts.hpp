@@ -36,6 +36,7 @@ struct ImportedResult {
   std::string cause;         // :cause, why it stopped undecided ("timeout", ...)
   std::string skipped;       // :skipped, why it was not run on this history
   std::string model;         // :knossos-model, the model it ran
+  std::string row_model;     // :model, the corpus row's model spec it was run for; empty: any
 };
 
 struct ImportedVerdicts {
@@ -46,9 +47,10 @@ struct ImportedVerdicts {
   std::vector<std::string> analyzers;  // every analyzer named, in order of first appearance
 
   // The results for a row: by the row's name, else by its file name when exactly one
-  // imported entry has that file name (a listing written with bare names); nullptr
-  // when there are none.
-  const std::vector<ImportedResult>* find(const CorpusRow& row) const;
+  // imported entry has that file name (a listing written with bare names); of those,
+  // the ones run for the row's model, when they say (a corpus may list one file under
+  // two models). Empty when there are none.
+  std::vector<ImportedResult> find(const CorpusRow& row) const;
   // "knossos wgl", or "knossos" for a result that names no analyzer.
   std::string label(const ImportedResult& result) const;
 };

@@ -124,6 +124,9 @@ TEST_SUITE("cli") {
         "[{:file \"good.edn\" :analyzer :wgl :valid? true :time-ms 12 :model \"register(0)\" "
         ":knossos-model \"(register 0)\"}\n"
         " {:file \"good.edn\" :analyzer :linear :valid? false :time-ms 30 :knossos-model \"(register 0)\"}\n"
+        // The same file listed under another model (a corpus may list a file twice):
+        // another row's result, not this one's.
+        " {:file \"good.edn\" :analyzer :wgl :valid? false :model \"cas-register(0)\"}\n"
         " {:file \"bad.edn\" :analyzer :wgl :valid? :unknown :time-ms 5 :cause :error "
         ":error \"java.lang.ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 2\"}\n"
         " {:file \"bad.edn\" :analyzer :linear :valid? :unknown :time-ms 60000 :cause :timeout}\n"
