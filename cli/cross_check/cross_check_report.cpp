@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace ariadne::cli {
 
@@ -360,13 +361,10 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
       for (const std::string& analyzer : result.imported->analyzers) {
         const AnalyzerTally& t = totals.analyzers.at(analyzer);
         json.key(analyzer).begin_object();
-        json.field("agree", static_cast<std::uint64_t>(t.agree));
-        json.field("disagree", static_cast<std::uint64_t>(t.disagree));
-        json.field("unknown", static_cast<std::uint64_t>(t.unknown));
-        json.field("timed_out", static_cast<std::uint64_t>(t.timeout));
-        json.field("threw", static_cast<std::uint64_t>(t.threw));
-        json.field("not_run", static_cast<std::uint64_t>(t.skipped));
-        json.field("missing", static_cast<std::uint64_t>(t.missing));
+        const std::pair<const char*, std::size_t> counts[] = {
+            {"agree", t.agree}, {"disagree", t.disagree}, {"unknown", t.unknown}, {"timed_out", t.timeout},
+            {"threw", t.threw}, {"not_run", t.skipped},   {"missing", t.missing}};
+        for (const auto& [name, n] : counts) json.field(name, static_cast<std::uint64_t>(n));
         json.field("ms", round_ms(t.ms));
         json.end_object();
       }
