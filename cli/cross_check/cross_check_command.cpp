@@ -145,7 +145,8 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
       row.reading_difference = find_reading_difference(history, *model, *run.verdict, options);
       if (row.reading_difference.empty()) {
         row.reading_difference =
-            "no difference in reading that ariadne tries (crashed ops, non-client events) explains it";
+            "no difference in reading that ariadne tries (crashed ops, set reads written as vectors, non-client "
+            "events) explains it";
       }
       break;
     }
@@ -188,7 +189,8 @@ std::string evidence(const CrossCheckRow& row) {
   if (*row.agreed == Verdict::linearizable) return " (its witness replays)";
   if (row.refutation.certified) {
     return " (a " + std::string(row.refutation.core_minimal ? "minimal " : "") + "core of " +
-           std::to_string(row.refutation.core_size) + " ops, DRAT proof verified)";
+           std::to_string(row.refutation.core_size) + (row.refutation.core_size == 1 ? " op" : " ops") +
+           ", DRAT proof verified)";
   }
   return "";
 }

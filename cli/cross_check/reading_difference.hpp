@@ -7,6 +7,8 @@
 //     dequeue), so a crashed dequeue can never have taken an element. When the history
 //     is not linearizable with crashed ops read that way, that is the difference (and
 //     the crashed ops ariadne's witness has take effect with another result are named);
+//   - a completed set read written as a vector: ariadne reads it as the set of its
+//     elements; Knossos compares it with a set by Clojure's = and never matches it;
 //   - events of processes that are no clients (:nemesis issuing a write): ariadne
 //     leaves them out and says so; a checker that takes them as operations checks
 //     another history.
