@@ -159,6 +159,14 @@ TEST_SUITE("cli") {
     const auto refused = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", twice});
     CHECK(refused.status == 65);
     CHECK(refused.err.find("two results for good.edn by wgl") != std::string::npos);
+    // A field of the wrong type is refused with its name, not read as absent.
+    for (const auto& [field, message] : {std::pair{":time-ms \"12\"", ":time-ms must be a number, got \"12\""},
+                                         std::pair{":error 42", ":error must be a string or keyword, got 42"}}) {
+      const auto bad = dir.write("bad-field.edn", std::string("[{:file \"good.edn\" :valid? true ") + field + "}]\n");
+      const auto refused_field = run_cli({"cross-check", corpus, "--engines", "wgl", "--import", "knossos", bad});
+      CHECK(refused_field.status == 65);
+      CHECK_MESSAGE(refused_field.err.find(message) != std::string::npos, refused_field.err);
+    }
   }
 
   // The reasons cross-check finds by checking the history again as the other checker
