@@ -4,6 +4,7 @@
 // not needed to run this; the shared corpora are (skipped without them), except for
 // our own corpus.
 #include "cli_runner.hpp"
+#include "support/text_count.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,14 +14,10 @@ namespace ariadne::cli_test {
 
 namespace {
 
+using testing::count_occurrences;
+
 const std::string kSource = ARIADNE_SOURCE_DIR;
 const std::string kResults = kSource + "/docs/knossos-harness/results/";
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
 
 // The lines of one file's entry, from its header at `at` up to the next header (a
 // line indented by two spaces; its problem lines are indented by four).
@@ -67,13 +64,14 @@ TEST_SUITE("cli") {
       const auto at = run.out.find(std::string("  ") + file + " (");
       REQUIRE_MESSAGE(at != std::string::npos, file);
       const std::string block = file_block(run.out, at);
-      CHECK_MESSAGE(count(block, "read as Knossos reads a crashed op") == 2, block);
+      CHECK_MESSAGE(count_occurrences(block, "read as Knossos reads a crashed op") == 2, block);
     }
     // A set read written as a vector, which Knossos' set model never finds equal to a set.
     const auto at = run.out.find("  edge-cases/set-read-concurrent-add.edn (");
     REQUIRE(at != std::string::npos);
-    CHECK_MESSAGE(count(file_block(run.out, at), "the completed read 4 (read [1]) gives its set as a vector") == 2,
-                  run.out);
+    CHECK_MESSAGE(
+        count_occurrences(file_block(run.out, at), "the completed read 4 (read [1]) gives its set as a vector") == 2,
+        run.out);
     // The :nemesis write Knossos' wgl takes as an op, and its linear analyzer's assertion.
     CHECK(run.out.find("knossos wgl says linearizable, ariadne's engines (certified) say not-linearizable; it ran "
                        "the model (register 0); ariadne left out 2 client-like events of :nemesis") !=
@@ -103,7 +101,8 @@ TEST_SUITE("cli") {
     check_every_disagreement_has_a_reason(porcupine.out);
     CHECK(porcupine.out.find("wgl: 42 agree, 0 disagree, 66 unknown (2 timed out, 64 threw, 0 not run)") !=
           std::string::npos);
-    CHECK(count(porcupine.out, "knossos wgl threw java.lang.ArrayIndexOutOfBoundsException: Index -1") == 64);
+    CHECK(count_occurrences(porcupine.out, "knossos wgl threw java.lang.ArrayIndexOutOfBoundsException: Index -1") ==
+          64);
     CHECK(porcupine.out.find("linear: 104 agree, 0 disagree") != std::string::npos);
   }
 }

@@ -1,6 +1,7 @@
 // The HTML page as a file: self-contained, with the data block intact.
 #include "report/html_report.hpp"
 #include "support/history_builder.hpp"
+#include "support/text_count.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,12 +13,6 @@ using testing::EventScript;
 using testing::I;
 
 namespace {
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 std::string page_for(const History& h, const Model& model, const CheckResult& r, const report::ReportContext& c) {
   std::ostringstream out;
@@ -38,8 +33,8 @@ TEST_SUITE("report") {
     r.linearization = {0, 2};
     const std::string page = page_for(h, *model, r, {"h.edn", "register(0)"});
     CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
-    CHECK(count(page, "<script") == 2);
-    CHECK(count(page, "</script>") == 2);
+    CHECK(testing::count_occurrences(page, "<script") == 2);
+    CHECK(testing::count_occurrences(page, "</script>") == 2);
     CHECK(page.find("src=") == std::string::npos);
     CHECK(page.find("<link") == std::string::npos);
     CHECK(page.find("url(") == std::string::npos);
@@ -59,7 +54,7 @@ TEST_SUITE("report") {
     r.core = {0};
     r.explanation = "<b>not bold</b>";
     const std::string page = page_for(h, *model, r, {"<b>\"x\".edn", "register"});
-    CHECK(count(page, "</script>") == 2);
+    CHECK(testing::count_occurrences(page, "</script>") == 2);
     CHECK(page.find("<img") == std::string::npos);
     CHECK(page.find("<b>") == std::string::npos);
     CHECK(page.find("<title>not-linearizable: &lt;b&gt;&quot;x&quot;.edn (ariadne)</title>") != std::string::npos);

@@ -3,6 +3,7 @@
 #include "report/report_data.hpp"
 #include "report/state_replay.hpp"
 #include "support/history_builder.hpp"
+#include "support/text_count.hpp"
 
 #include <ariadne/check.hpp>
 
@@ -55,12 +56,6 @@ std::string state_after(const ReportData& data, std::uint32_t index) {
 }
 
 std::string text_of(const ReportData& data, std::uint32_t index) { return data.strings[data.descriptions[index]]; }
-
-std::size_t count(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 }  // namespace
 
@@ -260,7 +255,7 @@ TEST_SUITE("report") {
     const std::string json = report_data_json(data);
     MESSAGE("JSON bytes per op: " << json.size() / kOps);
     CHECK(json.size() < 40u * kOps);
-    CHECK(count(json, "\"write 7\"") == 1);
+    CHECK(testing::count_occurrences(json, "\"write 7\"") == 1);
   }
 
   TEST_CASE("an independent history's report lists every key, the failing one first, and its lanes start with it") {
