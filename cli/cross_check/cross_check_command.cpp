@@ -143,11 +143,6 @@ void cross_check_row(CrossCheckRow& row, const std::vector<Engine>& engines, con
       CheckOptions options = base;
       options.engine = Engine::automatic;
       row.reading_difference = find_reading_difference(history, *model, *run.verdict, options);
-      if (row.reading_difference.empty()) {
-        row.reading_difference =
-            "no difference in reading that ariadne tries (crashed ops, set reads written as vectors, non-client "
-            "events) explains it";
-      }
       break;
     }
   } catch (...) {

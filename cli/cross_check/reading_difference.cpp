@@ -173,9 +173,12 @@ std::string set_reads_as_vectors(const History& history, const Model& model) {
 std::string find_reading_difference(const History& history, const Model& model, Verdict ours,
                                     const CheckOptions& options) {
   if (std::string ignored = non_client_events(history); !ignored.empty()) return ignored;
-  if (ours != Verdict::linearizable) return {};
-  if (std::string vectors = set_reads_as_vectors(history, model); !vectors.empty()) return vectors;
-  return crashed_ops_as_invoked(history, model, options);
+  if (ours == Verdict::linearizable) {
+    if (std::string vectors = set_reads_as_vectors(history, model); !vectors.empty()) return vectors;
+    if (std::string crashed = crashed_ops_as_invoked(history, model, options); !crashed.empty()) return crashed;
+  }
+  return "no difference in reading that ariadne tries (crashed ops, set reads written as vectors, non-client "
+         "events) explains it";
 }
 
 }  // namespace ariadne::cli

@@ -23,8 +23,8 @@
 namespace ariadne::cli {
 
 // The difference in reading that explains why a checker would answer the opposite of
-// `ours` on `history`, in words; empty when none of those above does. Runs check()
-// with `options` at most twice.
+// `ours` on `history`, in words; when none of those above does, a sentence saying so
+// and naming the readings tried. Runs check() with `options` at most twice.
 std::string find_reading_difference(const History& history, const Model& model, Verdict ours,
                                     const CheckOptions& options);
 
