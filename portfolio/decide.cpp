@@ -7,20 +7,66 @@
 
 #include "certify/witness_checker.hpp"
 #include "engines/engine_table.hpp"
+#include "portfolio/confirmation.hpp"
 #include "portfolio/partition.hpp"
 #include "portfolio/refutation.hpp"
 #include "portfolio/scheduler.hpp"
 
 #include <chrono>
+#include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace ariadne::portfolio {
 
 using search::Outcome;
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A refuted partition's verdict that no confirmation could be had for within the
+// limits: unknown, saying so.
+void unconfirmed(CheckResult& result, const Limits& limits, const Refutation& refutation) {
+  // reached() also notices a deadline that nothing polled since it passed.
+  const Limit now = limits.reached();
+  const Limit reached = limits.first_reached() != Limit::none ? limits.first_reached() : now;
+  const CheckResult blank;
+  result.verdict = Verdict::unknown;
+  result.failing_partition = blank.failing_partition;
+  result.failing_partition_ops = {};
+  result.core = {};
+  result.core_minimal = blank.core_minimal;
+  result.core_real_time = {};
+  result.failing_op = blank.failing_op;
+  result.prefix_linearization = {};
+  result.explanation.clear();
+  result.reason = "the " + std::string(engine_name(refutation.winner.value_or(Engine::automatic))) +
+                  " engine refuted the history" + refutation.partition + ", but ";
+  result.reason += reached == Limit::none ? "no other engine takes it, to confirm that"
+                                          : "its confirmation did not finish: " + limits.describe(reached);
+}
+
+CheckResult decide_distrusting(const History& history, const Model& model, const CheckOptions& options,
+                               bool describe_refuted, std::optional<Refutation>* kept, std::vector<Engine> distrusted,
+                               std::vector<std::string> dropped);
+
+}  // namespace
+
 CheckResult decide(const History& history, const Model& model, const CheckOptions& options, bool describe_refuted,
                    std::optional<Refutation>* kept) {
+  return decide_distrusting(history, model, options, describe_refuted, kept, {}, {});
+}
+
+namespace {
+
+// decide(), never running the engines in `distrusted`, whose refutations a
+// confirmation contradicted earlier in this check (`dropped` says so, for the result).
+CheckResult decide_distrusting(const History& history, const Model& model, const CheckOptions& options,
+                               bool describe_refuted, std::optional<Refutation>* kept, std::vector<Engine> distrusted,
+                               std::vector<std::string> dropped) {
   const auto started = std::chrono::steady_clock::now();
   CheckResult result;
   result.consistency = options.consistency;
@@ -66,7 +112,8 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     }
   }
 
-  const Schedule schedule_done = schedule(parts, model, options, limits, engine);
+  const Schedule schedule_done = schedule(parts, model, options, limits, engine, distrusted);
+  result.race.withdrawals = dropped;
   result.peak_search_bytes = schedule_done.peak_search_bytes;
   for (const Partition& p : parts) result.steps += p.answer.steps;
   // The engine that answered: the refuting partition's, else the one that decided the
@@ -96,18 +143,59 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
     if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
     if (!p.answer.race.entrants.empty()) result.race.entrants = p.answer.race.entrants;
     if (splits_by_key(model, options.consistency)) result.failing_partition = p.key.to_edn();
-    const auto verdict_time = std::chrono::steady_clock::now() - started;
-    result.verdict_ms = std::chrono::duration<double, std::milli>(verdict_time).count();
     Refutation refutation;
     refutation.partition = describe_partition(model, p);
     refutation.sub = std::move(p.sub);
     refutation.winner = p.answer.winner;
     refutation.steps = p.answer.steps;
     refutation.refuting_ops = std::move(p.answer.refuting_ops);
-    refutation.verdict_time = verdict_time;
+    refutation.verdict_time = Clock::now() - started;
     refutation.limits = schedule_done.limits;
+    if (keeps_real_time(refutation.sub.consistency)) {
+      refutation.relevance = std::make_shared<const refute::RelaxedRelevance>(refutation.sub.ops, model);
+    }
+    // Confirmed before it is reported (confirmation.hpp). A core search confirms as
+    // it shrinks, so the default command confirms the whole partition only if its
+    // core search refuted nothing; every other path confirms it here.
+    const bool core_confirms = describe_refuted && options.minimal_core && keeps_real_time(options.consistency);
+    const std::uint64_t memory_limit = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
+    Confirmation confirmation = confirm_refutation(refutation, model, memory_limit, /*whole=*/!core_confirms);
+    const auto drop_refuter = [&]() -> CheckResult {
+      if (!refutation.winner)
+        throw InternalError("a refutation no engine made was contradicted" + refutation.partition);
+      const Engine refuter = *refutation.winner;
+      dropped.push_back(contradicted_refutation(refuter, refutation.partition, confirmation));
+      if (engine != Engine::automatic) {
+        // The engine chosen alone was wrong, and no other may answer for it.
+        result.verdict = Verdict::unknown;
+        result.reason = dropped.back();
+        result.race.withdrawals = dropped;
+        return finish();
+      }
+      distrusted.push_back(refuter);
+      return decide_distrusting(history, model, options, describe_refuted, kept, std::move(distrusted),
+                                std::move(dropped));
+    };
+    if (confirmation.answer == Confirmation::Answer::contradicted) return drop_refuter();
+    refutation.confirmed = confirmation.answer == Confirmation::Answer::confirmed;
+    if (!refutation.confirmed && !core_confirms) {
+      unconfirmed(result, limits, refutation);
+      return finish();
+    }
+    refutation.verdict_time = Clock::now() - started;
+    result.verdict_ms = std::chrono::duration<double, std::milli>(refutation.verdict_time).count();
     if (describe_refuted) {
-      describe_refutation(refutation, model, options, limits, result);
+      switch (describe_refutation(refutation, model, options, limits, result)) {
+        case CoreConfirmation::confirmed: break;
+        case CoreConfirmation::contradicted: confirmation.by = "the core search"; return drop_refuter();
+        case CoreConfirmation::unconfirmed:
+          // The core search refuted nothing within its budget: the whole partition.
+          limits.enter(Phase::verdict);
+          confirmation = confirm_refutation(refutation, model, memory_limit, /*whole=*/true);
+          if (confirmation.answer == Confirmation::Answer::contradicted) return drop_refuter();
+          if (confirmation.answer == Confirmation::Answer::undecided) unconfirmed(result, limits, refutation);
+          break;
+      }
     } else if (kept && options.limits) {
       *kept = std::move(refutation);
     }
@@ -151,5 +239,7 @@ CheckResult decide(const History& history, const Model& model, const CheckOption
   result.verdict = Verdict::linearizable;
   return finish();
 }
+
+}  // namespace
 
 }  // namespace ariadne::portfolio

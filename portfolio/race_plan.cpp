@@ -2,26 +2,31 @@
 
 #include "engines/engine_table.hpp"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
 namespace ariadne::portfolio {
 
 RacePlan plan_race(Engine chosen, std::unique_ptr<search::SearchEngine> opening, const search::SubHistory& sub,
-                   const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop) {
+                   const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop,
+                   std::span<const Engine> distrusted) {
   RacePlan plan;
-  if (!opening) {
+  if (chosen != Engine::automatic) {
     plan.entrants.push_back(engines::engine_row(chosen).make(sub, model, memory, stop));
     plan.start_after.emplace_back(0);
     return plan;
   }
-  plan.entrants.push_back(std::move(opening));
-  plan.start_after.emplace_back(0);
+  if (opening) {
+    plan.entrants.push_back(std::move(opening));
+    plan.start_after.emplace_back(0);
+  }
   // Rows may share a refusal (the solvers both ask the encoder, a pass over the
   // partition): each is asked once.
   std::vector<std::pair<decltype(engines::EngineRow::refuses), bool>> asked;
   auto takes = [&](const engines::EngineRow& row) {
     if (!engines::decides(row, sub.consistency)) return false;
+    if (std::ranges::find(distrusted, row.engine) != distrusted.end()) return false;
     if (!row.refuses) return true;
     for (const auto& [refuses, taken] : asked) {
       if (refuses == row.refuses) return taken;

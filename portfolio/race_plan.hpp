@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace ariadne::portfolio {
@@ -33,8 +34,10 @@ struct RacePlan {
 };
 
 // `opening`: the partition's opening search, which joins where it left off; nullptr
-// for a solver engine chosen alone (`chosen`).
+// for a solver engine chosen alone (`chosen`), or under --engine auto when the
+// opening search is distrusted. `distrusted`: engines left out (scheduler.hpp).
 RacePlan plan_race(Engine chosen, std::unique_ptr<search::SearchEngine> opening, const search::SubHistory& sub,
-                   const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop);
+                   const Model& model, search::MemoryBudget& memory, const search::StopSignal& stop,
+                   std::span<const Engine> distrusted = {});
 
 }  // namespace ariadne::portfolio

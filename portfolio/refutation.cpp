@@ -11,6 +11,8 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace ariadne::portfolio {
 
@@ -39,12 +41,12 @@ void record_core(std::span<const Operation* const> core_ops, Clock::time_point s
   std::sort(result.core.begin(), result.core.end());
 }
 
-void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
-                         const Limits& limits, CheckResult& result) {
+CoreConfirmation describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                                     const Limits& limits, CheckResult& result) {
   if (!keeps_real_time(refutation.sub.consistency)) {
-    describe_program_order_refutation(refutation, model, options, limits, result);
-    return;
+    return describe_program_order_refutation(refutation, model, options, limits, result);
   }
+  CoreConfirmation confirmation = refutation.confirmed ? CoreConfirmation::confirmed : CoreConfirmation::unconfirmed;
   const search::SubHistory& sub = refutation.sub;
   result.failing_partition_ops.reserve(sub.ops.size());
   for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);
@@ -89,14 +91,27 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   std::vector<const Operation*> core_ops;
   // The partition relaxed and described once, for the core search and then the
   // explanation (each pass costs about a verdict on a 10^6-op partition).
-  std::shared_ptr<const refute::RelaxedRelevance> relevance;
+  std::shared_ptr<const refute::RelaxedRelevance> relevance = refutation.relevance;
   if (options.minimal_core) {
-    relevance = std::make_shared<const refute::RelaxedRelevance>(sub.ops, model);
-    const refute::CoreSearch core = refute::find_minimal_core(
-        sub.ops, model, failing_index, within(refutation.limits, core_budget(options, refutation.verdict_time)),
-        memory.limit(), refutation.refuting_ops, relevance);
+    if (!relevance) relevance = std::make_shared<const refute::RelaxedRelevance>(sub.ops, model);
+    refute::CoreSearch core;
+    try {
+      core = refute::find_minimal_core(sub.ops, model, failing_index,
+                                       within(refutation.limits, core_budget(options, refutation.verdict_time)),
+                                       memory.limit(), refutation.refuting_ops, relevance);
+    } catch (const std::logic_error& e) {
+      // The core search found an order for what the engine refuted. Unconfirmed, the
+      // engine was wrong, and the caller checks again without it; confirmed, the
+      // confirmation and the core search disagree, which no other check can settle.
+      if (!refutation.confirmed) return CoreConfirmation::contradicted;
+      throw InternalError(std::string("the confirmed refutation") + refutation.partition +
+                          " is contradicted by the core search: " + e.what());
+    }
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
+    // The core search changes its set only on a refuted relaxed history, and ends
+    // minimal only on one: either is a confirmation (confirmation.hpp).
+    if (core.minimal || core.core.size() < sub.ops.size()) confirmation = CoreConfirmation::confirmed;
   } else {
     core_ops = sub.ops;
   }
@@ -123,6 +138,7 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
                           std::to_string(op.ret) +
                           " is the first result that no order of the operations so far can explain.\n";
   }
+  return confirmation;
 }
 
 }  // namespace ariadne::portfolio

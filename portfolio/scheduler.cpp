@@ -53,11 +53,12 @@ constexpr std::uint64_t kNoMemoryLimit = std::uint64_t{1} << 62;
 class Scheduler {
  public:
   Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-            Engine engine)
+            Engine engine, std::span<const Engine> distrusted)
       : parts_(parts),
         model_(model),
         limits_(limits),
         engine_(engine),
+        distrusted_(distrusted.begin(), distrusted.end()),
         memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit, &limits),
         history_(parts.size()) {
     stop_.deadline = limits.deadline();
@@ -137,23 +138,28 @@ class Scheduler {
             p.run.engine = make_searched(p.sub, *p.run.stop);
             p.run.slice = 1000;
           }
-          const auto started = std::chrono::steady_clock::now();
-          {
-            const RunningScope running(limits_, p.run.engine->id());
-            o = p.run.engine->run(sliced ? p.run.slice : UINT64_MAX);
-          }
-          p.answer.searched += std::chrono::steady_clock::now() - started;
-          p.run.slice *= 2;
-          p.answer.steps = p.run.engine->steps();
-          if (o == Outcome::stopped && !p.run.engine->withdrawal_reason().empty()) {
-            // An engine run alone that gave up on its own (unique: not its kind of history).
-            p.answer.withdrawal =
-                std::string(engine_name(p.run.engine->id())) + ": " + p.run.engine->withdrawal_reason();
-            p.answer.race.withdrawals.push_back(p.answer.withdrawal);
-          } else if (o != Outcome::undecided) {
-            p.answer.winner = p.run.engine->id();
-          } else if (engine_ == Engine::automatic && p.answer.searched >= kRaceAfter) {
-            o = race(i, /*with_native=*/true);
+          if (!p.run.engine) {
+            // The opening search is distrusted: the race, without it, from the start.
+            o = race(i, /*with_native=*/false);
+          } else {
+            const auto started = std::chrono::steady_clock::now();
+            {
+              const RunningScope running(limits_, p.run.engine->id());
+              o = p.run.engine->run(sliced ? p.run.slice : UINT64_MAX);
+            }
+            p.answer.searched += std::chrono::steady_clock::now() - started;
+            p.run.slice *= 2;
+            p.answer.steps = p.run.engine->steps();
+            if (o == Outcome::stopped && !p.run.engine->withdrawal_reason().empty()) {
+              // An engine run alone that gave up on its own (unique: not its kind of history).
+              p.answer.withdrawal =
+                  std::string(engine_name(p.run.engine->id())) + ": " + p.run.engine->withdrawal_reason();
+              p.answer.race.withdrawals.push_back(p.answer.withdrawal);
+            } else if (o != Outcome::undecided) {
+              p.answer.winner = p.run.engine->id();
+            } else if (engine_ == Engine::automatic && p.answer.searched >= kRaceAfter) {
+              o = race(i, /*with_native=*/true);
+            }
           }
         }
         if (o == Outcome::linearizable) certify_legality(p);
@@ -262,6 +268,7 @@ class Scheduler {
   std::unique_ptr<search::SearchEngine> first_answer(Partition& p) {
     for (const engines::EngineRow& row : engines::engine_rows()) {
       if (row.race != engines::RaceRole::first || !engines::decides(row, p.sub.consistency)) continue;
+      if (distrusts(row.engine)) continue;
       std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.run.stop);
       const Outcome o = engine->run(UINT64_MAX);
       if (o == Outcome::linearizable || o == Outcome::not_linearizable) return engine;
@@ -269,12 +276,15 @@ class Scheduler {
     return nullptr;
   }
 
+  bool distrusts(Engine e) const { return std::ranges::find(distrusted_, e) != distrusted_.end(); }
+
   // The engine searched in slices: the one chosen, or under --engine auto the opening
-  // search the race starts from (RaceRole::opening).
+  // search the race starts from (RaceRole::opening); nullptr when that is distrusted.
   std::unique_ptr<search::SearchEngine> make_searched(const SubHistory& sub, const StopSignal& stop) {
     if (engine_ != Engine::automatic) return engines::engine_row(engine_).make(sub, model_, memory_, stop);
     for (const engines::EngineRow& row : engines::engine_rows()) {
       if (row.race == engines::RaceRole::opening && engines::decides(row, sub.consistency)) {
+        if (distrusts(row.engine)) return nullptr;
         return row.make(sub, model_, memory_, stop);
       }
     }
@@ -285,8 +295,8 @@ class Scheduler {
   // partition's native engine, if it has one, joins the race where it left off.
   Outcome race(std::size_t i, bool with_native) {
     Partition& p = parts_[i];
-    RacePlan plan =
-        plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_, *p.run.stop);
+    RacePlan plan = plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_,
+                              *p.run.stop, distrusted_);
     RaceSettings settings;
     settings.settled = p.run.settled.get();
     settings.stop = p.run.stop.get();
@@ -339,6 +349,7 @@ class Scheduler {
   const Model& model_;
   const Limits& limits_;
   Engine engine_;
+  std::vector<Engine> distrusted_;  // never run (schedule())
   search::MemoryBudget memory_;
   std::vector<History> history_;  // per partition, built when a race certifies one
   StopSignal stop_;
@@ -360,8 +371,8 @@ class Scheduler {
 }  // namespace
 
 Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-                  Engine engine) {
-  Scheduler scheduler(parts, model, options, limits, engine);
+                  Engine engine, std::span<const Engine> distrusted) {
+  Scheduler scheduler(parts, model, options, limits, engine, distrusted);
   scheduler.run();
   return {.peak_search_bytes = scheduler.peak_bytes(), .limits = scheduler.limits()};
 }

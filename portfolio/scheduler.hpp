@@ -20,6 +20,7 @@
 #include "search/search_engine.hpp"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace ariadne::portfolio {
@@ -35,7 +36,9 @@ struct Schedule {
 // linearizable ones certified and chained for the merge, the first refuted one with
 // its refuting ops, the others stopped. Throws InternalError when an engine failed
 // or a certificate did not hold (a bug).
+// `distrusted`: engines whose refutation a confirmation contradicted in this check
+// (confirmation.hpp); the race runs without them.
 Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-                  Engine engine);
+                  Engine engine, std::span<const Engine> distrusted = {});
 
 }  // namespace ariadne::portfolio

@@ -18,7 +18,9 @@
 #include "search/unique_values.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
+#include <utility>
 
 namespace ariadne::search {
 
@@ -61,8 +63,10 @@ class BagAnalysis {
           break;
         case Effect::remove:
           if (dequeue_[m.element] != kNoUniqueOp) {
-            return answer_.refute({enqueue_[m.element], dequeue_[m.element], i},
-                                  "a value dequeued twice, enqueued once");
+            // Refuted once every op is seen: a later enqueue of the value, even a
+            // crashed one, makes it not unique (declined above).
+            if (!dequeued_twice_) dequeued_twice_ = {m.element, i};
+            break;
           }
           dequeue_[m.element] = i;
           break;
@@ -71,6 +75,11 @@ class BagAnalysis {
           if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;
       }
+    }
+    // Enqueued at most once (crashed enqueues counted), a value leaves at most once.
+    if (dequeued_twice_) {
+      const auto [v, second] = *dequeued_twice_;
+      return answer_.refute({enqueue_[v], dequeue_[v], second}, "a value dequeued twice, enqueued once");
     }
     return true;
   }
@@ -111,6 +120,7 @@ class BagAnalysis {
   std::vector<std::uint32_t> enqueue_, dequeue_;  // per value id
   std::vector<bool> initial_;
   std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> dequeued_twice_;  // value, its second dequeue
 };
 
 }  // namespace

@@ -57,6 +57,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -126,7 +127,11 @@ class QueueAnalysis {
         case Effect::remove: {
           QueueValue& x = values_[m.element];
           if (dequeued_[m.element]) {
-            return answer_.refute({x.enqueue, x.dequeue, i}, "a value dequeued twice, enqueued once");
+            // Refuted only once every op is seen: an enqueue of the same value called
+            // later, even a crashed one, may have put it back in between (then the
+            // value is not unique and the test declines above).
+            if (!dequeued_twice_) dequeued_twice_ = {m.element, x.dequeue, i};
+            break;
           }
           dequeued_[m.element] = true;
           x.dequeue = i;
@@ -139,6 +144,11 @@ class QueueAnalysis {
           if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;
       }
+    }
+    // Enqueued at most once (crashed enqueues counted), a value leaves at most once.
+    if (dequeued_twice_) {
+      const auto [v, earlier, later] = *dequeued_twice_;
+      return answer_.refute({values_[v].enqueue, earlier, later}, "a value dequeued twice, enqueued once");
     }
     return true;
   }
@@ -307,8 +317,9 @@ class QueueAnalysis {
   UniqueAnswer answer_;
   std::vector<QueueValue> values_;  // per value id
   std::vector<bool> enqueued_, dequeued_, initial_;
-  std::vector<std::uint32_t> crashed_dequeues_;  // ascending call
-  std::vector<std::uint32_t> anywhere_;          // completed ops that observe and change nothing
+  std::optional<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> dequeued_twice_;  // value, two dequeues
+  std::vector<std::uint32_t> crashed_dequeues_;                                            // ascending call
+  std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
   std::vector<std::uint32_t> dequeued_values_, stayers_, must_go_, stay_;
   std::vector<std::uint32_t> order_;  // pi
 };

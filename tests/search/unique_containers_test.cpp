@@ -218,6 +218,40 @@ TEST_SUITE("search") {
     CHECK(reason.find("added twice") != std::string::npos);
   }
 
+  TEST_CASE("a value dequeued twice around a crashed enqueue of it is not refuted (crashed duplicates count)") {
+    // corpus/regressions/queue-crashed-enqueue-puts-a-value-back.edn: the crashed
+    // enqueue of 0 is invoked after the second dequeue and took effect between the
+    // dequeues. The tests used to refute at the second dequeue, before seeing it.
+    EventScript back;
+    back.invoke(0, "enqueue", I(0)).ok(0, "enqueue", I(0));
+    back.invoke(1, "dequeue").ok(1, "dequeue", I(0));
+    back.invoke(1, "dequeue");
+    back.invoke(2, "enqueue", I(0));
+    back.ok(1, "dequeue", I(0));
+    for (const std::string spec : {"fifo-queue", "unordered-queue"}) {
+      CAPTURE(spec);
+      std::string reason;
+      CHECK(unique_engine_verdict(back, spec, reason) == Verdict::unknown);
+      CHECK(reason.find("enqueued twice") != std::string::npos);
+      auto model = make_model_from_spec(spec);
+      for (const bool core : {false, true}) {
+        const CheckResult r = check(back.build(*model), *model, CheckOptions{.jobs = 1, .minimal_core = core});
+        CHECK(r.verdict == Verdict::linearizable);
+      }
+    }
+    // Without the crashed enqueue, the same two dequeues are refuted, by the unique
+    // test's three ops.
+    EventScript once;
+    once.invoke(0, "enqueue", I(0)).ok(0, "enqueue", I(0));
+    once.invoke(1, "dequeue").ok(1, "dequeue", I(0));
+    once.invoke(1, "dequeue").ok(1, "dequeue", I(0));
+    for (const std::string spec : {"fifo-queue", "unordered-queue"}) {
+      CAPTURE(spec);
+      std::string reason;
+      CHECK(unique_engine_verdict(once, spec, reason) == Verdict::not_linearizable);
+    }
+  }
+
   TEST_CASE("a crashed dequeue that took out a value left ahead of a dequeued one is found") {
     // 1 and 2 enqueued in that order; only 2 is dequeued: a crashed dequeue must have
     // taken 1, which it can only do if it was invoked before 2's dequeue completed.
