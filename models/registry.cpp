@@ -53,11 +53,41 @@ constexpr std::array kModels{
                    "': expected independent(MODEL), e.g. independent(cas-register(0))");
 }
 
+// The first symbol in `v`, if any. No history holds one (Jepsen writes keywords,
+// numbers and strings), so a symbol in an initial state is a slip such as `--init
+// zero` that would otherwise become a state no read can ever match.
+const Value* first_symbol(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::symbol: return &v;
+    case Value::Kind::vector:
+    case Value::Kind::list:
+    case Value::Kind::set:
+      for (const Value& e : v.elements()) {
+        if (const Value* s = first_symbol(e)) return s;
+      }
+      return nullptr;
+    case Value::Kind::map:
+      for (const auto& [key, value] : v.entries()) {
+        if (const Value* s = first_symbol(key)) return s;
+        if (const Value* s = first_symbol(value)) return s;
+      }
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Model> make_model(std::string_view name, const Value& init) {
   for (const ModelEntry& entry : kModels) {
-    if (name == entry.name || (!entry.alias.empty() && name == entry.alias)) return entry.make(init);
+    if (name != entry.name && (entry.alias.empty() || name != entry.alias)) continue;
+    if (const Value* symbol = first_symbol(init)) {
+      throw UsageError("initial state " + shorten(init.to_edn()) + ": '" + shorten(symbol->text()) +
+                       "' is a bare symbol, which no history value is; write a number, a \"string\" or a "
+                       ":keyword (" +
+                       std::string(entry.name) + ": " + std::string(entry.description) + ")");
+    }
+    return entry.make(init);
   }
   std::string known;
   for (const ModelEntry& entry : kModels) {

@@ -30,7 +30,14 @@ std::unique_ptr<Model> choose_model(std::string_view model, const std::optional<
   } catch (const InputError& error) {
     throw UsageError("--init: " + error.message());
   }
-  return make_model_from_spec(spec, initial);
+  try {
+    return make_model_from_spec(spec, initial);
+  } catch (const UsageError& error) {
+    // A model name that is unknown is the --model's fault, and says so by itself.
+    if (std::string_view(error.what()).starts_with("initial state"))
+      throw UsageError("--init: " + std::string(error.what()));
+    throw;
+  }
 }
 
 Format choose_format(std::string_view name) {

@@ -185,6 +185,18 @@ TEST_SUITE("cli") {
       CHECK(run.status == 64);
       CHECK(run.err.rfind("ariadne: --init", 0) == 0);
     }
+    SUBCASE("a bare symbol as --init") {
+      // It used to become the symbol `zero`, a state no read can match: a confident
+      // verdict on a typo.
+      const auto run = run_cli({"check", file, "--model", "register", "--init", "zero"});
+      CHECK(run.status == 64);
+      CHECK(run.err.rfind("ariadne: --init", 0) == 0);
+      CHECK(run.err.find("'zero' is a bare symbol") != std::string::npos);
+      CHECK(run.err.find("register: read/write register") != std::string::npos);
+      CHECK(run_cli({"check", file, "--model", "multi-register", "--init", "{:x zero}"}).status == 64);
+      CHECK(run_cli({"check", file, "--model", "register(zero)"}).status == 64);
+      CHECK(run_cli({"check", file, "--model", "register", "--init", ":zero"}).status != 64);
+    }
     SUBCASE("no subcommand") { CHECK(run_cli({}).status == 64); }
   }
 
