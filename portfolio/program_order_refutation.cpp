@@ -11,9 +11,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 }  // namespace
 
-CoreConfirmation describe_program_order_refutation(const Refutation& refutation, const Model& model,
-                                                   const CheckOptions& options, const Limits& limits,
-                                                   CheckResult& result) {
+void describe_program_order_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                                       const Limits& limits, CheckResult& result) {
   const search::SubHistory& sub = refutation.sub;
   result.failing_partition_ops.reserve(sub.ops.size());
   for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);
@@ -40,9 +39,6 @@ CoreConfirmation describe_program_order_refutation(const Refutation& refutation,
                                     : "sequentially consistent";
   result.explanation =
       explain::explain_program_order_core(model, core_ops, result.core_real_time, result.core_minimal, condition);
-  // The refutation was confirmed before it was described (decide.cpp): under program
-  // order the confirmation does not wait for the core.
-  return refutation.confirmed ? CoreConfirmation::confirmed : CoreConfirmation::unconfirmed;
 }
 
 }  // namespace ariadne::portfolio

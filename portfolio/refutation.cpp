@@ -41,12 +41,12 @@ void record_core(std::span<const Operation* const> core_ops, Clock::time_point s
   std::sort(result.core.begin(), result.core.end());
 }
 
-CoreConfirmation describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
-                                     const Limits& limits, CheckResult& result) {
+void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                         const Limits& limits, CheckResult& result) {
   if (!keeps_real_time(refutation.sub.consistency)) {
-    return describe_program_order_refutation(refutation, model, options, limits, result);
+    describe_program_order_refutation(refutation, model, options, limits, result);
+    return;
   }
-  CoreConfirmation confirmation = refutation.confirmed ? CoreConfirmation::confirmed : CoreConfirmation::unconfirmed;
   const search::SubHistory& sub = refutation.sub;
   result.failing_partition_ops.reserve(sub.ops.size());
   for (const Operation* op : sub.ops) result.failing_partition_ops.push_back(op->id);
@@ -100,18 +100,14 @@ CoreConfirmation describe_refutation(const Refutation& refutation, const Model& 
                                        within(refutation.limits, core_budget(options, refutation.verdict_time)),
                                        memory.limit(), refutation.refuting_ops, relevance);
     } catch (const std::logic_error& e) {
-      // The core search found an order for what the engine refuted. Unconfirmed, the
-      // engine was wrong, and the caller checks again without it; confirmed, the
-      // confirmation and the core search disagree, which no other check can settle.
-      if (!refutation.confirmed) return CoreConfirmation::contradicted;
-      throw InternalError(std::string("the confirmed refutation") + refutation.partition +
-                          " is contradicted by the core search: " + e.what());
+      // The core search found an order for a refutation confirmed before: two checks
+      // disagree, which no third can settle here.
+      throw InternalError("the refutation" + refutation.partition + ", confirmed by " +
+                          (refutation.confirmed ? std::string("a second check") : std::string("nothing")) +
+                          ", is contradicted by the core search: " + e.what());
     }
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;
-    // The core search changes its set only on a refuted relaxed history, and ends
-    // minimal only on one: either is a confirmation (confirmation.hpp).
-    if (core.minimal || core.core.size() < sub.ops.size()) confirmation = CoreConfirmation::confirmed;
   } else {
     core_ops = sub.ops;
   }
@@ -138,7 +134,6 @@ CoreConfirmation describe_refutation(const Refutation& refutation, const Model& 
                           std::to_string(op.ret) +
                           " is the first result that no order of the operations so far can explain.\n";
   }
-  return confirmation;
 }
 
 }  // namespace ariadne::portfolio

@@ -26,19 +26,13 @@ struct Refutation {
   std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};
   search::StopSignal limits;  // the check's own deadline and cancel flag (its Limits outlive this)
-  // Whether it was confirmed (confirmation.hpp) before being described; if not, the
-  // core search confirms it or says it could not.
+  // Whether it was confirmed (confirmation.hpp); decide() describes only confirmed
+  // refutations, and a core search that finds an order for one is a bug.
   bool confirmed = false;
   // The partition relaxed and described once (linearizability only), shared by the
   // confirmation, the core search and the explanation; nullptr until one needs it.
   std::shared_ptr<const refute::RelaxedRelevance> relevance;
 };
-
-// What describing a refutation that was not confirmed yet learnt of it: confirmed (the
-// core search refuted some relaxed history of the partition), contradicted (the core
-// search found the whole partition linearizable: the refuting engine was wrong), or
-// unconfirmed (no core search, or one stopped before it refuted anything).
-enum class CoreConfirmation : std::uint8_t { confirmed, contradicted, unconfirmed };
 
 // Fills failing_partition_ops, core, core_minimal, core_ms, core_real_time, failing_op, explanation and
 // prefix_linearization of `result`. Each part is bounded: the failing-op search by a
@@ -60,15 +54,14 @@ void record_core(std::span<const Operation* const> core_ops, std::chrono::steady
 
 // Under the sequential conditions (refutation.sub.consistency) it hands over to
 // describe_program_order_refutation.
-CoreConfirmation describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
-                                     const Limits& limits, CheckResult& result);
+void describe_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                         const Limits& limits, CheckResult& result);
 
 // The same for a history (or key) that is not sequentially consistent: a minimal core
 // under program order (refute/program_order_core.hpp), its program-order facts in
 // core_real_time, and the explanation. There is no failing op and no prefix: both are
 // read off real time, which this condition does not keep.
-CoreConfirmation describe_program_order_refutation(const Refutation& refutation, const Model& model,
-                                                   const CheckOptions& options, const Limits& limits,
-                                                   CheckResult& result);
+void describe_program_order_refutation(const Refutation& refutation, const Model& model, const CheckOptions& options,
+                                       const Limits& limits, CheckResult& result);
 
 }  // namespace ariadne::portfolio
