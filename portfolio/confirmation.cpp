@@ -10,11 +10,11 @@ namespace ariadne::portfolio {
 
 namespace {
 
-using Answer = Confirmation::Answer;
+using Confirmed = Confirmation::Answer;
 
 Confirmation confirmed(std::vector<std::uint32_t> refuted, std::string by) {
   Confirmation c;
-  c.answer = Answer::confirmed;
+  c.answer = Confirmed::confirmed;
   std::sort(refuted.begin(), refuted.end());
   refuted.erase(std::unique(refuted.begin(), refuted.end()), refuted.end());
   c.refuted = std::move(refuted);
@@ -45,7 +45,7 @@ Confirmation contradiction(const Refutation& refutation, const Model& model, std
                         ", and the order " + by + " found instead failed the certificate check: " + *problem);
   }
   Confirmation c;
-  c.answer = Answer::contradicted;
+  c.answer = Confirmed::contradicted;
   c.linearization = std::move(order);
   c.by = std::move(by);
   return c;

@@ -114,6 +114,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
 
   const Schedule schedule_done = schedule(parts, model, options, limits, engine, distrusted);
   result.race.withdrawals = dropped;
+  result.dropped_refutations = dropped;
   result.peak_search_bytes = schedule_done.peak_search_bytes;
   for (const Partition& p : parts) result.steps += p.answer.steps;
   // The engine that answered: the refuting partition's, else the one that decided the
@@ -170,6 +171,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
         result.verdict = Verdict::unknown;
         result.reason = dropped.back();
         result.race.withdrawals = dropped;
+        result.dropped_refutations = dropped;
         return finish();
       }
       distrusted.push_back(refuter);

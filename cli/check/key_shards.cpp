@@ -8,6 +8,7 @@
 #include "cli/corpus/corpus_rows.hpp"
 #include "cli/corpus/report_reader.hpp"
 #include "models/independent.hpp"
+#include "portfolio/imported_refutation.hpp"
 #include "portfolio/independent.hpp"
 #include "portfolio/merge.hpp"
 
@@ -22,6 +23,9 @@
 namespace ariadne::cli {
 
 namespace {
+
+// The re-check's memory bound when the merge has no --memory-limit.
+constexpr std::uint64_t kNoMemoryLimit = std::uint64_t{1} << 62;
 
 // The key a history's op belongs to, as the unsharded check's keys table names it:
 // an independent model's tuple key, else the model's partition key.
@@ -184,7 +188,7 @@ Value key_shard_options(const Model& model, const CheckOptions& options) {
 }
 
 KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& history, const Model& model,
-                          const Value& options) {
+                          const Value& options, const Limits& limits) {
   const Value* consistency_value = options.find(Value::string("consistency"));
   const Consistency consistency = parse_consistency(consistency_value ? consistency_value->text() : "linearizable")
                                       .value_or(Consistency::linearizable);
@@ -263,6 +267,24 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
   }
   if (refuted) {
     const CheckResult& r = refuted->result;
+    // Re-checked against the history before it is printed, as every refutation is.
+    search::StopSignal stop;
+    stop.deadline = limits.deadline();
+    stop.limits = &limits;
+    const portfolio::ImportedRefutationCheck holds = portfolio::check_imported_refutation(
+        history, model, consistency, r.core, stop, limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit);
+    if (holds.answer == portfolio::ImportedRefutationCheck::Answer::fails) {
+      throw InputError(refuted->path, {},
+                       "shard " + shard_name(refuted->shard.spec) +
+                           " reports a refutation that does not hold against " + history.source + ": " + holds.why +
+                           "; cannot merge");
+    }
+    if (holds.answer == portfolio::ImportedRefutationCheck::Answer::undecided) {
+      result.verdict = Verdict::unknown;
+      result.reason = "shard " + shard_name(refuted->shard.spec) + "'s refutation could not be re-checked: " +
+                      limits.describe(limits.first_reached() != Limit::none ? limits.first_reached() : Limit::timeout);
+      return merge;
+    }
     result.verdict = Verdict::not_linearizable;
     result.engine = r.engine;
     result.core = r.core;

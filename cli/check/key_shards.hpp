@@ -77,10 +77,12 @@ struct KeyMerge {
 // Reads the N reports of `check --shard I/N --json` and composes them (see above).
 // `history` is the whole history, read from the same file. Throws InputError naming
 // the report for a malformed or foreign one (another N, history, model or options,
-// a shard given twice) or the missing shards; InternalError when the merged witness
-// fails the certificate check.
+// a shard given twice) or the missing shards, or for a refutation that does not hold
+// against `history` (portfolio/imported_refutation.hpp: a forged or stale report);
+// InternalError when the merged witness fails the certificate check. `limits`: the
+// merge's own, which bound that re-check (unknown when they stop it).
 KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& history, const Model& model,
-                          const Value& options);
+                          const Value& options, const Limits& limits);
 
 // The options a key shard's verdicts depend on, as a map of strings and whole numbers
 // (model, consistency, engine, timeout_ms, memory_limit), written into the report's

@@ -112,6 +112,14 @@ struct CheckResult {
   // lies within that key.
   std::vector<KeyResult> keys = {};
   std::string failing_key = {};
+  // A sentence for the person reading the answer when the history looks checked the
+  // wrong way (every value a [key value] tuple under a model that is not independent:
+  // check with --independent); empty otherwise. A refutation's explanation then
+  // starts with it too.
+  std::string hint = {};
+  // Refutations that their confirmation contradicted, each engine's answer dropped
+  // (a bug in that engine), in words: the check went on without it.
+  std::vector<std::string> dropped_refutations = {};
 };
 
 }  // namespace ariadne

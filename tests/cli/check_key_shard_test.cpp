@@ -12,6 +12,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 using namespace ariadne;
 using cli_test::run_cli;
@@ -162,6 +164,67 @@ TEST_SUITE("cli") {
 }
 
 TEST_SUITE("cli") {
+  TEST_CASE("check --merge re-checks a shard's refutation against the history: a forged one is refused") {
+    // A linearizable kv history, sharded; one report is then made to claim a
+    // refutation. The merge used to print it: NOT LINEARIZABLE, with a "core" of op
+    // ids the file does not have.
+    TempDir dir;
+    const std::string file = (dir.path() / "h.edn").string();
+    REQUIRE(run_cli({"generate", "atomic", "--model", "kv", "--keys", "4", "--ops", "200", "--seed", "5", "-o", file})
+                .status == 0);
+    std::vector<std::string> reports;
+    for (int i = 0; i < 2; ++i) {
+      const auto run = run_cli({"check", file, "--model", "kv", "--shard", std::to_string(i) + "/2", "--json"});
+      REQUIRE(run.status == 0);
+      reports.push_back(run.out);
+    }
+    auto model = make_model_from_spec("kv");
+    const History h = build_history(read_events(file), *model);
+    const Value first_key = model->partition_key(h.ops.front());
+    std::vector<std::uint32_t> key_ops, other_key_op;
+    for (const Operation& op : h.ops) {
+      if (model->partition_key(op) == first_key) {
+        key_ops.push_back(op.id);
+      } else if (other_key_op.empty()) {
+        other_key_op.push_back(op.id);
+      }
+    }
+    const auto ids = [](const std::vector<std::uint32_t>& v) {
+      std::string out = "[";
+      for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+      return out + "]";
+    };
+    const auto forged = [&](const std::vector<std::uint32_t>& core, const std::string& words) {
+      CAPTURE(words);
+      std::vector<std::string> paths;
+      for (std::size_t i = 0; i < reports.size(); ++i) {
+        std::string text = reports[i];
+        if (i == 0) {
+          const std::string honest = "\"verdict\": \"linearizable\"";
+          const auto at = text.find(honest);
+          REQUIRE(at != std::string::npos);
+          text.replace(at, honest.size(),
+                       "\"verdict\": \"not-linearizable\", \"explanation\": \"forged\", \"core_minimal\": true, "
+                       "\"core_ms\": 1, \"verdict_ms\": 1, \"core\": " +
+                           ids(core));
+        }
+        paths.push_back(dir.write("s" + std::to_string(i) + ".json", text));
+      }
+      const auto run = run_cli({"check", file, "--model", "kv", "--json", "--merge", paths[0], paths[1]});
+      CHECK(run.status == 65);
+      CHECK_MESSAGE(run.err.find("refutation that does not hold") != std::string::npos, run.err);
+      CHECK_MESSAGE(run.err.find(words) != std::string::npos, run.err);
+    };
+    forged({999'999}, "which the history does not have");
+    forged({key_ops[0], key_ops[1]}, "proves nothing");
+    forged(key_ops, "are linearizable");
+    forged({key_ops[0], other_key_op[0]}, "spans keys");
+    // The honest reports still merge.
+    const std::string s0 = dir.write("h0.json", reports[0]);
+    const std::string s1 = dir.write("h1.json", reports[1]);
+    CHECK(run_cli({"check", file, "--model", "kv", "--merge", s0, s1}).status == 0);
+  }
+
   // Real keyed histories: Porcupine's six kv logs (the shared corpus beside the
   // repository; skipped without it). The merged answer is the unsharded check's: the
   // verdict, the witness's op ids, or the failing key with its core, failing op and
