@@ -125,4 +125,10 @@ std::string contradicted_refutation(Engine engine, const std::string& partition,
          ": please report it with this history)";
 }
 
+std::string uncertified_linearization(Engine engine, const std::string& problem) {
+  const std::string name(engine_name(engine));
+  return name + ": its linearization failed the certificate check (" + problem +
+         "); its answer was dropped (a bug in " + name + ": please report it with this history)";
+}
+
 }  // namespace ariadne::portfolio

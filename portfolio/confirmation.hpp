@@ -60,4 +60,10 @@ Confirmation confirm_refutation(const Refutation& refutation, const Model& model
 // history)": the withdrawal a contradicted refutation leaves.
 std::string contradicted_refutation(Engine engine, const std::string& partition, const Confirmation& confirmation);
 
+// "wgl: its linearization failed the certificate check (...); its answer was dropped
+// (a bug in wgl: ...)": the withdrawal an uncertified linearization leaves. Such an
+// order is never printed (the certificate checker is the last word on orders), and the
+// check goes on without that engine.
+std::string uncertified_linearization(Engine engine, const std::string& problem);
+
 }  // namespace ariadne::portfolio

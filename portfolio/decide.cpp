@@ -114,7 +114,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
 
   const Schedule schedule_done = schedule(parts, model, options, limits, engine, distrusted);
   result.race.withdrawals = dropped;
-  result.dropped_refutations = dropped;
+  result.dropped_answers = dropped;
   result.peak_search_bytes = schedule_done.peak_search_bytes;
   for (const Partition& p : parts) result.steps += p.answer.steps;
   // The engine that answered: the refuting partition's, else the one that decided the
@@ -125,7 +125,12 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
   }
   if (slowest) result.engine = engine_name(*slowest->answer.winner);
   for (const Partition& p : parts) {
-    if (p.answer.race.entrants.empty()) continue;
+    result.dropped_answers.insert(result.dropped_answers.end(), p.answer.dropped.begin(), p.answer.dropped.end());
+    if (p.answer.race.entrants.empty()) {
+      // A partition decided without a race may still have dropped an engine's answer.
+      result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.dropped.begin(), p.answer.dropped.end());
+      continue;
+    }
     if (result.race.entrants.empty() || &p == slowest) result.race.entrants = p.answer.race.entrants;
     if (p.answer.race.losers_stopped_ms >= result.race.losers_stopped_ms) {
       result.race.losers_stopped_ms = p.answer.race.losers_stopped_ms;
@@ -171,7 +176,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
         result.verdict = Verdict::unknown;
         result.reason = dropped.back();
         result.race.withdrawals = dropped;
-        result.dropped_refutations = dropped;
+        result.dropped_answers = dropped;
         return finish();
       }
       distrusted.push_back(refuter);

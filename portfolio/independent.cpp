@@ -168,8 +168,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.steps += a.steps;
     result.peak_search_bytes = std::max(result.peak_search_bytes, a.peak_search_bytes);
     result.race.withdrawals.insert(result.race.withdrawals.end(), a.race.withdrawals.begin(), a.race.withdrawals.end());
-    result.dropped_refutations.insert(result.dropped_refutations.end(), a.dropped_refutations.begin(),
-                                      a.dropped_refutations.end());
+    result.dropped_answers.insert(result.dropped_answers.end(), a.dropped_answers.begin(), a.dropped_answers.end());
     if (a.verdict == Verdict::not_linearizable) refuted.push_back(i);
     if (a.verdict == Verdict::unknown) undecided.push_back(i);
     if (!slowest || a.elapsed_ms > slowest->elapsed_ms) slowest = &a;

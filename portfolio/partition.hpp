@@ -41,6 +41,7 @@ struct PartitionAnswer {
   std::vector<const Operation*> linearization;  // once decided, until certified
   std::vector<ChainLink> chain;                 // then, for the merge
   std::vector<std::uint32_t> refuting_ops;      // the refuting engine's (SearchEngine::refuting_ops)
+  std::vector<std::string> dropped;             // answers that failed their check (CheckResult::dropped_answers)
   std::uint64_t steps = 0;
   std::chrono::steady_clock::duration searched{};  // time in this partition's engines
   RaceDiagnostics race;                            // entrants empty unless it was raced

@@ -9,6 +9,8 @@
 // is the solver's or the exhaustive search's; see the README on what is certified).
 #include "portfolio/race.hpp"
 
+#include "portfolio/confirmation.hpp"
+
 #include "base/resident_memory.hpp"
 
 #include <algorithm>
@@ -130,9 +132,10 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
           auto problem = settings.certify(order);
           lock.lock();
           if (problem) {
-            if (result.failure.empty()) {
-              result.failure = "the " + name + " engine's linearization failed the certificate check: " + *problem;
-            }
+            // A bug in that engine: its answer is dropped and the others race on.
+            result.dropped.push_back(uncertified_linearization(engine.id(), *problem));
+            result.withdrawals.push_back(result.dropped.back());
+            result.distrusted.push_back(engine.id());
             break;
           }
           result.outcome = Outcome::linearizable;

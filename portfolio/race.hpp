@@ -28,9 +28,12 @@ struct RaceResult {
   search::StopSignal::Why stop_reason = search::StopSignal::Why::none;
   // Entrants that gave up on their own, e.g. "sat: the formula outgrew the memory limit".
   std::vector<std::string> withdrawals;
-  // Set when an entrant's linearization failed certification or an entrant threw: a
-  // bug, reported by check() as an InternalError.
+  // Set when an entrant threw: a bug, reported by check() as an InternalError.
   std::string failure;
+  // Entrants whose linearization failed certification, in words: their answers were
+  // dropped (a bug in that engine) and the race went on without them.
+  std::vector<std::string> dropped;
+  std::vector<Engine> distrusted;
   // From the answer (or the stop) to the last loser's run() returning, in
   // milliseconds, and which engine that was.
   double stop_latency_ms = 0;

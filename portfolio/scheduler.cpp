@@ -2,6 +2,7 @@
 
 #include "certify/witness_checker.hpp"
 #include "engines/engine_table.hpp"
+#include "portfolio/confirmation.hpp"
 #include "portfolio/race.hpp"
 #include "portfolio/race_plan.hpp"
 
@@ -58,9 +59,9 @@ class Scheduler {
         model_(model),
         limits_(limits),
         engine_(engine),
-        distrusted_(distrusted.begin(), distrusted.end()),
         memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit, &limits),
         history_(parts.size()) {
+    for (const Engine e : distrusted) distrust(e);
     stop_.deadline = limits.deadline();
     stop_.limits = &limits;
     stop_.decided = &decided_;
@@ -162,7 +163,12 @@ class Scheduler {
             }
           }
         }
-        if (o == Outcome::linearizable) certify_legality(p);
+        if (o == Outcome::linearizable && !certify_legality(p)) {
+          // Dropped: under --engine auto the partition goes back to the queue, its
+          // engines less the one that was wrong; an engine chosen alone leaves it
+          // undecided, saying why.
+          o = engine_ == Engine::automatic ? Outcome::undecided : Outcome::stopped;
+        }
       } catch (const std::bad_alloc&) {
         o = Outcome::out_of_memory;
       } catch (const std::exception& e) {
@@ -247,18 +253,26 @@ class Scheduler {
   // partition's operations are still in cache. check() then only checks membership
   // and real time of the merged order (certify::check_order); together that is
   // certify::check_linearization.
-  void certify_legality(Partition& p) {
+  // False when the certificate checker rejects the order: the engine that found it is
+  // then distrusted for the rest of the check and its answer dropped.
+  bool certify_legality(Partition& p) {
     if (p.run.engine) {
       for (std::uint32_t local : p.run.engine->linearization()) p.answer.linearization.push_back(p.sub.ops[local]);
       p.run.engine.reset();  // frees the memo table
     }
     if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
-      throw InternalError("the " + std::string(engine_name(p.answer.winner.value_or(engine_))) +
-                          " engine's linearization failed the certificate check" + describe_partition(model_, p) +
-                          ": " + *problem);
+      const Engine wrong = p.answer.winner.value_or(engine_);
+      p.answer.dropped.push_back(uncertified_linearization(wrong, *problem + describe_partition(model_, p)));
+      p.answer.race.withdrawals.push_back(p.answer.dropped.back());
+      p.answer.withdrawal = p.answer.dropped.back();
+      p.answer.linearization = {};
+      p.answer.winner.reset();
+      distrust(wrong);
+      return false;
     }
     p.answer.chain = make_chain(p.answer.linearization);
     p.answer.linearization = {};
+    return true;
   }
 
   // The engines the table runs first in the race, in order: the first that answers
@@ -276,7 +290,17 @@ class Scheduler {
     return nullptr;
   }
 
-  bool distrusts(Engine e) const { return std::ranges::find(distrusted_, e) != distrusted_.end(); }
+  bool distrusts(Engine e) const {
+    return (distrusted_.load(std::memory_order_relaxed) & (1u << static_cast<unsigned>(e))) != 0;
+  }
+  void distrust(Engine e) { distrusted_.fetch_or(1u << static_cast<unsigned>(e), std::memory_order_relaxed); }
+  std::vector<Engine> distrusted() const {
+    std::vector<Engine> out;
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      if (distrusts(row.engine)) out.push_back(row.engine);
+    }
+    return out;
+  }
 
   // The engine searched in slices: the one chosen, or under --engine auto the opening
   // search the race starts from (RaceRole::opening); nullptr when that is distrusted.
@@ -296,7 +320,7 @@ class Scheduler {
   Outcome race(std::size_t i, bool with_native) {
     Partition& p = parts_[i];
     RacePlan plan = plan_race(engine_, with_native ? std::move(p.run.engine) : nullptr, p.sub, model_, memory_,
-                              *p.run.stop, distrusted_);
+                              *p.run.stop, distrusted());
     RaceSettings settings;
     settings.settled = p.run.settled.get();
     settings.stop = p.run.stop.get();
@@ -319,6 +343,8 @@ class Scheduler {
     p.answer.race.losers_stopped_ms = r.stop_latency_ms;
     if (r.slowest_to_stop) p.answer.race.slowest_loser = engine_name(*r.slowest_to_stop);
     p.answer.race.withdrawals = r.withdrawals;
+    p.answer.dropped.insert(p.answer.dropped.end(), r.dropped.begin(), r.dropped.end());
+    for (const Engine e : r.distrusted) distrust(e);
     p.run.race_stop_reason = r.stop_reason;
     for (const std::string& w : r.withdrawals) p.answer.withdrawal += (p.answer.withdrawal.empty() ? "" : "; ") + w;
     if (!r.failure.empty()) {
@@ -349,7 +375,7 @@ class Scheduler {
   const Model& model_;
   const Limits& limits_;
   Engine engine_;
-  std::vector<Engine> distrusted_;  // never run (schedule())
+  std::atomic<std::uint32_t> distrusted_{0};  // engines never run again, a bit per Engine
   search::MemoryBudget memory_;
   std::vector<History> history_;  // per partition, built when a race certifies one
   StopSignal stop_;

@@ -117,9 +117,10 @@ struct CheckResult {
   // check with --independent); empty otherwise. A refutation's explanation then
   // starts with it too.
   std::string hint = {};
-  // Refutations that their confirmation contradicted, each engine's answer dropped
-  // (a bug in that engine), in words: the check went on without it.
-  std::vector<std::string> dropped_refutations = {};
+  // Answers that failed their check, each engine's answer dropped (a bug in that
+  // engine), in words: a refutation its confirmation contradicted, a linearization the
+  // certificate checker rejected. The check went on without that engine.
+  std::vector<std::string> dropped_answers = {};
 };
 
 }  // namespace ariadne
