@@ -201,31 +201,37 @@ EventLog read_events(const std::string& path, Format format) {
 
 namespace {
 
-std::size_t count_newlines(std::string_view text) {
-  std::size_t lines = 0;
+std::size_t count_byte(std::string_view text, char byte) {
+  std::size_t count = 0;
   for (const char* p = text.data();
-       (p = static_cast<const char*>(std::memchr(p, '\n', text.size() - (p - text.data())))); ++p) {
-    ++lines;
+       (p = static_cast<const char*>(std::memchr(p, byte, text.size() - (p - text.data())))); ++p) {
+    ++count;
   }
-  return lines;
+  return count;
 }
 
-// Room to reserve for the operations. Every format spends a line or more on each
-// event, so the line count bounds them from above. A small file is counted; a large
-// one is sampled (32 windows of 64 KiB), since counting it all would touch every page
-// of the mapping before the readers start, a tenth of a second for 137 MB here. The
-// sampled estimate is padded by half: what is reserved and not used is address
-// space, never resident, and an estimate that falls short only costs the vector one
-// reallocation.
+std::size_t count_newlines(std::string_view text) { return count_byte(text, '\n'); }
+
+// How many events `text` can hold at most: a line format spends a line or more on
+// each event, and a JSON history written on one line (json.dump, json.Marshal) an
+// object, opened by a '{', so the larger of the two counts bounds them.
+std::size_t event_bound(std::string_view text) { return std::max(count_newlines(text), count_byte(text, '{')); }
+
+// Room to reserve for the operations, from event_bound(). A small file is counted; a
+// large one is sampled (32 windows of 64 KiB), since counting it all would touch
+// every page of the mapping before the readers start, a tenth of a second for 137 MB
+// here. The sampled estimate is padded by half: what is reserved and not used is
+// address space, never resident, and an estimate that falls short only costs the
+// vector one reallocation.
 std::size_t expected_events(std::string_view text) {
   constexpr std::size_t kCountedBelow = std::size_t{8} << 20;
   constexpr std::size_t kWindows = 32;
   constexpr std::size_t kWindow = std::size_t{64} << 10;
-  if (text.size() < kCountedBelow) return count_newlines(text) + 1;
-  std::size_t lines = 0;
+  if (text.size() < kCountedBelow) return event_bound(text) + 1;
+  std::size_t events = 0;
   const std::size_t stride = (text.size() - kWindow) / (kWindows - 1);
-  for (std::size_t i = 0; i < kWindows; ++i) lines += count_newlines(text.substr(i * stride, kWindow));
-  const double per_byte = static_cast<double>(lines) / static_cast<double>(kWindows * kWindow);
+  for (std::size_t i = 0; i < kWindows; ++i) events += event_bound(text.substr(i * stride, kWindow));
+  const double per_byte = static_cast<double>(events) / static_cast<double>(kWindows * kWindow);
   return static_cast<std::size_t>(per_byte * static_cast<double>(text.size()) * 1.5) + 1024;
 }
 
