@@ -2,8 +2,8 @@
 //
 // Detection looks only at the start of the text and at line shapes, never parses
 // twice, and checks the most distinctive formats first:
-//   1. empty or whitespace-only: no events (read_history() refuses a history without
-//      client operations);
+//   1. empty or whitespace-only: no events (read_history() refuses a file without a
+//      single event);
 //   2. the first line that is neither blank nor a `;` comment looks like a Jepsen log
 //      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`),
 //      or, for a raw console log, is `lein ...` or another logger's line (`INFO  x -

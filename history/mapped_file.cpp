@@ -124,11 +124,19 @@ void MappedFile::check_unchanged() const {
   if (!mapping_) return;
   struct stat info {};
   const bool shrank = ::fstat(fd_, &info) == 0 && static_cast<std::size_t>(info.st_size) < mapped_size_;
-  if (!faults_->faulted() && !shrank) return;
-  const std::string now = shrank ? std::to_string(info.st_size) + " bytes" : "fewer bytes";
-  throw InputError(path_, {},
-                   "the file was cut short while it was being read (" + std::to_string(mapped_size_) +
-                       " bytes when opened, " + now + " now); check it again once nothing writes to it");
+  if (shrank) {
+    throw InputError(path_, {},
+                     "the file was cut short while it was being read (" + std::to_string(mapped_size_) +
+                         " bytes when opened, " + std::to_string(info.st_size) +
+                         " now); check it again once nothing writes to it");
+  }
+  // A page that faulted though the file has its size: an I/O error, or a file cut
+  // short and written again while it was read.
+  if (faults_->faulted()) {
+    throw InputError(path_, {},
+                     "a part of the file could not be read while it was being read (an I/O error, or the file was "
+                     "rewritten); check it again once nothing writes to it");
+  }
 }
 
 }  // namespace ariadne
