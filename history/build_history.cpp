@@ -110,6 +110,7 @@ void HistoryBuilder::add(Event&& e) {
   std::vector<Operation>& ops = history_.ops;
 
   if (e.type == EventType::invoke) {
+    ++client_invocations_;
     if (ps.has_open) {
       const Operation& open = open_op(ps);
       fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" + shorten(open.f) +

@@ -100,10 +100,24 @@ bool FlatJsonObjectReader::read_value(const char*& p, const char* end, Value& ou
   return true;
 }
 
+// The end of the line that holds text[at]. JSON writers (Python's json.dump, Go's
+// json.Marshal) put a whole history on one line: looking for the line's end from
+// each object would read the rest of the file once per event, so the end found is
+// kept for the objects after it on the same line.
+const char* FlatJsonObjectReader::line_end(std::string_view text, std::size_t at) {
+  const char* from = text.data() + at;
+  if (text.data() != line_text_ || from >= line_end_ || from < line_begin_) {
+    const auto* newline = static_cast<const char*>(std::memchr(from, '\n', text.size() - at));
+    line_text_ = text.data();
+    line_begin_ = from;
+    line_end_ = newline ? newline : text.data() + text.size();
+  }
+  return line_end_;
+}
+
 std::size_t FlatJsonObjectReader::read(std::string_view text, std::size_t at) {
   const char* p = text.data() + at + 1;  // past the '{'
-  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', text.size() - at - 1));
-  const char* end = newline ? newline : text.data() + text.size();
+  const char* end = line_end(text, at);
   members.clear();
   skip_json_space(p, end);
   if (p < end && *p == '}') return static_cast<std::size_t>(p + 1 - text.data());
@@ -117,6 +131,10 @@ std::size_t FlatJsonObjectReader::read(std::string_view text, std::size_t at) {
     skip_json_space(p, end);
     Value value;
     if (!read_value(p, end, value, 1)) return 0;
+    // A name given twice is an error the general parser words (json_reader.cpp).
+    for (const auto& member : members) {
+      if (member.first == key) return 0;
+    }
     members.emplace_back(key, std::move(value));
     skip_json_space(p, end);
     if (p >= end) return 0;

@@ -6,7 +6,8 @@
 // strings of printable ASCII without escapes, and arrays of those. A declined object
 // (a float, an escape, a nested object, a line break inside, bad input of any kind)
 // is read by the general parser, so the fast path never changes what a file means or
-// what an error says (tests/history/fast_reader_differential_test.cpp).
+// what an error says (tests/history/fast_reader_differential_test.cpp). An object
+// with a member named twice is declined too, for the general parser to refuse.
 #pragma once
 
 #include <ariadne/value.hpp>
@@ -31,7 +32,12 @@ class FlatJsonObjectReader {
 
  private:
   bool read_value(const char*& p, const char* end, Value& out, int depth);
+  const char* line_end(std::string_view text, std::size_t at);
   RecentValues recent_;
+  // The line found last: [line_begin_, line_end_) of line_text_ has no line break.
+  const char* line_text_ = nullptr;
+  const char* line_begin_ = nullptr;
+  const char* line_end_ = nullptr;
 };
 
 }  // namespace ariadne

@@ -31,6 +31,10 @@ class HistoryBuilder final : public EventSink {
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
   History finish() &&;
+  // Events seen, ignored ones included, and invocations of client (integer)
+  // processes among them, kept or not.
+  std::uint64_t events_seen() const { return position_; }
+  std::uint64_t client_invocations() const { return client_invocations_; }
 
  private:
   // ProcessState::open of an operation keep_only() dropped: it waits in `parked`.
@@ -53,6 +57,7 @@ class HistoryBuilder final : public EventSink {
   std::function<bool(const Operation&)> keep_;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
+  std::uint64_t client_invocations_ = 0;
   // Jepsen numbers its clients from 0 and gives a crashed one the next free number, so
   // the ids seen stay small: those index a vector, the rest a hash map.
   static constexpr std::int64_t kDenseProcesses = 1 << 16;

@@ -58,6 +58,46 @@ bool could_be_an_event(std::string_view line) {
   return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
+// Digits as '0': two log prefixes of the same logger differ only in their times.
+std::string shape_of(std::string_view text) {
+  std::string shape(text);
+  for (char& c : shape) {
+    if (c >= '1' && c <= '9') c = '0';
+  }
+  return shape;
+}
+
+// Whether `text` is what is left of an event cut short: a process token, then
+// nothing or a cut :type (":", ":inv", ":ok").
+bool looks_like_cut_event(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && is_space(text[i])) ++i;
+  if (i == text.size() || !could_be_an_event(text.substr(i))) return false;
+  while (i < text.size() && !is_space(text[i])) ++i;
+  while (i < text.size() && is_space(text[i])) ++i;
+  if (i == text.size()) return true;
+  if (text[i] != ':') return false;
+  const std::string_view type = text.substr(i + 1);
+  for (const std::string_view name : {"invoke", "ok", "fail", "info"}) {
+    if (name.starts_with(type)) return true;
+  }
+  return false;
+}
+
+// The file's last line, unterminated and no history line as it stands, is a history
+// line cut short when it is the start of a log prefix such as "INFO  jepsen.util - "
+// (the last one seen, or jepsen.util's own), or a prefix followed by the start of an
+// event. Skipping it would check a history without its last event without a word.
+bool is_cut_history_line(std::string_view line, std::string_view util_prefix) {
+  if (line.empty()) return false;
+  const std::string shape = shape_of(line);
+  for (const std::string_view prefix : {util_prefix, std::string_view("INFO  jepsen.util - ")}) {
+    if (!prefix.empty() && shape.size() < prefix.size() && shape_of(prefix).starts_with(shape)) return true;
+  }
+  const std::size_t dash = line.find(" - ");
+  return dash != std::string_view::npos && looks_like_cut_event(line.substr(dash + 3));
+}
+
 Event parse_line(edn::Reader& reader, const std::string& source) {
   if (reader.at_end()) {
     reader.fail(reader.position(), "expected an event '<process> :<type> :<f> <value>', found end of line");
@@ -125,6 +165,7 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   bool console = false;
   bool first_content_line = true;
   std::uint32_t first_skipped = 0;
+  std::string util_prefix;  // the last jepsen.util line's log prefix
   // A byte-order mark is invisible in editors, so columns count from after it.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (at < text.size()) {
@@ -143,7 +184,14 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
     const bool history_line = console       ? util_line
                               : prefix == 0 ? could_be_an_event(line)
                                             : looks_like_jepsen_log_event(line.substr(prefix));
+    if (util_line) util_prefix = line.substr(0, prefix);
     if (!history_line) {
+      // A file cut while it was written ends inside a line (no line break after it).
+      if (end == text.size() && is_cut_history_line(line, util_prefix)) {
+        throw InputError(source, {line_number, 1},
+                         "the file ends inside this line, which starts like a history line: '" + shorten(std::string(line)) +
+                             "' (was the log cut short?)");
+      }
       if (skipped++ == 0) first_skipped = line_number;
       continue;
     }

@@ -24,6 +24,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ariadne {
@@ -36,6 +38,37 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
 }
+
+// The names of one object's members so far, to refuse a name given twice. RFC 8259
+// leaves such an object's meaning to the reader ("many implementations report the
+// last name/value pair only"), and in a history it is a contradiction: an event that
+// says "type": "ok" and then "type": "info" is one reader's completed op and
+// another's crashed one. Objects are small (an event has a handful of members), so
+// the names are compared in turn until there are many.
+class MemberNames {
+ public:
+  // Where `name` was given before in this object, or nullopt (it is then remembered).
+  std::optional<SourcePos> add(std::string_view name, SourcePos pos) {
+    if (many_.empty()) {
+      for (const auto& [seen, at] : few_) {
+        if (seen == name) return at;
+      }
+      few_.emplace_back(std::string(name), pos);
+      if (few_.size() < kFewNames) return std::nullopt;
+      for (auto& [seen, at] : few_) many_.emplace(std::move(seen), at);
+      few_.clear();
+      return std::nullopt;
+    }
+    const auto [it, added] = many_.try_emplace(std::string(name), pos);
+    if (added) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  static constexpr std::size_t kFewNames = 16;
+  std::vector<std::pair<std::string, SourcePos>> few_;
+  std::unordered_map<std::string, SourcePos> many_;
+};
 
 class JsonParser {
  public:
@@ -123,13 +156,18 @@ class JsonParser {
   }
 
   // Walks the object opening at the current position; `on_member(key, key_pos, depth)`
-  // parses each member's value.
+  // parses each member's value. A name given twice is an error at the second.
   template <class OnMember>
   void each_member(std::size_t depth, OnMember on_member) {
+    MemberNames names;
     each_item(depth, '}', "object", "an object member", [&](std::size_t inner) {
       if (peek() != '"') fail(position(), "expected a string key, found " + describe_next());
       const SourcePos key_pos = position();
       std::string key = parse_string();
+      if (const std::optional<SourcePos> first = names.add(key, key_pos)) {
+        fail(key_pos, "duplicate member \"" + shorten(key) + "\" (first at " + edn::format_pos(*first) +
+                          "): an object may name a member once");
+      }
       skip_space();
       if (peek() != ':') fail(position(), "expected ':' after the key, found " + describe_next());
       ++at_;
@@ -356,8 +394,8 @@ class TimeOrder {
   SourcePos first_pos_;
 };
 
-// The members of one event object that the format reads; the last of a repeated
-// member counts, as in the object's map.
+// The members of one event object that the format reads (no name is given twice:
+// the parser refuses that).
 struct JsonEventFields {
   const Value* process = nullptr;
   const Value* type = nullptr;
@@ -474,12 +512,11 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
   } else if (parser.peek() == '{') {
     const SourcePos opened = parser.position();
     bool found = false;
-    parser.each_member(0, [&](std::string key, SourcePos key_pos, std::size_t inner) {
+    parser.each_member(0, [&](std::string key, SourcePos, std::size_t inner) {
       if (key != "events") {
         parser.parse_value(inner);  // metadata next to the events is allowed and ignored
         return;
       }
-      if (found) parser.fail(key_pos, "duplicate \"events\" member");
       if (parser.peek() != '[') {
         parser.fail(parser.position(), "\"events\" must be an array of event objects, found " + parser.describe_next());
       }

@@ -2,13 +2,15 @@
 #include "history/mapped_file.hpp"
 
 #include <ariadne/errors.hpp>
+#include <ariadne/limits.hpp>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <memory>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@ struct FileDescriptor {
   ~FileDescriptor() {
     if (fd >= 0) ::close(fd);
   }
+  int release() { return std::exchange(fd, -1); }
 };
 
 std::size_t page_size() {
@@ -31,10 +34,16 @@ std::size_t page_size() {
   return size;
 }
 
+// How long a wait for input lasts before the limits are looked at again: a Ctrl-C
+// interrupts the wait at once (poll() returns EINTR), a deadline is seen this late.
+constexpr int kPollMilliseconds = 20;
+
 }  // namespace
 
-MappedFile::MappedFile(const std::string& path) {
-  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+MappedFile::MappedFile(const std::string& path, const Limits* limits) : path_(path) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait, beyond any limit,
+  // for a writer to open it; read_stream() waits for one instead, polling the limits.
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (file.fd < 0) throw InputError(path, {}, "cannot open file: " + error_text());
   struct stat info {};
   if (::fstat(file.fd, &info) != 0) throw InputError(path, {}, "cannot read file: " + error_text());
@@ -43,30 +52,64 @@ MappedFile::MappedFile(const std::string& path) {
     const auto size = static_cast<std::size_t>(info.st_size);
     void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
     if (mapping != MAP_FAILED) {
-      mapping_ = mapping;
-      mapped_size_ = size;
-      // Readers go front to back once: read ahead generously, drop behind.
-      ::madvise(mapping_, mapped_size_, MADV_SEQUENTIAL);
-      text_ = std::string_view(static_cast<const char*>(mapping_), size);
-      return;
+      auto faults = std::make_unique<MappingFaultWatch>(mapping, size);
+      if (faults->watching()) {
+        mapping_ = mapping;
+        mapped_size_ = size;
+        faults_ = std::move(faults);
+        fd_ = file.release();
+        // Readers go front to back once: read ahead generously, drop behind.
+        ::madvise(mapping_, mapped_size_, MADV_SEQUENTIAL);
+        text_ = std::string_view(static_cast<const char*>(mapping_), size);
+        return;
+      }
+      ::munmap(mapping, size);
     }
   }
-  // A pipe, a character device, an empty or unmappable file: read it all.
-  char buffer[1 << 16];
-  for (;;) {
-    const ::ssize_t n = ::read(file.fd, buffer, sizeof buffer);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(path, {}, "cannot read file: " + error_text());
-    }
-    copy_.append(buffer, static_cast<std::size_t>(n));
-  }
+  read_stream(file.fd, limits);
   text_ = copy_;
 }
 
+// Reads to the end of input, waiting for it with poll() so that the limits are seen
+// however slowly it comes. A FIFO opened without a writer reads as empty; poll() on
+// Linux reports it neither readable nor hung up until a writer has come, so the loop
+// waits for the writer's data or its hang-up, and only then takes read()'s 0 as the end.
+void MappedFile::read_stream(int fd, const Limits* limits) {
+  auto stop_at_limits = [&] {
+    if (!limits) return;
+    // The copy is memory the watch sees only at its next sample: counted at once.
+    if (limits->memory_limit() != 0 && copy_.capacity() > limits->memory_limit()) limits->note_memory_exceeded();
+    if (const Limit limit = limits->reached(); limit != Limit::none) throw LimitReached(limit, limits->describe());
+  };
+  char buffer[1 << 16];
+  for (;;) {
+    pollfd wanted{fd, POLLIN, 0};
+    const int ready = ::poll(&wanted, 1, kPollMilliseconds);
+    if (ready < 0 && errno != EINTR) throw InputError(path_, {}, "cannot read file: " + error_text());
+    stop_at_limits();
+    if (ready <= 0) continue;
+    for (;;) {
+      const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n > 0) {
+        copy_.append(buffer, static_cast<std::size_t>(n));
+        stop_at_limits();
+        continue;
+      }
+      if (n == 0) return;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      if (errno == EINTR) {
+        stop_at_limits();
+        continue;
+      }
+      throw InputError(path_, {}, "cannot read file: " + error_text());
+    }
+  }
+}
+
 MappedFile::~MappedFile() {
+  faults_.reset();
   if (mapping_) ::munmap(mapping_, mapped_size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void MappedFile::release_before(std::size_t offset) {
@@ -75,6 +118,25 @@ void MappedFile::release_before(std::size_t offset) {
   if (end <= released_) return;
   ::madvise(static_cast<char*>(mapping_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
+}
+
+void MappedFile::check_unchanged() const {
+  if (!mapping_) return;
+  struct stat info {};
+  const bool shrank = ::fstat(fd_, &info) == 0 && static_cast<std::size_t>(info.st_size) < mapped_size_;
+  if (shrank) {
+    throw InputError(path_, {},
+                     "the file was cut short while it was being read (" + std::to_string(mapped_size_) +
+                         " bytes when opened, " + std::to_string(info.st_size) +
+                         " now); check it again once nothing writes to it");
+  }
+  // A page that faulted though the file has its size: an I/O error, or a file cut
+  // short and written again while it was read.
+  if (faults_->faulted()) {
+    throw InputError(path_, {},
+                     "a part of the file could not be read while it was being read (an I/O error, or the file was "
+                     "rewritten); check it again once nothing writes to it");
+  }
 }
 
 }  // namespace ariadne

@@ -1,19 +1,31 @@
 // A history file's bytes, memory-mapped rather than copied: reading a 1.4 GB Jepsen
 // history costs no allocation and no copy, and pages the readers have passed can be
 // handed back to the kernel (release_before) so the file never needs to be resident
-// all at once. Pipes and other files that cannot be mapped are read into memory.
+// all at once. Pipes, FIFOs, character devices and other files that cannot be mapped
+// are read into memory, polling the command's limits while they wait and grow: a
+// pipe whose writer never finishes, a FIFO nobody opens for writing, or /dev/zero
+// would otherwise hold the command past its --timeout, --memory-limit and Ctrl-C.
+//
+// A regular file that shrinks while mapped (another program truncating it) is
+// survived (mapping_faults.hpp) and reported by check_unchanged() as bad input.
 #pragma once
 
+#include "history/mapping_faults.hpp"
+
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace ariadne {
 
+class Limits;
+
 class MappedFile {
  public:
-  // Throws InputError (with the path) when the file cannot be opened or read.
-  explicit MappedFile(const std::string& path);
+  // Throws InputError (with the path) when the file cannot be opened or read, and
+  // LimitReached when `limits` stop the reading of a file that cannot be mapped.
+  explicit MappedFile(const std::string& path, const Limits* limits = nullptr);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -23,12 +35,20 @@ class MappedFile {
   // leave this process's resident set (they stay in the page cache). Harmless to
   // call with any offset, in any order.
   void release_before(std::size_t offset);
+  // Throws InputError naming the file when it was cut short while mapped: what was
+  // read of it is then not the file (the missing bytes read as zeros).
+  void check_unchanged() const;
 
  private:
+  void read_stream(int fd, const Limits* limits);
+
+  std::string path_;
+  int fd_ = -1;  // kept open while mapped, to see the file's size again
   void* mapping_ = nullptr;
   std::size_t mapped_size_ = 0;
   std::size_t released_ = 0;  // page-aligned: bytes before it were released
-  std::string copy_;          // the content, when it could not be mapped
+  std::unique_ptr<MappingFaultWatch> faults_;
+  std::string copy_;  // the content, when it could not be mapped
   std::string_view text_;
 };
 

@@ -121,10 +121,14 @@ EventLog parse_events(std::string_view text, const std::string& source, Format f
 // Reads a history file straight into operations: the file is memory-mapped, and its
 // events are paired as the readers pass them, so no EventLog is ever held and pages
 // already read leave memory. The same History as build_history(read_events(path,
-// format), model) in a fraction of the memory: what to use for large files.
+// format), model) in a fraction of the memory: what to use for large files. Unlike
+// build_history, it refuses (InputError) a file without a single event, almost always
+// a harness that recorded nothing, and a file cut short while it was read.
 History read_history(const std::string& path, const Model& model, Format format = Format::auto_detect);
 // The same, polling `limits` as it reads: throws LimitReached (limits.hpp) when one of
-// them is reached, so a huge file cannot keep a command past its --timeout or Ctrl-C.
+// them is reached, or was reached before, so a huge file, a pipe that never ends or
+// a FIFO nobody writes to cannot keep a command past its --timeout, --memory-limit
+// or Ctrl-C, and a limit reached while reading never stands beside a verdict.
 History read_history(const std::string& path, const Model& model, Format format, const Limits& limits);
 // The same, keeping only the operations `keep` accepts, judged at their invocation from
 // its fields (f, invocation value, key, process): one key shard's, say
@@ -133,7 +137,8 @@ History read_history(const std::string& path, const Model& model, Format format,
 // model and held in memory.
 History read_history(const std::string& path, const Model& model, Format format, const Limits& limits,
                      const std::function<bool(const Operation&)>& keep);
-// The same for text in memory; `source` names it in messages.
+// The same for text in memory; `source` names it in messages. Text without a single
+// event is refused as read_history refuses it.
 History parse_history(std::string_view text, const std::string& source, const Model& model,
                       Format format = Format::auto_detect);
 

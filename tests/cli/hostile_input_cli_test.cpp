@@ -116,7 +116,9 @@ int check_cut_histories(std::size_t stride) {
       std::optional<SourcePos> error;
       Verdict verdict = Verdict::unknown;
       try {
-        const History history = build_history(parse_events(prefix, file), *model);
+        // parse_history reads as the command line does (a file without a single
+        // event is refused there, not by build_history).
+        const History history = parse_history(prefix, file, *model);
         verdict =
             check(history, *model, CheckOptions{.engine = Engine::brute, .jobs = 1, .minimal_core = false}).verdict;
       } catch (const InputError& e) {

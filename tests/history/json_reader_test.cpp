@@ -159,7 +159,8 @@ TEST_SUITE("history") {
                          "h.json:1:1: expected an \"events\" member holding the array of events", InputError);
     CHECK_THROWS_WITH_AS(events(R"({"events": {}})"),
                          "h.json:1:12: \"events\" must be an array of event objects, found '{'", InputError);
-    CHECK_THROWS_WITH_AS(events(R"({"events": [], "events": []})"), "h.json:1:16: duplicate \"events\" member",
+    CHECK_THROWS_WITH_AS(events(R"({"events": [], "events": []})"),
+                         "h.json:1:16: duplicate member \"events\" (first at 1:2): an object may name a member once",
                          InputError);
     CHECK_THROWS_WITH_AS(events("[]\n[]"), "h.json:2:1: expected end of input after the JSON document, found '['",
                          InputError);
