@@ -64,3 +64,81 @@ TEST_CASE("verify_linearization, the public API's certificate checker, gives the
   }
   CHECK_FALSE(verify_linearization(f.h, *f.model, check(f.h, *f.model, {.jobs = 1}).linearization).has_value());
 }
+
+namespace {
+
+const std::string kSourceDir = ARIADNE_SOURCE_DIR;
+
+// etcd: p0 writes 1 (id 0); p1's cas 1->2 (id 1) fails, invoked before the write and
+// completing after it; p2 reads 1 (id 4), or with `cas_after_write`, the cas is invoked
+// only after the write completed, so the register holds 1 all through its interval.
+History etcd_failed_cas(const Model& model, bool cas_after_write) {
+  EventScript s;
+  if (cas_after_write) {
+    s.invoke(0, "write", I(1)).ok(0, "write", I(1));
+    s.invoke(1, "cas", testing::pair(1, 2)).fail(1, "cas", testing::pair(1, 2));
+  } else {
+    s.invoke(0, "write", I(1)).invoke(1, "cas", testing::pair(1, 2));
+    s.ok(0, "write", I(1)).fail(1, "cas", testing::pair(1, 2));
+  }
+  s.invoke(2, "read").ok(2, "read", I(1));
+  return s.build(model);
+}
+
+}  // namespace
+
+TEST_CASE("a witness may leave out an etcd failed cas where its interval allows it (regression)") {
+  auto model = make_model_from_spec("etcd");
+  const History h = read_history(kSourceDir + "/corpus/regressions/etcd-witness-leaves-out-failed-cas.edn", *model);
+  REQUIRE(h.ops.size() == 3);
+  REQUIRE(h.ops[1].status == OpStatus::failed);
+  CHECK_FALSE(certify::check_linearization(h, *model, std::vector<std::uint32_t>{0, 4}).has_value());
+  CHECK_FALSE(verify_linearization(h, *model, std::vector<std::uint32_t>{0, 4}).has_value());
+  // Placed by the witness itself, it is checked where it stands.
+  CHECK_FALSE(certify::check_linearization(h, *model, std::vector<std::uint32_t>{1, 0, 4}).has_value());
+  CHECK(certify::check_linearization(h, *model, std::vector<std::uint32_t>{0, 1, 4}).has_value());
+  // The same history built here agrees with the file.
+  CHECK_FALSE(certify::check_linearization(etcd_failed_cas(*model, false), *model, std::vector<std::uint32_t>{0, 4})
+                  .has_value());
+}
+
+TEST_CASE("a left-out failed cas that no point of its interval allows is refused") {
+  auto model = make_model_from_spec("etcd");
+  const History h = etcd_failed_cas(*model, true);  // ids: write 0, cas 2, read 4
+  const auto problem = certify::check_linearization(h, *model, std::vector<std::uint32_t>{0, 4});
+  REQUIRE(problem);
+  CHECK(problem->find("leaves out op 2") != std::string::npos);
+  CHECK(problem->find("no point of its interval") != std::string::npos);
+  // check_order, whose callers replay each partition's order as given, still wants it.
+  CHECK(certify::check_order(h, *model, std::vector<std::uint32_t>{0, 4}).has_value());
+}
+
+TEST_CASE("left-out failed cas keep their real-time order among themselves") {
+  // p0 writes 1, then, while p0's write of 3 is in flight, a cas 1->2 fails and after
+  // it a cas 3->4 fails; then p1 reads 3.
+  auto model = make_model_from_spec("etcd");
+  EventScript s;
+  s.invoke(0, "write", I(1)).ok(0, "write", I(1));                                // id 0
+  s.invoke(0, "write", I(3));                                                     // id 2
+  s.invoke(1, "cas", testing::pair(1, 2)).fail(1, "cas", testing::pair(1, 2));    // id 3
+  s.invoke(2, "cas", testing::pair(3, 4)).fail(2, "cas", testing::pair(3, 4));    // id 5
+  s.ok(0, "write", I(3));
+  s.invoke(1, "read").ok(1, "read", I(3));                                        // id 8
+  const History h = s.build(*model);
+  // The cas 1->2 stands only after the write of 3 took effect (before it the register
+  // holds 1), and the cas 3->4, which real time puts after the cas 1->2, only before
+  // it: no place for both. (Placed one by one, each alone would fit.)
+  const auto problem = certify::check_linearization(h, *model, std::vector<std::uint32_t>{0, 2, 8});
+  REQUIRE(problem);
+  CHECK(problem->find("no point of its interval") != std::string::npos);
+  // Without the real-time link between them (the cas 3->4 alone), it fits before the
+  // write of 3.
+  EventScript t;
+  t.invoke(0, "write", I(1)).ok(0, "write", I(1));                              // id 0
+  t.invoke(0, "write", I(3));                                                   // id 2
+  t.invoke(2, "cas", testing::pair(3, 4)).fail(2, "cas", testing::pair(3, 4));  // id 3
+  t.ok(0, "write", I(3));
+  t.invoke(1, "read").ok(1, "read", I(3));  // id 6
+  const History alone = t.build(*model);
+  CHECK_FALSE(certify::check_linearization(alone, *model, std::vector<std::uint32_t>{0, 2, 6}).has_value());
+}
