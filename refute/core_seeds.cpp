@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 
 namespace ariadne::refute {
 
@@ -168,6 +170,160 @@ std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operati
     std::sort(seed.begin(), seed.end());
     seed.erase(std::unique(seed.begin(), seed.end()), seed.end());
     seeds.push_back(std::move(seed));
+  }
+  return seeds;
+}
+
+// Stale reads by real time alone (stale_read_seeds()).
+//
+// Why each seed is a core. Let r read v at key k, and S hold r, every op whose recorded
+// meaning or relaxed twin could leave v in k, and the overwrites the test found. Every
+// other op is relaxed, and none of those can write v to k (every op that could is in
+// S). So in any linearization of the relaxed history, the state v that r reads was
+// left by an op of S kept as recorded, or is the initial value. Let w be the last op
+// before r that changed k to v (an op that reads v and writes v changes nothing, so it
+// is never w), or the initial state if none did. A kept crashed op that could write v
+// was invoked after r completed (the test asks so), and so was every completed writer
+// of v that is not before r in real time (one concurrent with r fails the test): real
+// time puts them after r, so w is a completed writer of v that completed before r
+// began, or the initial value. The test found a completed write x of another value to
+// k invoked after every such writer completed (after the latest of them, hence after
+// w) and completed before r began: real time puts x between w and r, it must take
+// effect, and it leaves k different from v, so w is not the last change to v before
+// r. No linearization exists: S is a core. (Gibbons and Korach's write, overwrite,
+// read, SIAM J. Comput. 1997, with the relaxed ops of relaxed_history.hpp.)
+//
+// The test costs O(log n) per read: per (key, value), the completed writers by call
+// with the latest completion among each prefix, and the first call of a crashed
+// writer; per key, the completed writes by call with, from each on, the earliest
+// completion and the earliest of a value other than that one's.
+namespace {
+
+struct ValueWriters {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> completed;  // (call, ret), by call
+  std::vector<std::uint64_t> latest_ret;                           // max ret of completed[0..i]
+  std::uint64_t first_crashed_call = kNever;
+};
+
+struct KeyWrite {
+  std::uint64_t call = 0, ret = 0;
+  std::uint32_t value = 0;
+};
+
+// The completed writes of one key, by call, with suffix minima of ret: best[i] the
+// earliest completion among writes i.., other[i] the earliest among those whose value
+// differs from best[i]'s (kNone if none).
+struct KeyWrites {
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  std::vector<KeyWrite> writes;
+  std::vector<std::uint32_t> best, other;
+
+  void index() {
+    std::sort(writes.begin(), writes.end(), [](const KeyWrite& a, const KeyWrite& b) { return a.call < b.call; });
+    best.assign(writes.size() + 1, kNone);
+    other.assign(writes.size() + 1, kNone);
+    const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
+      return b == kNone || (a != kNone && writes[a].ret < writes[b].ret);
+    };
+    for (std::size_t i = writes.size(); i-- > 0;) {
+      std::uint32_t b = static_cast<std::uint32_t>(i);
+      for (const std::uint32_t c : {best[i + 1], other[i + 1]}) {
+        if (earlier(c, b)) b = c;
+      }
+      std::uint32_t o = kNone;
+      for (const std::uint32_t c : {static_cast<std::uint32_t>(i), best[i + 1], other[i + 1]}) {
+        if (c != kNone && writes[c].value != writes[b].value && earlier(c, o)) o = c;
+      }
+      best[i] = b;
+      other[i] = o;
+    }
+  }
+
+  // Whether a write of a value other than `value`, invoked at or after `after`,
+  // completed before `before`.
+  bool overwrite_between(std::uint64_t after, std::uint64_t before, std::uint32_t value) const {
+    const auto at = std::lower_bound(writes.begin(), writes.end(), after,
+                                     [](const KeyWrite& w, std::uint64_t t) { return w.call < t; });
+    const auto i = static_cast<std::size_t>(at - writes.begin());
+    std::uint32_t x = best[i];
+    if (x != kNone && writes[x].value == value) x = other[i];
+    return x != kNone && writes[x].ret < before;
+  }
+};
+
+std::uint64_t key_value(std::uint32_t key, std::uint32_t value) { return (std::uint64_t{key} << 32) | value; }
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> stale_read_seeds(std::span<const Operation* const> ops,
+                                                         const models::Semantics* semantics, std::size_t limit,
+                                                         const std::function<bool()>& should_stop) {
+  std::vector<std::vector<std::uint32_t>> seeds;
+  if (!semantics || semantics->theory != models::Theory::registers || semantics->strings || limit == 0) return seeds;
+  const std::size_t n = ops.size();
+  std::unordered_map<std::uint64_t, ValueWriters> writers;
+  std::unordered_map<std::uint32_t, KeyWrites> key_writes;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    const models::OpMeaning& m = semantics->ops[j];
+    if (m.effect != models::Effect::registers) continue;
+    for (const RegisterAccess& a : m.accesses) {
+      if (a.kind != RegisterAccess::Kind::write || reads(m, a.key, a.value)) continue;
+      ValueWriters& w = writers[key_value(a.key, a.value)];
+      if (m.must_take_effect) {
+        w.completed.emplace_back(ops[j]->call, ops[j]->ret);
+        key_writes[a.key].writes.push_back({ops[j]->call, ops[j]->ret, a.value});
+      } else {
+        w.first_crashed_call = std::min(w.first_crashed_call, ops[j]->call);
+      }
+    }
+  }
+  for (auto& [kv, w] : writers) {
+    std::sort(w.completed.begin(), w.completed.end());
+    w.latest_ret.resize(w.completed.size());
+    for (std::size_t i = 0; i < w.completed.size(); ++i) {
+      w.latest_ret[i] = std::max(w.completed[i].second, i > 0 ? w.latest_ret[i - 1] : 0);
+    }
+  }
+  for (auto& [key, writes] : key_writes) writes.index();
+
+  // The reads, earliest completion first: the first failing op is the earliest stale
+  // read, and its seed the likeliest to be small.
+  std::vector<std::uint32_t> readers;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const models::OpMeaning& m = semantics->ops[i];
+    if (m.effect == models::Effect::registers && m.must_take_effect && ops[i]->ret != kNever) readers.push_back(i);
+  }
+  std::stable_sort(readers.begin(), readers.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return ops[a]->ret < ops[b]->ret; });
+  const ValueWriters none;
+  std::size_t polled = 0;
+  for (const std::uint32_t r : readers) {
+    if (seeds.size() >= limit) break;
+    if (should_stop && ++polled % 4096 == 0 && should_stop()) break;
+    const Operation& read = *ops[r];
+    std::size_t ordinal = 0;  // which of r's reads, as reads_from_seeds() numbers its seeds
+    for (const RegisterAccess& a : semantics->ops[r].accesses) {
+      if (a.kind != RegisterAccess::Kind::read) continue;
+      const std::size_t this_read = ordinal++;
+      const auto found = writers.find(key_value(a.key, a.value));
+      const ValueWriters& w = found == writers.end() ? none : found->second;
+      if (w.first_crashed_call < read.ret) continue;
+      // The completed writers invoked before r completed: all must have completed
+      // before r began.
+      const auto invoked_before = static_cast<std::size_t>(
+          std::lower_bound(w.completed.begin(), w.completed.end(), std::make_pair(read.ret, std::uint64_t{0})) -
+          w.completed.begin());
+      if (invoked_before > 0 && w.latest_ret[invoked_before - 1] >= read.call) continue;
+      const bool initially = a.key < semantics->initial.size() && semantics->initial[a.key] == a.value;
+      if (invoked_before > 0 || initially) {
+        const std::uint64_t after = invoked_before > 0 ? w.latest_ret[invoked_before - 1] + 1 : 0;
+        const auto writes = key_writes.find(a.key);
+        if (writes == key_writes.end() || !writes->second.overwrite_between(after, read.call, a.value)) continue;
+      }
+      std::vector<std::vector<std::uint32_t>> made = reads_from_seeds(ops, semantics, r);
+      if (this_read < made.size()) seeds.push_back(std::move(made[this_read]));
+      break;  // one seed per read op
+    }
   }
   return seeds;
 }
