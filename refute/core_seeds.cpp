@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 
 namespace ariadne::refute {
@@ -193,65 +192,87 @@ std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operati
 // r. No linearization exists: S is a core. (Gibbons and Korach's write, overwrite,
 // read, SIAM J. Comput. 1997, with the relaxed ops of relaxed_history.hpp.)
 //
-// The test costs O(log n) per read: per (key, value), the completed writers by call
-// with the latest completion among each prefix, and the first call of a crashed
-// writer; per key, the completed writes by call with, from each on, the earliest
+// The test costs O(log n) per read, in flat arrays of 24 to 32 bytes per write (a
+// partition of a million ops with few repeated values has about as many (key, value)
+// pairs as writes): the completed writers of each (key, value) by call, with the
+// latest completion among each prefix; the crashed writers' first call per (key,
+// value); and per key, the completed writes by call with, from each on, the earliest
 // completion and the earliest of a value other than that one's.
 namespace {
 
-struct ValueWriters {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> completed;  // (call, ret), by call
-  std::vector<std::uint64_t> latest_ret;                           // max ret of completed[0..i]
-  std::uint64_t first_crashed_call = kNever;
-};
+std::uint64_t key_value(std::uint32_t key, std::uint32_t value) { return (std::uint64_t{key} << 32) | value; }
 
-struct KeyWrite {
+struct Write {
+  std::uint64_t group = 0;  // key_value() for writers of a value, the key for a key's writes
   std::uint64_t call = 0, ret = 0;
   std::uint32_t value = 0;
+  bool operator<(const Write& other) const {
+    return group != other.group ? group < other.group : call < other.call;
+  }
 };
 
-// The completed writes of one key, by call, with suffix minima of ret: best[i] the
-// earliest completion among writes i.., other[i] the earliest among those whose value
-// differs from best[i]'s (kNone if none).
-struct KeyWrites {
-  static constexpr std::uint32_t kNone = 0xffffffffu;
-  std::vector<KeyWrite> writes;
-  std::vector<std::uint32_t> best, other;
+// The writes of one group, [begin, end) of a sorted array.
+std::pair<std::size_t, std::size_t> group_range(const std::vector<Write>& writes, std::uint64_t group) {
+  const auto lo = std::lower_bound(writes.begin(), writes.end(), group,
+                                   [](const Write& w, std::uint64_t g) { return w.group < g; });
+  const auto hi = std::upper_bound(lo, writes.end(), group,
+                                   [](std::uint64_t g, const Write& w) { return g < w.group; });
+  return {static_cast<std::size_t>(lo - writes.begin()), static_cast<std::size_t>(hi - writes.begin())};
+}
 
-  void index() {
-    std::sort(writes.begin(), writes.end(), [](const KeyWrite& a, const KeyWrite& b) { return a.call < b.call; });
-    best.assign(writes.size() + 1, kNone);
-    other.assign(writes.size() + 1, kNone);
+// The first write of [begin, end) invoked at or after `t`.
+std::size_t first_invoked_from(const std::vector<Write>& writes, std::size_t begin, std::size_t end, std::uint64_t t) {
+  const auto at = std::lower_bound(writes.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   writes.begin() + static_cast<std::ptrdiff_t>(end), t,
+                                   [](const Write& w, std::uint64_t time) { return w.call < time; });
+  return static_cast<std::size_t>(at - writes.begin());
+}
+
+// Per key, its completed writes by call, with suffix minima of ret within the key:
+// best[i] the earliest completion among writes i.. of the key, other[i] the earliest
+// among those whose value differs from best[i]'s (kNone if none).
+class KeyWrites {
+ public:
+  explicit KeyWrites(std::vector<Write> writes) : writes_(std::move(writes)) {
+    std::sort(writes_.begin(), writes_.end());
+    best_.assign(writes_.size(), kNone);
+    other_.assign(writes_.size(), kNone);
     const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
-      return b == kNone || (a != kNone && writes[a].ret < writes[b].ret);
+      return b == kNone || (a != kNone && writes_[a].ret < writes_[b].ret);
     };
-    for (std::size_t i = writes.size(); i-- > 0;) {
+    for (std::size_t i = writes_.size(); i-- > 0;) {
+      const bool last_of_key = i + 1 == writes_.size() || writes_[i + 1].group != writes_[i].group;
+      const std::uint32_t next_best = last_of_key ? kNone : best_[i + 1];
+      const std::uint32_t next_other = last_of_key ? kNone : other_[i + 1];
       std::uint32_t b = static_cast<std::uint32_t>(i);
-      for (const std::uint32_t c : {best[i + 1], other[i + 1]}) {
+      for (const std::uint32_t c : {next_best, next_other}) {
         if (earlier(c, b)) b = c;
       }
       std::uint32_t o = kNone;
-      for (const std::uint32_t c : {static_cast<std::uint32_t>(i), best[i + 1], other[i + 1]}) {
-        if (c != kNone && writes[c].value != writes[b].value && earlier(c, o)) o = c;
+      for (const std::uint32_t c : {static_cast<std::uint32_t>(i), next_best, next_other}) {
+        if (c != kNone && writes_[c].value != writes_[b].value && earlier(c, o)) o = c;
       }
-      best[i] = b;
-      other[i] = o;
+      best_[i] = b;
+      other_[i] = o;
     }
   }
 
-  // Whether a write of a value other than `value`, invoked at or after `after`,
-  // completed before `before`.
-  bool overwrite_between(std::uint64_t after, std::uint64_t before, std::uint32_t value) const {
-    const auto at = std::lower_bound(writes.begin(), writes.end(), after,
-                                     [](const KeyWrite& w, std::uint64_t t) { return w.call < t; });
-    const auto i = static_cast<std::size_t>(at - writes.begin());
-    std::uint32_t x = best[i];
-    if (x != kNone && writes[x].value == value) x = other[i];
-    return x != kNone && writes[x].ret < before;
+  // Whether a write to `key` of a value other than `value`, invoked at or after
+  // `after`, completed before `before`.
+  bool overwrite_between(std::uint32_t key, std::uint64_t after, std::uint64_t before, std::uint32_t value) const {
+    const auto [begin, end] = group_range(writes_, key);
+    const std::size_t i = first_invoked_from(writes_, begin, end, after);
+    if (i == end) return false;
+    std::uint32_t x = best_[i];
+    if (x != kNone && writes_[x].value == value) x = other_[i];
+    return x != kNone && writes_[x].ret < before;
   }
-};
 
-std::uint64_t key_value(std::uint32_t key, std::uint32_t value) { return (std::uint64_t{key} << 32) | value; }
+ private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  std::vector<Write> writes_;
+  std::vector<std::uint32_t> best_, other_;
+};
 
 }  // namespace
 
@@ -261,30 +282,31 @@ std::vector<std::vector<std::uint32_t>> stale_read_seeds(std::span<const Operati
   std::vector<std::vector<std::uint32_t>> seeds;
   if (!semantics || semantics->theory != models::Theory::registers || semantics->strings || limit == 0) return seeds;
   const std::size_t n = ops.size();
-  std::unordered_map<std::uint64_t, ValueWriters> writers;
-  std::unordered_map<std::uint32_t, KeyWrites> key_writes;
+  std::vector<Write> completed, crashed, by_key;
   for (std::uint32_t j = 0; j < n; ++j) {
     const models::OpMeaning& m = semantics->ops[j];
     if (m.effect != models::Effect::registers) continue;
     for (const RegisterAccess& a : m.accesses) {
       if (a.kind != RegisterAccess::Kind::write || reads(m, a.key, a.value)) continue;
-      ValueWriters& w = writers[key_value(a.key, a.value)];
+      const Write write{key_value(a.key, a.value), ops[j]->call, ops[j]->ret, a.value};
       if (m.must_take_effect) {
-        w.completed.emplace_back(ops[j]->call, ops[j]->ret);
-        key_writes[a.key].writes.push_back({ops[j]->call, ops[j]->ret, a.value});
+        completed.push_back(write);
+        by_key.push_back({a.key, write.call, write.ret, a.value});
       } else {
-        w.first_crashed_call = std::min(w.first_crashed_call, ops[j]->call);
+        crashed.push_back(write);
       }
     }
   }
-  for (auto& [kv, w] : writers) {
-    std::sort(w.completed.begin(), w.completed.end());
-    w.latest_ret.resize(w.completed.size());
-    for (std::size_t i = 0; i < w.completed.size(); ++i) {
-      w.latest_ret[i] = std::max(w.completed[i].second, i > 0 ? w.latest_ret[i - 1] : 0);
-    }
+  std::sort(completed.begin(), completed.end());
+  std::sort(crashed.begin(), crashed.end());
+  // latest_ret[i]: the latest completion among the writers of completed[i]'s group
+  // invoked up to it.
+  std::vector<std::uint64_t> latest_ret(completed.size());
+  for (std::size_t i = 0; i < completed.size(); ++i) {
+    const bool first_of_group = i == 0 || completed[i - 1].group != completed[i].group;
+    latest_ret[i] = std::max(completed[i].ret, first_of_group ? 0 : latest_ret[i - 1]);
   }
-  for (auto& [key, writes] : key_writes) writes.index();
+  const KeyWrites key_writes(std::move(by_key));
 
   // The reads, earliest completion first: the first failing op is the earliest stale
   // read, and its seed the likeliest to be small.
@@ -295,7 +317,6 @@ std::vector<std::vector<std::uint32_t>> stale_read_seeds(std::span<const Operati
   }
   std::stable_sort(readers.begin(), readers.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return ops[a]->ret < ops[b]->ret; });
-  const ValueWriters none;
   std::size_t polled = 0;
   for (const std::uint32_t r : readers) {
     if (seeds.size() >= limit) break;
@@ -305,20 +326,20 @@ std::vector<std::vector<std::uint32_t>> stale_read_seeds(std::span<const Operati
     for (const RegisterAccess& a : semantics->ops[r].accesses) {
       if (a.kind != RegisterAccess::Kind::read) continue;
       const std::size_t this_read = ordinal++;
-      const auto found = writers.find(key_value(a.key, a.value));
-      const ValueWriters& w = found == writers.end() ? none : found->second;
-      if (w.first_crashed_call < read.ret) continue;
-      // The completed writers invoked before r completed: all must have completed
+      const std::uint64_t group = key_value(a.key, a.value);
+      // A crashed writer invoked before r completed could write v just before it.
+      const auto [crashed_begin, crashed_end] = group_range(crashed, group);
+      if (crashed_begin < crashed_end && crashed[crashed_begin].call < read.ret) continue;
+      // The completed writers invoked before r completed must all have completed
       // before r began.
-      const auto invoked_before = static_cast<std::size_t>(
-          std::lower_bound(w.completed.begin(), w.completed.end(), std::make_pair(read.ret, std::uint64_t{0})) -
-          w.completed.begin());
-      if (invoked_before > 0 && w.latest_ret[invoked_before - 1] >= read.call) continue;
+      const auto [begin, end] = group_range(completed, group);
+      const std::size_t invoked_before = first_invoked_from(completed, begin, end, read.ret);
+      const bool written_before = invoked_before > begin;
+      if (written_before && latest_ret[invoked_before - 1] >= read.call) continue;
       const bool initially = a.key < semantics->initial.size() && semantics->initial[a.key] == a.value;
-      if (invoked_before > 0 || initially) {
-        const std::uint64_t after = invoked_before > 0 ? w.latest_ret[invoked_before - 1] + 1 : 0;
-        const auto writes = key_writes.find(a.key);
-        if (writes == key_writes.end() || !writes->second.overwrite_between(after, read.call, a.value)) continue;
+      if (written_before || initially) {
+        const std::uint64_t after = written_before ? latest_ret[invoked_before - 1] + 1 : 0;
+        if (!key_writes.overwrite_between(a.key, after, read.call, a.value)) continue;
       }
       std::vector<std::vector<std::uint32_t>> made = reads_from_seeds(ops, semantics, r);
       if (this_read < made.size()) seeds.push_back(std::move(made[this_read]));
