@@ -227,9 +227,9 @@ std::optional<std::string> check_legality_placing(const Model& model, std::span<
     });
     if (paths.empty()) {
       return "the linearization leaves out " + describe(model, *left_out[*unplaced]) +
-             ", a failed op the model keeps as an observation, and no point of its interval allows it: the "
-             "model's state there is " +
-             compiled->describe_state(before) + " or a state it cannot hold either";
+             ", a failed op the model keeps as an observation, and no point of its interval allows it (where "
+             "the interval ends, the model's state is " +
+             compiled->describe_state(before) + ")";
     }
     if (g == m) break;
     next.clear();
