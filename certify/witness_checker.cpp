@@ -53,9 +53,15 @@ std::optional<std::string> check_program_order(const Model& model, std::span<con
 
 // Membership (1) and real time or program order (2); fills `placed` with the ops in
 // order.
+// With `left_out`, a failed op kept as an observation may be missing from the order
+// (README: a linearization lists every :ok op and each crashed op that took effect);
+// those missing are listed there, for the legality check to place. Without it, every
+// op that must take effect must be present (check_order(), whose callers replay each
+// partition's order as it is).
 std::optional<std::string> check_placement(const History& history, const Model& model,
                                            std::span<const std::uint32_t> order, Consistency consistency,
-                                           std::vector<const Operation*>& placed) {
+                                           std::vector<const Operation*>& placed,
+                                           std::vector<const Operation*>* left_out = nullptr) {
   const auto& ops = history.ops;
   // Op ids are event positions, below event_count: one slot per event finds an op in
   // O(1) (a binary search per id costs a cache miss per probe on large histories).
@@ -79,9 +85,12 @@ std::optional<std::string> check_placement(const History& history, const Model& 
     placed.push_back(&ops[i]);
   }
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].must_take_effect() && !seen[i]) {
-      return "the linearization leaves out " + describe(model, ops[i]) + ", which completed";
+    if (!ops[i].must_take_effect() || seen[i]) continue;
+    if (left_out && ops[i].status == OpStatus::failed) {
+      left_out->push_back(&ops[i]);
+      continue;
     }
+    return "the linearization leaves out " + describe(model, ops[i]) + ", which completed";
   }
 
   if (!keeps_real_time(consistency)) {
@@ -130,6 +139,124 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
   return std::nullopt;
 }
 
+namespace {
+
+// Legality (3) of one partition whose order leaves out failed observations
+// (`left_out`), which the replay must place itself. Each may stand at any point of its
+// window in `part`: after every op of `part` that completed before it was invoked, and
+// before every op invoked after it completed (so real time holds against the placed
+// ops, and by locality [HerlihyWing90] the partitions' orders still compose into one
+// of the whole history); and after every left-out op that completed before it was
+// invoked. It stands only where it changes nothing (the model steps it from the state
+// there to that state alone, as the etcd model's failed cas does wherever the register
+// holds another value), so placing it never harms what follows: on each path of model
+// states, placing it at the first point of its window that allows it is as good as any
+// other, and the replay does exactly that. It tracks, as the plain replay does, every
+// state reachable so far, each with the left-out ops opened but not yet placed; a path
+// on which one is still unplaced when its window closes ends there.
+std::optional<std::string> check_legality_placing(const Model& model, std::span<const Operation* const> part,
+                                                  std::span<const Operation* const> left_out) {
+  const std::size_t m = part.size();
+  std::vector<const Operation*> all(part.begin(), part.end());
+  all.insert(all.end(), left_out.begin(), left_out.end());
+  auto compiled = model.compile(all);
+  // Windows as gaps 0..m (gap g lies just before part[g]): opens[i] the first gap a
+  // left-out op may take, closes[i] the last.
+  // Found by binary search on the latest call among part[..g] and the earliest
+  // completion among part[g..], both monotone in g.
+  std::vector<std::uint64_t> latest_call(m), earliest_ret(m);
+  for (std::size_t g = 0; g < m; ++g) latest_call[g] = std::max(part[g]->call, g > 0 ? latest_call[g - 1] : 0);
+  for (std::size_t g = m; g-- > 0;) earliest_ret[g] = std::min(part[g]->ret, g + 1 < m ? earliest_ret[g + 1] : kNever);
+  std::vector<std::size_t> closes(left_out.size());
+  std::vector<std::vector<std::uint32_t>> opening(m + 1);
+  for (std::uint32_t i = 0; i < left_out.size(); ++i) {
+    // The first gap after every op that completed before it was invoked...
+    const auto open = std::partition_point(earliest_ret.begin(), earliest_ret.end(),
+                                           [&](std::uint64_t ret) { return ret < left_out[i]->call; });
+    opening[static_cast<std::size_t>(open - earliest_ret.begin())].push_back(i);
+    // ...and the last before every op invoked after it completed.
+    const auto close = std::partition_point(latest_call.begin(), latest_call.end(),
+                                            [&](std::uint64_t call) { return call <= left_out[i]->ret; });
+    closes[i] = static_cast<std::size_t>(close - latest_call.begin());
+  }
+  struct Path {
+    StateId state;
+    std::vector<std::uint32_t> pending;  // left-out ops opened, not yet placed
+    bool operator<(const Path& other) const {
+      return state != other.state ? state < other.state : pending < other.pending;
+    }
+    bool operator==(const Path& other) const { return state == other.state && pending == other.pending; }
+  };
+  std::vector<Path> paths{{compiled->initial(), {}}};
+  std::vector<Path> next;
+  std::vector<StateId> successors;
+  // Places what it can of `path`'s pending ops, each only once every pending op that
+  // completed before it was invoked is placed.
+  const auto place = [&](Path& path) {
+    for (bool placed = true; placed;) {
+      placed = false;
+      for (std::size_t k = 0; k < path.pending.size(); ++k) {
+        const Operation& op = *left_out[path.pending[k]];
+        const bool waits = std::any_of(path.pending.begin(), path.pending.end(),
+                                       [&](std::uint32_t other) { return left_out[other]->ret < op.call; });
+        if (waits) continue;
+        successors.clear();
+        compiled->step(path.state, static_cast<std::uint32_t>(m + path.pending[k]), successors);
+        if (successors.size() != 1 || successors.front() != path.state) continue;
+        path.pending.erase(path.pending.begin() + static_cast<std::ptrdiff_t>(k));
+        placed = true;
+        break;
+      }
+    }
+  };
+  for (std::size_t g = 0; g <= m; ++g) {
+    const StateId before = paths.front().state;
+    for (Path& path : paths) {
+      path.pending.insert(path.pending.end(), opening[g].begin(), opening[g].end());
+      place(path);
+    }
+    std::optional<std::uint32_t> unplaced;
+    std::erase_if(paths, [&](const Path& path) {
+      for (const std::uint32_t i : path.pending) {
+        if (closes[i] == g) {
+          unplaced = i;
+          return true;
+        }
+      }
+      return false;
+    });
+    if (paths.empty()) {
+      return "the linearization leaves out " + describe(model, *left_out[*unplaced]) +
+             ", a failed op the model keeps as an observation, and no point of its interval allows it (where "
+             "the interval ends, the model's state is " +
+             compiled->describe_state(before) + ")";
+    }
+    if (g == m) break;
+    next.clear();
+    for (const Path& path : paths) {
+      successors.clear();
+      compiled->step(path.state, static_cast<std::uint32_t>(g), successors);
+      for (const StateId s : successors) next.push_back({s, path.pending});
+    }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    if (next.empty()) {
+      return describe(model, *part[g]) +
+             " cannot take effect where the linearization puts it: the model's state there is " +
+             compiled->describe_state(paths.front().state) +
+             (paths.size() > 1 ? " (or one of " + std::to_string(paths.size()) + " states)" : "");
+    }
+    if (next.size() > kMaxTrackedStates) {
+      return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
+             " model states; the certificate cannot be checked";
+    }
+    paths.swap(next);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order) {
   return check_linearization(history, model, order, Consistency::linearizable);
@@ -138,17 +265,30 @@ std::optional<std::string> check_linearization(const History& history, const Mod
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order, Consistency consistency) {
   std::vector<const Operation*> placed;
-  if (auto problem = check_placement(history, model, order, consistency, placed)) return problem;
-  // 3. Legality, per partition.
-  std::unordered_map<Value, std::vector<const Operation*>, ValueHash> partitions;
-  std::vector<const std::vector<const Operation*>*> in_first_seen_order;
-  for (const Operation* op : placed) {
-    auto [it, inserted] = partitions.try_emplace(model.is_partitioned() ? model.partition_key(*op) : Value());
-    if (inserted) in_first_seen_order.push_back(&it->second);
-    it->second.push_back(op);
+  // Failed observations may be left out of a linearization; under the sequential
+  // conditions, whose windows program order would give, they must still be placed.
+  std::vector<const Operation*> left_out;
+  if (auto problem = check_placement(history, model, order, consistency, placed,
+                                     keeps_real_time(consistency) ? &left_out : nullptr)) {
+    return problem;
   }
-  for (const auto* part : in_first_seen_order) {
-    if (auto problem = check_legality(model, *part)) return problem;
+  // 3. Legality, per partition.
+  struct Partition {
+    std::vector<const Operation*> placed, left_out;
+  };
+  std::unordered_map<Value, Partition, ValueHash> partitions;
+  std::vector<const Partition*> in_first_seen_order;
+  const auto partition_of = [&](const Operation& op) -> Partition& {
+    auto [it, inserted] = partitions.try_emplace(model.is_partitioned() ? model.partition_key(op) : Value());
+    if (inserted) in_first_seen_order.push_back(&it->second);
+    return it->second;
+  };
+  for (const Operation* op : placed) partition_of(*op).placed.push_back(op);
+  for (const Operation* op : left_out) partition_of(*op).left_out.push_back(op);
+  for (const Partition* part : in_first_seen_order) {
+    auto problem = part->left_out.empty() ? check_legality(model, part->placed)
+                                          : check_legality_placing(model, part->placed, part->left_out);
+    if (problem) return problem;
   }
   return std::nullopt;
 }

@@ -16,9 +16,13 @@
 namespace ariadne::certify {
 
 // Returns nullopt when `order` (op ids) is a valid linearization of `history`:
-// every :ok op (and every failed op kept as an observation) exactly once, crashed ops
-// at most once, no unknown or dropped id, real-time order respected, and the model
-// reproduces every observed result. Otherwise, a sentence saying what is wrong.
+// every :ok op exactly once, crashed ops at most once, no unknown or dropped id,
+// real-time order respected, and the model reproduces every observed result. A failed
+// op kept as an observation (etcd's failed cas) is placed at most once; one left out
+// (a linearization lists :ok ops and crashed ops that took effect, README) must fit,
+// changing nothing, at some point its interval allows, which the replay finds (under
+// the sequential conditions it must be placed). Otherwise, a sentence saying what is
+// wrong.
 std::optional<std::string> check_linearization(const History& history, const Model& model,
                                                std::span<const std::uint32_t> order);
 // The same under `consistency` (consistency.hpp): under the sequential conditions,

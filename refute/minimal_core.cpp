@@ -83,6 +83,15 @@ class Minimiser {
       if (!adopt_seed(seed, seeded)) return false;
       if (seeded) return true;
     }
+    // Registers with repeated values: a stale read found by real time alone. The
+    // failing-op search often runs out of its budget on such partitions of thousands
+    // of ops, and without a seed the first core would be the solver's refutation of
+    // the whole partition, which can take longer than the core's whole budget.
+    const auto should_stop = [this] { return stop_.check() != search::StopSignal::Why::none; };
+    for (const std::vector<std::uint32_t>& seed : stale_read_seeds(ops_, semantics, kMaxStaleReadSeeds, should_stop)) {
+      if (!adopt_seed(seed, seeded)) return false;
+      if (seeded) return true;
+    }
     return true;
   }
 
@@ -377,6 +386,9 @@ class Minimiser {
   // Pattern seeds tried before anything else; each is a few ops, decided in
   // microseconds.
   static constexpr std::size_t kMaxPatternSeeds = 32;
+  // Stale-read seeds tried after those (core_seeds.hpp); each is a core by
+  // construction, so the first is adopted unless the stop signal fires.
+  static constexpr std::size_t kMaxStaleReadSeeds = 4;
   // The most ops a switchable formula is built over: each candidate op is in it twice,
   // and relaxed twins are free of real time, so nothing prunes the encodings'
   // candidates and the formula grows with the cube of this (switchable_core()). A

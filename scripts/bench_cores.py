@@ -14,6 +14,10 @@ core's size and core_minimal). Families:
                                 generated: 2,000 ops, 10 processes, unique values,
                                 crash rate 0.01, one planted violation, --seeds seeds
   register                      generated cas-register, 400 ops over 3 values
+  independent-register          generated independent(cas-register): 2 keys of about 3,000 ops
+                                each over 5 values, crash rate 0.01, one key refuted (a key of
+                                a Jepsen etcd or Ratis test); not in the default list (its
+                                verdicts take 0.05-30 s), ask for it with --families
 Prints a line per file, then a table per family: sums and medians of the verdict
 and of the default check, the core's time and size, and how many cores are minimal;
 for the corpus families, also the default check summed over every row, the
@@ -30,6 +34,7 @@ import os
 import statistics
 import subprocess
 import tempfile
+import time
 
 GENERATED = {
     "fifo-queue": ["--ops", "2000", "--processes", "10", "--values", "unique", "--crash-rate", "0.01"],
@@ -37,7 +42,10 @@ GENERATED = {
     "unordered-queue": ["--ops", "2000", "--processes", "10", "--values", "unique", "--crash-rate", "0.01"],
     "mutex": ["--ops", "2000", "--processes", "10", "--crash-rate", "0.01"],
     "register": ["--ops", "400", "--processes", "8", "--values", "3"],
+    "independent-register": ["--keys", "2", "--ops", "7200", "--values", "5", "--crash-rate", "0.01"],
 }
+# The model each generated family is generated and checked with, where not its name.
+GENERATED_MODEL = {"register": "cas-register", "independent-register": "independent(cas-register)"}
 REPORTED = {"ratis": "ratis-stale-reads-key0.edn", "redis": "redis-register-8846-ops.edn"}
 ALL = ["etcd", "porcupine-kv", "knossos", "ratis", "redis", "fifo-queue", "stack", "unordered-queue", "mutex",
        "register"]
@@ -86,7 +94,7 @@ def family_files(family, args, scratch):
         if not os.path.exists(tsv):
             return None
         return [r for r in refuted_rows(tsv) if r[0] == REPORTED[family]]
-    model = "cas-register" if family == "register" else family
+    model = GENERATED_MODEL.get(family, family)
     out = os.path.join(scratch, family)
     subprocess.run([args.ariadne, "generate", "atomic", "--model", model, *GENERATED[family], "--violation",
                     "--seed", "1", "--count", str(args.seeds), "--out-dir", out], check=True, capture_output=True)
@@ -102,7 +110,8 @@ def main():
     ap.add_argument("--ariadne", default="build/ariadne")
     ap.add_argument("--shared", default="../shared/corpus")
     ap.add_argument("--seeds", type=int, default=10, help="generated histories per generated family")
-    ap.add_argument("--families", default=",".join(ALL), help="comma-separated, from: " + ", ".join(ALL))
+    ap.add_argument("--families", default=",".join(ALL),
+                    help="comma-separated, from: " + ", ".join(ALL + ["independent-register"]))
     ap.add_argument("--proofs", action="store_true", help="also write and verify a proof for every core")
     ap.add_argument("--drat-trim", help="with --proofs: a drat-trim binary to check each proof with too")
     args = ap.parse_args()
@@ -124,7 +133,9 @@ def main():
                 if args.proofs:
                     subprocess.run(["rm", "-rf", proof_dir])
                     cmd += ["--proof", proof_dir]
+                started = time.monotonic()
                 full = run_json(cmd)
+                wall_ms = (time.monotonic() - started) * 1000
                 if full["verdict"] != "not-linearizable":
                     print(f"{family}/{name}: {full['verdict']} ({full.get('reason', '')})", flush=True)
                     rows.append((verdict["elapsed_ms"], full["elapsed_ms"], full.get("core_ms", 0), 0, False))
@@ -144,7 +155,8 @@ def main():
                         trimmed = "s VERIFIED" in out.stdout
                         proofs["drat_trim"] += trimmed
                         note += f"  drat-trim {'ok' if trimmed else 'FAILED'}"
-                print(f"{family}/{name}: verdict {verdict['elapsed_ms']:.1f} ms, check {full['elapsed_ms']:.1f} ms, "
+                print(f"{family}/{name}: verdict {verdict['elapsed_ms']:.1f} ms, check {full['elapsed_ms']:.1f} ms "
+                      f"({wall_ms:.0f} ms wall), "
                       f"core {core} ops ({'minimal' if full['core_minimal'] else 'NOT minimal'}) in "
                       f"{full['core_ms']:.1f} ms{note}", flush=True)
             tables.append((family, rows))
