@@ -4,6 +4,8 @@
 // travels as JSON that the script inserts as text.
 #include "report/html_report.hpp"
 
+#include "base/text_encoding.hpp"
+
 #include "report/page_template.hpp"
 #include "report/report_data.hpp"
 
@@ -11,7 +13,10 @@ namespace ariadne::report {
 
 namespace {
 
-std::string escape_html(std::string_view text) {
+// Also replaces bytes that are not UTF-8 (a file name may hold any): the page says it
+// is UTF-8.
+std::string escape_html(std::string_view raw) {
+  const std::string text = replace_invalid_utf8(std::string(raw));
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

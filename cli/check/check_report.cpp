@@ -4,6 +4,7 @@
 // :index is shown when the file had one, since that is what Jepsen users search for.
 #include "cli/check/check_report.hpp"
 
+#include "base/text_encoding.hpp"
 #include "cli/common/help_text.hpp"
 
 #include "cli/common/json_writer.hpp"
@@ -319,7 +320,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
            std::string(phase_name(report.limits->phase_when_reached())) +
            "; the verdict stands, what follows it is partial.\n";
   }
-  return out;
+  return replace_invalid_utf8(std::move(out));
 }
 
 std::string format_check_json(const CheckReport& report) {

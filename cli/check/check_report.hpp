@@ -52,7 +52,7 @@ inline constexpr std::size_t kTableRowLimit = 40;
 
 // The verdict first, then model, engine, time and op count; then the witness (when
 // linearizable), the offending ops and the explanation (when not), or the reason
-// (when unknown).
+// (when unknown). Bytes of the history that are not UTF-8 are shown as U+FFFD.
 std::string format_check_text(const CheckReport& report, const Style& style, bool full);
 
 // One JSON object with the fields the command-line contract names (verdict, model,
