@@ -254,7 +254,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
                  : "\nWitness: the operations in an order that keeps each process's own order and explains every "
                    "result\n";
       out += format_ops_table(history, result.linearization, full);
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       break;
     case Verdict::not_linearizable: {
       if (!result.failing_key.empty()) {
@@ -301,11 +301,11 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
           out += format_ops_table(history, result.prefix_linearization, full);
         }
       }
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       break;
     }
     case Verdict::unknown:
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
       if (result.limit != Limit::none) {
         out += "Limit reached: " + limit_flag(result.limit) + ", during " +
@@ -445,13 +445,18 @@ std::string format_check_json(const CheckReport& report) {
     for (const ReadWarning& w : report.history->warnings) json.value(warning_text(report.history->source, w));
     json.end_array();
   }
-  if (!report.proof_dir.empty()) {
-    json.key("proof").begin_object();
-    json.field("dir", report.proof_dir);
-    json.field("written", result.verdict == Verdict::not_linearizable);
-    json.field("summary", report.proof_note);
+  // "written" is what happened, not what was asked: a proof or report cut short by a
+  // limit or refused by the file system is false, with the reason.
+  const auto side_output = [&json](const char* name, const char* path_field, const SideOutput& output) {
+    json.key(name).begin_object();
+    json.field(path_field, output.path);
+    json.field("written", output.written);
+    json.field("summary", output.summary);
+    if (!output.written) json.field("reason", output.reason);
     json.end_object();
-  }
+  };
+  if (report.proof) side_output("proof", "dir", *report.proof);
+  if (report.html) side_output("html", "path", *report.html);
   if (!result.race.entrants.empty()) {
     json.key("race").begin_object();
     json.key("entrants").begin_array();
