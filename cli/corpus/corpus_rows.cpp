@@ -10,7 +10,9 @@
 #include <ariadne/value.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <set>
 
 namespace ariadne::cli {
 
@@ -212,6 +214,39 @@ fs::path path_below(const fs::path& dir, const std::string& row_name) {
   fs::path relative = fs::path(row_name).lexically_normal();
   if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") relative = relative.filename();
   return dir / relative;
+}
+
+std::vector<fs::path> unique_paths_below(const fs::path& dir, const std::vector<std::string>& row_names) {
+  std::vector<fs::path> paths;
+  paths.reserve(row_names.size());
+  // Lower case: two names that differ only in case are one file on some systems.
+  std::set<std::string> taken;
+  const auto key = [](const fs::path& path) {
+    std::string text = path.generic_string();
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  for (const std::string& name : row_names) {
+    // The row's path as a relative one: "..", a root and empty or "." parts become
+    // plain folder names, so nothing is written outside `dir` and the folders a row
+    // came from stay told apart (two Jepsen stores' history.edn).
+    fs::path relative;
+    const fs::path normal = fs::path(name).lexically_normal();
+    if (normal.is_absolute()) relative /= "_root_";
+    for (const fs::path& part : normal.relative_path()) {
+      const std::string text = part.string();
+      if (text.empty() || text == ".") continue;
+      relative /= text == ".." ? std::string("_up_") : text;
+    }
+    if (relative.empty()) relative = "_row_";
+    fs::path candidate = relative;
+    for (int n = 2; !taken.insert(key(candidate)).second; ++n) {
+      candidate = fs::path(relative.string() + "~" + std::to_string(n));
+    }
+    paths.push_back(dir / candidate);
+  }
+  return paths;
 }
 
 std::optional<Verdict> parse_verdict(std::string_view name) {
