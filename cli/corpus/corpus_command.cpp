@@ -100,6 +100,8 @@ CorpusOutcome certify_corpus_row(const CorpusRow& row, const CheckOptions& optio
   }
   const bool matched = certificate.verdict && row.expected && *certificate.verdict == *row.expected;
   outcome.ok = matched && certificate.certified;
+  // A signal that stopped the certificate says nothing about the answer.
+  outcome.interrupted = certificate.stopped_by == Limit::cancelled;
   return outcome;
 }
 
@@ -157,8 +159,11 @@ RunRows select_rows(std::vector<CorpusRow> all_rows, const std::optional<ShardSp
 // started, nor when its check answered unknown because the interrupt cancelled it
 // (an unknown that lands just as the signal does is counted as not checked too; that
 // only errs towards rechecking).
+// A row the signal stopped before its verdict (while reading, say) got no answer
+// either; one it stopped after is listed as interrupted (CorpusOutcome::interrupted).
 bool answered(const CorpusOutcome& outcome, bool ran, bool interrupted) {
   if (!ran) return false;
+  if (outcome.interrupted && (!outcome.verdict || *outcome.verdict == Verdict::unknown)) return false;
   return !(interrupted && outcome.error.empty() && outcome.verdict == Verdict::unknown);
 }
 
