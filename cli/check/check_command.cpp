@@ -61,6 +61,7 @@ Consistency choose_consistency_for(const std::string& name, Engine engine) {
 void require_readable_file(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
+  if (error == std::errc::too_many_symbolic_link_levels) throw InputError(path, {}, "a symbolic link loop");
   if (error || !std::filesystem::exists(status)) throw InputError(path, {}, "no such file");
   if (std::filesystem::is_directory(status)) history_file_in(path);
 }
