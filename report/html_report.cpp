@@ -5,7 +5,6 @@
 #include "report/html_report.hpp"
 
 #include "base/text_encoding.hpp"
-
 #include "report/limit_poll.hpp"
 #include "report/page_template.hpp"
 #include "report/report_data.hpp"

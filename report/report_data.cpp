@@ -12,40 +12,61 @@
 #include <cstdio>
 #include <deque>
 #include <map>
-#include <unordered_map>
 
 namespace ariadne::report {
 
 namespace {
 
-// Each text is kept once: the index looks texts up by views into the deque, whose
-// elements never move. A million-op history interns up to two million texts, and
-// keeping each twice doubled both the memory and the time freeing them takes, which
-// is spent after a limit has stopped the report.
+// Each text is kept once, in a deque whose elements never move, and found again
+// through an open-addressing table of ids: a million-op history interns up to two
+// million texts, and a node-based map (which also kept each text twice) spent as
+// long freeing its nodes as building them, time taken after a limit stopped the
+// report.
 class StringTable {
  public:
   std::uint32_t intern(std::string text) {
-    const auto found = index_.find(text);
-    if (found != index_.end()) return found->second;
-    const auto id = static_cast<std::uint32_t>(texts_.size());
-    texts_.push_back(std::move(text));
-    index_.emplace(texts_.back(), id);
-    return id;
+    if (2 * (texts_.size() + 1) > slots_.size()) grow();
+    const std::size_t hash = std::hash<std::string_view>{}(text);
+    for (std::size_t slot = hash & (slots_.size() - 1);; slot = (slot + 1) & (slots_.size() - 1)) {
+      const std::uint32_t held = slots_[slot];
+      if (held == kEmpty) {
+        const auto id = static_cast<std::uint32_t>(texts_.size());
+        texts_.push_back(std::move(text));
+        hashes_.push_back(hash);
+        slots_[slot] = id;
+        return id;
+      }
+      if (hashes_[held] == hash && texts_[held] == text) return held;
+    }
   }
 
   // The texts in the order interned; the table is empty afterwards.
   std::vector<std::string> take() {
-    index_.clear();
     std::vector<std::string> out;
     out.reserve(texts_.size());
     for (std::string& text : texts_) out.push_back(std::move(text));
     texts_.clear();
+    hashes_.clear();
+    slots_.clear();
     return out;
   }
 
  private:
+  static constexpr std::uint32_t kEmpty = ~0u;
+
+  // Twice the slots, each text placed again by its kept hash.
+  void grow() {
+    slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), kEmpty);
+    for (std::uint32_t id = 0; id < texts_.size(); ++id) {
+      std::size_t slot = hashes_[id] & (slots_.size() - 1);
+      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
+      slots_[slot] = id;
+    }
+  }
+
   std::deque<std::string> texts_;
-  std::unordered_map<std::string_view, std::uint32_t> index_;
+  std::vector<std::size_t> hashes_;   // per id
+  std::vector<std::uint32_t> slots_;  // ids; a power of two in size, at most half full
 };
 
 // Op ids to indices into history.ops (which is in ascending id order).

@@ -158,9 +158,8 @@ RunRows select_rows(std::vector<CorpusRow> all_rows, const std::optional<ShardSp
 // A row counts as checked when it got an answer of its own: not when it was never
 // started, nor when its check answered unknown because the interrupt cancelled it
 // (an unknown that lands just as the signal does is counted as not checked too; that
-// only errs towards rechecking).
-// A row the signal stopped before its verdict (while reading, say) got no answer
-// either; one it stopped after is listed as interrupted (CorpusOutcome::interrupted).
+// only errs towards rechecking). Nor when the signal stopped it before its verdict
+// (while reading, say); one it stopped after is listed, as interrupted.
 bool answered(const CorpusOutcome& outcome, bool ran, bool interrupted) {
   if (!ran) return false;
   if (outcome.interrupted && (!outcome.verdict || *outcome.verdict == Verdict::unknown)) return false;
