@@ -22,4 +22,11 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
 // (file names and history values may hold arbitrary bytes).
 std::string json_quote(std::string_view text);
 
+// `text` with every byte that is not part of well-formed UTF-8 replaced by U+FFFD,
+// the rest unchanged: for outputs whose format has no byte escape (EDN, the human
+// report, HTML), which must stay valid UTF-8 whatever bytes a history held. As in
+// json_quote, each stray byte becomes one U+FFFD. Returns `text` as is when it is
+// well-formed, which is almost always.
+std::string replace_invalid_utf8(std::string text);
+
 }  // namespace ariadne

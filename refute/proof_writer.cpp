@@ -63,7 +63,8 @@ std::string readme(const std::string& spec) {
 // does not refute its formula before `stop` says so.
 std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<const Operation* const> partition,
                                             std::span<const std::uint32_t> core, const Model& model,
-                                            const std::function<bool()>& stop, Consistency consistency) {
+                                            const std::function<bool()>& stop, const Limits& limits,
+                                            Consistency consistency) {
   std::vector<bool> keep(partition.size(), false);
   for (const std::uint32_t i : core) keep.at(i) = true;
   const RelaxedHistory relaxed = relax(partition, keep, nullptr, !keeps_real_time(consistency));
@@ -95,8 +96,15 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   recording.keep_cuts = true;
   solvers::FormulaHooks hooks;
   hooks.should_stop = stop;
+  // A whole partition's formula may not fit in what --memory-limit leaves: the solver
+  // is asked its size before loading it, as the engines ask.
+  hooks.load_fits = [&limits](std::size_t bytes) { return limits.would_fit(bytes); };
   const solvers::FormulaDecision decision = solvers::decide_formula(*solver, formula, hooks, recording);
   if (decision.outcome == search::Outcome::stopped) return std::nullopt;
+  if (decision.outcome == search::Outcome::out_of_memory) {
+    limits.note_memory_exceeded();
+    return std::nullopt;
+  }
   if (decision.outcome != search::Outcome::not_linearizable) {
     throw std::logic_error("proof: the solver does not refute the core's relaxed history");
   }
@@ -171,32 +179,65 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
 
 }  // namespace
 
-ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
-                         std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
-                         std::chrono::steady_clock::duration core_attempt, Consistency consistency) {
+namespace {
+
+// A proof cut short leaves no files of its own behind: a core.edn and formula.cnf
+// without their proof, or beside an earlier run's proof.drat, would read as a proof
+// that does not check.
+void remove_proof_files(const std::string& dir) {
+  std::error_code ignored;
+  for (const char* name : {kManifestFile, kProofFile, kCnfFile, kHistoryFile, kReadmeFile}) {
+    fs::remove(fs::path(dir) / name, ignored);
+  }
+}
+
+ProofWritten write_proof_within(const std::string& dir, std::span<const Operation* const> partition,
+                                std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
+                                std::chrono::steady_clock::duration core_attempt, Consistency consistency) {
   // With a deadline, the core's own formula gets at most half of what is left, so
   // the whole partition's proof still has time when the core's cannot be found.
   if (limits.deadline() != Limits::Clock::time_point::max()) {
     core_attempt = std::min(core_attempt, (limits.deadline() - Limits::Clock::now()) / 2);
   }
   const auto attempt_ends = limits.deadline_within(core_attempt);
-  const auto stopped = [&limits] { return limits.reached() != Limit::none; };
+  // The limit that stopped an attempt, remembered: the resident-memory measure is
+  // withdrawn once the solver's memory is freed, and a proof stopped by it is a limit
+  // reached (and no reason to try the larger formula), not a failure.
+  Limit stopped_by = Limit::none;
+  const auto stopped = [&limits, &stopped_by] {
+    const Limit limit = limits.reached();
+    if (limit != Limit::none && stopped_by == Limit::none) stopped_by = limit;
+    return limit != Limit::none;
+  };
   const auto attempt_over = [&] { return stopped() || std::chrono::steady_clock::now() >= attempt_ends; };
-  if (auto written = try_write_proof(dir, partition, core, model, attempt_over, consistency)) return *written;
+  if (auto written = try_write_proof(dir, partition, core, model, attempt_over, limits, consistency)) return *written;
   // Some cores make CDCL count (the mutex's acquires against its releases), which it
   // cannot do in short proofs, while the partition as recorded is refuted at once:
   // prove that larger core instead, and say so. It may take what the limits leave.
-  if (!stopped()) {
+  if (!stopped() && stopped_by == Limit::none) {
     std::vector<std::uint32_t> everything(partition.size());
     for (std::uint32_t i = 0; i < partition.size(); ++i) everything[i] = i;
-    if (auto written = try_write_proof(dir, partition, everything, model, stopped, consistency)) {
+    if (auto written = try_write_proof(dir, partition, everything, model, stopped, limits, consistency)) {
       written->whole_partition = true;
       return *written;
     }
   }
-  const Limit limit = limits.reached();
-  if (limit != Limit::none) throw LimitReached(limit, "no proof: " + limits.describe());
+  (void)stopped();
+  if (stopped_by != Limit::none) throw LimitReached(stopped_by, "no proof: " + limits.describe(stopped_by));
   throw std::runtime_error("no proof: the solver was stopped");
+}
+
+}  // namespace
+
+ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,
+                         std::span<const std::uint32_t> core, const Model& model, const Limits& limits,
+                         std::chrono::steady_clock::duration core_attempt, Consistency consistency) {
+  try {
+    return write_proof_within(dir, partition, core, model, limits, core_attempt, consistency);
+  } catch (...) {
+    remove_proof_files(dir);
+    throw;
+  }
 }
 
 ProofWritten write_proof(const std::string& dir, std::span<const Operation* const> partition,

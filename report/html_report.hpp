@@ -20,6 +20,7 @@
 #pragma once
 
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 #include <ariadne/result.hpp>
 
@@ -31,9 +32,15 @@ namespace ariadne::report {
 struct ReportContext {
   std::string file;        // the history file, shown as the title
   std::string model_spec;  // e.g. "cas-register(0)"
+  // The command's limits, polled while the page is built (report/limit_poll.hpp);
+  // none when null.
+  const Limits* limits = nullptr;
 };
 
 // Writes the page for `result`, which check() returned for `history` under `model`.
+// Throws LimitReached when context.limits stops it, before a byte of the page is
+// written: the page is assembled in memory first, so a stopped report leaves `out`
+// untouched rather than half a page.
 void write_html_report(std::ostream& out, const History& history, const Model& model, const CheckResult& result,
                        const ReportContext& context);
 

@@ -3,39 +3,79 @@
 #include "report/report_data.hpp"
 
 #include "base/text_encoding.hpp"
+#include "report/limit_poll.hpp"
 #include "report/state_replay.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <map>
-#include <unordered_map>
 
 namespace ariadne::report {
 
 namespace {
 
+// Each text is kept once, in a deque whose elements never move, and found again
+// through an open-addressing table of ids: a million-op history interns up to two
+// million texts, and a node-based map (which also kept each text twice) spent as
+// long freeing its nodes as building them, time taken after a limit stopped the
+// report.
 class StringTable {
  public:
-  explicit StringTable(std::vector<std::string>& strings) : strings_(strings) {}
-
   std::uint32_t intern(std::string text) {
-    auto [it, inserted] = index_.try_emplace(text, static_cast<std::uint32_t>(strings_.size()));
-    if (inserted) strings_.push_back(std::move(text));
-    return it->second;
+    if (2 * (texts_.size() + 1) > slots_.size()) grow();
+    const std::size_t hash = std::hash<std::string_view>{}(text);
+    for (std::size_t slot = hash & (slots_.size() - 1);; slot = (slot + 1) & (slots_.size() - 1)) {
+      const std::uint32_t held = slots_[slot];
+      if (held == kEmpty) {
+        const auto id = static_cast<std::uint32_t>(texts_.size());
+        texts_.push_back(std::move(text));
+        hashes_.push_back(hash);
+        slots_[slot] = id;
+        return id;
+      }
+      if (hashes_[held] == hash && texts_[held] == text) return held;
+    }
+  }
+
+  // The texts in the order interned; the table is empty afterwards.
+  std::vector<std::string> take() {
+    std::vector<std::string> out;
+    out.reserve(texts_.size());
+    for (std::string& text : texts_) out.push_back(std::move(text));
+    texts_.clear();
+    hashes_.clear();
+    slots_.clear();
+    return out;
   }
 
  private:
-  std::vector<std::string>& strings_;
-  std::unordered_map<std::string, std::uint32_t> index_;
+  static constexpr std::uint32_t kEmpty = ~0u;
+
+  // Twice the slots, each text placed again by its kept hash.
+  void grow() {
+    slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), kEmpty);
+    for (std::uint32_t id = 0; id < texts_.size(); ++id) {
+      std::size_t slot = hashes_[id] & (slots_.size() - 1);
+      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
+      slots_[slot] = id;
+    }
+  }
+
+  std::deque<std::string> texts_;
+  std::vector<std::size_t> hashes_;   // per id
+  std::vector<std::uint32_t> slots_;  // ids; a power of two in size, at most half full
 };
 
 // Op ids to indices into history.ops (which is in ascending id order).
-std::vector<std::uint32_t> indices_of(const History& history, const std::vector<std::uint32_t>& ids) {
+std::vector<std::uint32_t> indices_of(const History& history, const std::vector<std::uint32_t>& ids,
+                                      LimitPoll* poll = nullptr) {
   std::vector<std::uint32_t> indices;
   indices.reserve(ids.size());
   for (std::uint32_t id : ids) {
+    if (poll) poll->step();
     auto it = std::lower_bound(history.ops.begin(), history.ops.end(), id,
                                [](const Operation& op, std::uint32_t v) { return op.id < v; });
     if (it != history.ops.end() && it->id == id) {
@@ -73,7 +113,7 @@ std::uint32_t time_slot(const std::vector<std::uint64_t>& times, std::uint64_t p
 // The partitions (the keys of kv, of independent(MODEL)) in key order, except that
 // the failing one, when there is one, comes first: it is the one the reader came for.
 void assign_partitions(ReportData& data, const History& history, const Model& model,
-                       const std::string& failing_partition) {
+                       const std::string& failing_partition, LimitPoll& poll) {
   if (!model.is_partitioned()) {
     data.partition_keys.clear();
     data.initial_state.assign(1, kNone);
@@ -81,8 +121,15 @@ void assign_partitions(ReportData& data, const History& history, const Model& mo
   }
   std::map<Value, std::uint32_t> index;
   std::vector<Value> keys;
-  for (const Operation& op : history.ops) keys.push_back(model.partition_key(op));
-  for (const Value& key : keys) index.emplace(key, 0);
+  for (const Operation& op : history.ops) {
+    poll.step();
+    keys.push_back(model.partition_key(op));
+  }
+  poll.check();
+  for (const Value& key : keys) {
+    poll.step();
+    index.emplace(key, 0);
+  }
   const auto number = [&](const Value& key, std::uint32_t& i) {
     i = static_cast<std::uint32_t>(data.partition_keys.size());
     data.partition_keys.push_back(shorten(key.to_edn(), kMaxOpText));
@@ -93,21 +140,30 @@ void assign_partitions(ReportData& data, const History& history, const Model& mo
   for (auto& [key, i] : index) {
     if (failing_partition.empty() || key.to_edn() != failing_partition) number(key, i);
   }
+  poll.check();
   data.partition_of.reserve(keys.size());
-  for (const Value& key : keys) data.partition_of.push_back(index.at(key));
+  for (const Value& key : keys) {
+    poll.step();
+    data.partition_of.push_back(index.at(key));
+  }
   data.initial_state.assign(std::max<std::size_t>(data.partition_keys.size(), 1), kNone);
 }
 
 // Fills state_after for the ops of `order` and initial_state for their partitions.
 void replay_order(ReportData& data, StringTable& strings, const History& history, const Model& model,
-                  const std::vector<std::uint32_t>& order) {
+                  const std::vector<std::uint32_t>& order, const Limits* limits) {
+  LimitPoll poll(limits);
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_partition;
-  for (std::uint32_t i : order) by_partition[data.partition_of.empty() ? 0 : data.partition_of[i]].push_back(i);
+  for (std::uint32_t i : order) {
+    poll.step();
+    by_partition[data.partition_of.empty() ? 0 : data.partition_of[i]].push_back(i);
+  }
   for (const auto& [partition, indices] : by_partition) {
+    poll.check();
     std::vector<const Operation*> ops;
     ops.reserve(indices.size());
     for (std::uint32_t i : indices) ops.push_back(&history.ops[i]);
-    ReplayedStates replay = replay_states(model, ops);
+    ReplayedStates replay = replay_states(model, ops, limits);
     data.initial_state[partition] = static_cast<std::int32_t>(strings.intern(std::move(replay.initial)));
     for (std::size_t k = 0; k < replay.after.size(); ++k) {
       data.state_after[indices[k]] = static_cast<std::int32_t>(strings.intern(std::move(replay.after[k])));
@@ -209,6 +265,8 @@ class JsonFields {
 
 ReportData build_report_data(const History& history, const Model& model, const CheckResult& result,
                              const ReportContext& context) {
+  LimitPoll poll(context.limits);
+  poll.check();
   ReportData data;
   data.file = context.file;
   data.model = context.model_spec;
@@ -234,16 +292,19 @@ ReportData build_report_data(const History& history, const Model& model, const C
 
   const auto& ops = history.ops;
   for (const Operation& op : ops) {
+    poll.step();
     data.times.push_back(op.call);
     if (op.ret != kNever) data.times.push_back(op.ret);
     data.processes.push_back(op.process);
   }
+  poll.check();
   std::sort(data.times.begin(), data.times.end());
   data.times.erase(std::unique(data.times.begin(), data.times.end()), data.times.end());
   std::sort(data.processes.begin(), data.processes.end());
   data.processes.erase(std::unique(data.processes.begin(), data.processes.end()), data.processes.end());
 
-  StringTable strings(data.strings);
+  poll.check();
+  StringTable strings;
   const std::size_t n = ops.size();
   data.ids.reserve(n);
   data.lanes.reserve(n);
@@ -252,6 +313,7 @@ ReportData build_report_data(const History& history, const Model& model, const C
   data.statuses.reserve(n);
   data.descriptions.reserve(n);
   for (const Operation& op : ops) {
+    poll.step();
     data.ids.push_back(op.id);
     data.lanes.push_back(static_cast<std::uint32_t>(
         std::lower_bound(data.processes.begin(), data.processes.end(), op.process) - data.processes.begin()));
@@ -262,15 +324,15 @@ ReportData build_report_data(const History& history, const Model& model, const C
   }
 
   assign_partitions(data, history, model,
-                    result.verdict == Verdict::not_linearizable ? result.failing_partition : std::string());
+                    result.verdict == Verdict::not_linearizable ? result.failing_partition : std::string(), poll);
   data.state_after.assign(n, kNone);
   if (result.verdict == Verdict::linearizable) {
-    data.linearization = indices_of(history, result.linearization);
-    replay_order(data, strings, history, model, data.linearization);
+    data.linearization = indices_of(history, result.linearization, &poll);
+    replay_order(data, strings, history, model, data.linearization, context.limits);
   } else if (result.verdict == Verdict::not_linearizable) {
-    data.core = indices_of(history, result.core);
-    data.prefix = indices_of(history, result.prefix_linearization);
-    if (!data.prefix.empty()) replay_order(data, strings, history, model, data.prefix);
+    data.core = indices_of(history, result.core, &poll);
+    data.prefix = indices_of(history, result.prefix_linearization, &poll);
+    if (!data.prefix.empty()) replay_order(data, strings, history, model, data.prefix, context.limits);
     for (const RealTimeFact& fact : result.core_real_time) {
       const auto pair = indices_of(history, {fact.before, fact.after});
       if (pair.size() == 2) data.core_facts.emplace_back(pair[0], pair[1]);
@@ -280,10 +342,13 @@ ReportData build_report_data(const History& history, const Model& model, const C
       if (!failing.empty()) data.failing = static_cast<std::int32_t>(failing.front());
     }
   }
+  data.strings = strings.take();
+  poll.check();
   return data;
 }
 
-std::string report_data_json(const ReportData& data) {
+std::string report_data_json(const ReportData& data, const Limits* limits) {
+  const LimitPoll poll(limits);
   const std::size_t n = data.ids.size();
   // How many slots each op spans, -1 for a crashed op (open to the end).
   std::vector<std::int64_t> spans(n);
@@ -297,6 +362,9 @@ std::string report_data_json(const ReportData& data) {
 
   std::string out;
   out.reserve(256 + 24 * n + data.times.size() * 3);
+  // The limits are polled between columns: a column of a million ops takes tens of
+  // milliseconds to write.
+  poll.check();
   JsonFields top(out);
   top.integer("format", 1)
       .text("file", data.file)
@@ -310,27 +378,28 @@ std::string report_data_json(const ReportData& data) {
       .boolean("coreMinimal", data.core_minimal)
       .integers("times", data.times, true)
       .integers("processes", data.processes);
+  poll.check();
   JsonFields columns = top.object("ops");
-  columns.integer("count", n)
-      .integers("id", data.ids, true)
-      .integers("lane", data.lanes)
-      .integers("call", data.calls, true)
-      .integers("span", spans)
-      .text("status", data.statuses)
-      .integers("text", data.descriptions)
-      .integers("stateAfter", any_state ? data.state_after : std::vector<std::int32_t>{})
-      .integers("partition", data.partition_of)
-      .close();
-  top.integers("initialState", data.initial_state)
-      .texts("partitionKeys", data.partition_keys)
-      .texts("keys", data.keys)
-      .texts("strings", data.strings)
-      .integers("linearization", data.linearization, true)
+  columns.integer("count", n).integers("id", data.ids, true).integers("lane", data.lanes);
+  poll.check();
+  columns.integers("call", data.calls, true).integers("span", spans).text("status", data.statuses);
+  poll.check();
+  columns.integers("text", data.descriptions)
+      .integers("stateAfter", any_state ? data.state_after : std::vector<std::int32_t>{});
+  poll.check();
+  columns.integers("partition", data.partition_of).close();
+  poll.check();
+  top.integers("initialState", data.initial_state).texts("partitionKeys", data.partition_keys).texts("keys", data.keys);
+  poll.check();
+  top.texts("strings", data.strings);
+  poll.check();
+  top.integers("linearization", data.linearization, true)
       .integers("prefix", data.prefix, true)
       .integers("core", data.core, true)
       .integers("coreFacts", facts)
       .integer("failing", data.failing)
       .close();
+  poll.check();
   return out;
 }
 

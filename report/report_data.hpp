@@ -81,11 +81,13 @@ struct ReportData {
   std::int32_t failing = kNone;
 };
 
+// Polls context.limits as it goes (LimitReached).
 ReportData build_report_data(const History& history, const Model& model, const CheckResult& result,
                              const ReportContext& context);
 
 // The data as one JSON object, safe to put inside <script type="application/json">:
 // every '<' is written as \u003c, so no value can close the element or open a comment.
-std::string report_data_json(const ReportData& data);
+// Polls `limits` between columns (LimitReached).
+std::string report_data_json(const ReportData& data, const Limits* limits = nullptr);
 
 }  // namespace ariadne::report

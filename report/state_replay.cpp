@@ -5,6 +5,8 @@
 // few megabytes at most.
 #include "report/state_replay.hpp"
 
+#include "report/limit_poll.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -46,7 +48,8 @@ class StateNames {
 
 }  // namespace
 
-ReplayedStates replay_states(const Model& model, std::span<const Operation* const> order) {
+ReplayedStates replay_states(const Model& model, std::span<const Operation* const> order, const Limits* limits) {
+  LimitPoll poll(limits);
   auto compiled = model.compile(order);
   // Forward: reachable[offsets[i], offsets[i + 1]) is the set of states before order[i].
   std::vector<StateId> reachable{compiled->initial()};
@@ -54,6 +57,7 @@ ReplayedStates replay_states(const Model& model, std::span<const Operation* cons
   std::vector<StateId> next;
   std::size_t replayed = 0;
   for (; replayed < order.size(); ++replayed) {
+    poll.step();
     next.clear();
     for (std::size_t k = offsets[replayed]; k < offsets[replayed + 1]; ++k) {
       compiled->step(reachable[k], static_cast<std::uint32_t>(replayed), next);
@@ -71,6 +75,7 @@ ReplayedStates replay_states(const Model& model, std::span<const Operation* cons
   std::vector<StateId> kept(reachable.begin() + static_cast<std::ptrdiff_t>(offsets[replayed]), reachable.end());
   std::vector<StateId> narrowed;
   for (std::size_t i = replayed; i-- > 0;) {
+    poll.step();
     replay.after[i] = names.describe(kept);
     narrowed.clear();
     for (std::size_t k = offsets[i]; k < offsets[i + 1]; ++k) {

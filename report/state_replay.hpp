@@ -2,6 +2,7 @@
 #pragma once
 
 #include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
 #include <span>
@@ -22,8 +23,10 @@ struct ReplayedStates {
 // with the whole order (usually exactly one). Several states read "1 | 2"; texts are
 // shortened to kMaxStateText characters. `after` is shorter than `order` when the
 // order cannot be replayed to its end (it is not a valid order) or branches into more
-// than kMaxTrackedStates states: the states past that point are unknown.
-ReplayedStates replay_states(const Model& model, std::span<const Operation* const> order);
+// than kMaxTrackedStates states: the states past that point are unknown. Polls
+// `limits` as it goes (LimitReached).
+ReplayedStates replay_states(const Model& model, std::span<const Operation* const> order,
+                             const Limits* limits = nullptr);
 
 inline constexpr std::size_t kMaxTrackedStates = 1024;
 inline constexpr std::size_t kMaxStateText = 160;

@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
 """Measures whether --timeout and --memory-limit hold, from outside, on real and
 generated histories (the limits issue): every engine alone, the race, check
---explain --proof, corpus --certify and cross-check, each run timed and its peak
-resident size read by /usr/bin/time -f %M (the largest of the process and its Z3
-child), against the limit.
+--explain --proof, check --html, corpus --certify and cross-check, the key shards of
+kv histories (check --shard I/N, then check --merge), and histories read from a pipe
+(`cat FILE | ariadne check /dev/stdin`, and a writer that sleeps 30 s before it
+writes), each run timed and its peak resident size read by /usr/bin/time -f %M (the
+largest of the process and its Z3 child), against the limit.
 
     scripts/limits_sweep.py --ariadne build/ariadne [--timeout 1] [--memory-limit-mib 512]
-                            [--per-model 20] [--json OUT]
+                            [--per-model 20] [--modes SUBSTRING,...] [--big] [--json OUT]
 
-A run holds when its wall time is at most --timeout + 100 ms past what the command
+A run holds when its wall time is at most --timeout + --slack-s past what the command
 could not have avoided (for cross-check: each engine run and the certification
-separately, read from its JSON) and its peak resident size is at most the memory
-limit + 10 %. Prints one line per failure, a table per mode, and the worst cases.
-Runs one command at a time: timings on a shared machine are noisy enough.
+separately, read from its JSON; for a pipe: ariadne's own time, not the writer's) and
+its peak resident size is at most the memory limit + 10 %. --big adds a 10^6-op kv
+history (1,000 keys) checked with --html and with --proof under --timeout 4 and
+--memory-limit 400MiB (issue 41). Prints one line per failure, a table per mode, and
+the worst cases. Runs one command at a time: timings on a shared machine are noisy
+enough.
 """
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -27,7 +33,7 @@ import time
 MODELS = ["register", "cas-register", "etcd", "multi-register", "kv", "fifo-queue", "stack", "unordered-queue",
           "set", "mutex"]
 ENGINES = ["wgl", "jit", "sat", "smt", "brute", "unique", "auto"]
-SLACK_S = 0.1
+KEY_SHARDS = 2
 
 
 def generated_histories(ariadne, folder, per_model):
@@ -70,16 +76,74 @@ def reported_histories(shared, folder):
     return out
 
 
-def timed(args):
-    """Wall seconds, peak RSS in bytes, exit status, stdout."""
+def timed(args, writer=None):
+    """Wall seconds, peak RSS in bytes, exit status, stdout. With `writer` (a command
+    whose stdout is the run's stdin), the writer is started first and killed once the
+    run has ended: the time is the run's own."""
+    feed = subprocess.Popen(writer, stdout=subprocess.PIPE, start_new_session=True) if writer else None
     start = time.monotonic()
     with tempfile.NamedTemporaryFile("r") as rss:
         p = subprocess.run(["/usr/bin/time", "-o", rss.name, "-f", "%M"] + args, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
+                           stderr=subprocess.DEVNULL, text=True, stdin=feed.stdout if feed else None)
         wall = time.monotonic() - start
         lines = [l for l in open(rss.name).read().split("\n") if l.strip().isdigit()]
         peak = int(lines[-1]) * 1024 if lines else 0
+    if feed:
+        feed.stdout.close()
+        if feed.poll() is None:
+            os.killpg(feed.pid, 9)
+        feed.wait()
     return wall, peak, p.returncode, p.stdout
+
+
+def history_modes(ariadne, folder, name, path, model, t, mem):
+    """(mode, command, writer) for every way one history is checked."""
+    here = os.path.dirname(path)
+    limits = ["--timeout", t, "--memory-limit", mem]
+    modes = [(f"check --engine {e}", [ariadne, "check", path, "--model", model, "--engine", e, "--json"] + limits,
+              None) for e in ENGINES]
+    proof = os.path.join(here, "proof")
+    modes.append(("check --explain --proof", [ariadne, "check", path, "--model", model, "--explain", "--json",
+                                              "--proof", proof] + limits, None))
+    modes.append(("check --html", [ariadne, "check", path, "--model", model, "--json", "--html",
+                                   os.path.join(here, "report.html")] + limits, None))
+    modes.append(("check --html --proof", [ariadne, "check", path, "--model", model, "--json", "--html",
+                                           os.path.join(here, "report.html"), "--proof", proof] + limits, None))
+    modes.append(("corpus --certify", [ariadne, "corpus", here, "--certify", os.path.join(folder, "cert-" + name),
+                                       "--jobs", "1", "--json"] + limits, None))
+    modes.append(("cross-check", [ariadne, "cross-check", here, "--jobs", "1", "--json"] + limits, None))
+    if model == "kv":
+        # Key shards: each shard's check, then the merge of their reports, each a run.
+        reports = [os.path.join(here, f"shard-{i}.json") for i in range(KEY_SHARDS)]
+        for i, report in enumerate(reports):
+            modes.append(("check --shard", ["sh", "-c", '"$0" "$@" > ' + shlex.quote(report), ariadne, "check", path,
+                                            "--model", model, "--shard", f"{i}/{KEY_SHARDS}", "--json"] + limits,
+                          None))
+        modes.append(("check --merge", [ariadne, "check", path, "--model", model, "--merge"] + reports + ["--json"] +
+                      limits, None))
+    # Pipes: the file read from stdin, whole at once and from a writer that sleeps
+    # far past the timeout (reading must stop at the timeout all the same).
+    modes.append(("check /dev/stdin (cat)", [ariadne, "check", "/dev/stdin", "--model", model, "--json"] + limits,
+                  ["cat", path]))
+    modes.append(("check /dev/stdin (slow writer)", [ariadne, "check", "/dev/stdin", "--model", model, "--json"] +
+                  limits, ["sh", "-c", 'sleep 30; cat "$0"', path]))
+    return modes
+
+
+def big_history_modes(ariadne, folder):
+    """The 10^6-op kv history of issue 41, with --html and --proof."""
+    path = os.path.join(folder, "big", "big.edn")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    subprocess.run([ariadne, "generate", "atomic", "--model", "kv", "--keys", "1000", "--ops", "1000000",
+                    "--processes", "8", "--seed", "3", "-o", path], check=True, stdout=subprocess.DEVNULL)
+    limits = ["--timeout", "4", "--memory-limit", "400MiB"]
+    here = os.path.dirname(path)
+    return [("big", path, "kv", 4.0, 400 << 20, [
+        ("big check --html", [ariadne, "check", path, "--model", "kv", "--json", "--html",
+                              os.path.join(here, "r.html")] + limits, None),
+        ("big check --proof", [ariadne, "check", path, "--model", "kv", "--json", "--proof",
+                               os.path.join(here, "proof")] + limits, None),
+    ])]
 
 
 def main():
@@ -89,6 +153,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=1.0)
     ap.add_argument("--memory-limit-mib", type=int, default=512)
     ap.add_argument("--per-model", type=int, default=20)
+    ap.add_argument("--slack-s", type=float, default=0.25, help="allowed past --timeout (issue 41: 0.25 s)")
+    ap.add_argument("--modes", help="only the modes containing one of these comma-separated substrings")
+    ap.add_argument("--big", action="store_true", help="add the 10^6-op kv history with --html and --proof")
     ap.add_argument("--json", help="write every run as JSON here")
     args = ap.parse_args()
     ariadne = os.path.abspath(args.ariadne)
@@ -102,20 +169,17 @@ def main():
     try:
         histories = reported_histories(args.shared, folder) + generated_histories(ariadne, folder, args.per_model)
         print(f"{len(histories)} histories, --timeout {t}, --memory-limit {mem}", file=sys.stderr)
-        for n, (name, path, model) in enumerate(histories):
-            here = os.path.dirname(path)
-            modes = [(f"check --engine {e}", [ariadne, "check", path, "--model", model, "--engine", e, "--json",
-                                              "--timeout", t, "--memory-limit", mem]) for e in ENGINES]
-            proof = os.path.join(here, "proof")
-            modes.append(("check --explain --proof", [ariadne, "check", path, "--model", model, "--explain", "--json",
-                                                      "--proof", proof, "--timeout", t, "--memory-limit", mem]))
-            modes.append(("corpus --certify", [ariadne, "corpus", here, "--certify", os.path.join(folder, "cert-" + name),
-                                               "--jobs", "1", "--json", "--timeout", t, "--memory-limit", mem]))
-            modes.append(("cross-check", [ariadne, "cross-check", here, "--jobs", "1", "--json", "--timeout", t,
-                                          "--memory-limit", mem]))
-            for mode, command in modes:
-                wall, peak, status, out = timed(command)
-                allowed = args.timeout + SLACK_S
+        plan = [(name, path, model, args.timeout, limit, history_modes(ariadne, folder, name, path, model, t, mem))
+                for name, path, model in histories]
+        if args.big:
+            plan += big_history_modes(ariadne, folder)
+        wanted = args.modes.split(",") if args.modes else None
+        for n, (name, path, model, timeout, memory, modes) in enumerate(plan):
+            for mode, command, writer in modes:
+                if wanted and not any(w in mode for w in wanted):
+                    continue
+                wall, peak, status, out = timed(command, writer)
+                allowed = timeout + args.slack_s
                 worst_part = wall
                 if mode == "cross-check":
                     # Six engine runs and a certification, each under the limit.
@@ -127,14 +191,15 @@ def main():
                     except (ValueError, KeyError):
                         worst_part = float("inf")
                 run = {"history": name, "mode": mode, "wall_s": round(wall, 3), "worst_part_s": round(worst_part, 3),
-                       "peak_mib": round(peak / (1 << 20), 1), "status": status}
+                       "over_s": round(worst_part - timeout, 3), "peak_mib": round(peak / (1 << 20), 1),
+                       "over_memory": round(peak / memory, 3), "status": status}
                 runs.append(run)
                 held_time = worst_part <= allowed
-                held_memory = peak <= limit * 1.1
+                held_memory = peak <= memory * 1.1
                 if not (held_time and held_memory) or status not in (0, 1, 2):
                     failures.append(run)
                     print(f"FAIL {name} {mode}: {run}", file=sys.stderr)
-            print(f"[{n + 1}/{len(histories)}] {name}", file=sys.stderr)
+            print(f"[{n + 1}/{len(plan)}] {name}", file=sys.stderr)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -144,7 +209,14 @@ def main():
         print(f"{mode:28} {len(rs):5} {statistics.median(r['wall_s'] for r in rs):9.3f} "
               f"{max(r['wall_s'] for r in rs):7.3f} {max(r['worst_part_s'] for r in rs):10.3f} "
               f"{max(r['peak_mib'] for r in rs):8.1f}")
-    print(f"\n{len(runs)} runs, {len(failures)} past --timeout {t} + {SLACK_S} s or --memory-limit {mem} + 10%")
+    print(f"\n{len(runs)} runs, {len(failures)} past --timeout + {args.slack_s} s or --memory-limit + 10% "
+          f"(or an exit status other than 0, 1, 2)")
+    if runs:
+        worst = max(runs, key=lambda r: r["over_s"])
+        print(f"  worst overshoot of the timeout: {worst['over_s']} s ({worst['history']} {worst['mode']}); "
+              f"largest peak: {max(r['over_memory'] for r in runs):.2f} of the memory limit")
+    for mode in sorted({r["mode"] for r in failures}):
+        print(f"  failing mode: {mode}: {sum(1 for r in failures if r['mode'] == mode)} runs")
     for r in sorted(runs, key=lambda r: -r["worst_part_s"])[:5]:
         print(f"  slowest: {r['history']} {r['mode']}: {r['worst_part_s']} s, {r['peak_mib']} MiB")
     if args.json:

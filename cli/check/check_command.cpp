@@ -13,11 +13,13 @@
 
 #include "cli/check/check_report.hpp"
 #include "cli/check/edn_answer.hpp"
+#include "cli/check/html_output.hpp"
 #include "cli/check/key_shards.hpp"
 #include "cli/common/exit_status.hpp"
 #include "cli/common/help_text.hpp"
 #include "cli/common/interrupt.hpp"
 #include "cli/common/option_values.hpp"
+#include "cli/common/output_path.hpp"
 #include "cli/common/report_numbers.hpp"
 #include "cli/common/shared_options.hpp"
 #include "cli/common/terminal.hpp"
@@ -25,7 +27,6 @@
 #include "cli/proof/core_proof.hpp"
 #include "engines/engine_table.hpp"
 #include "history/store_folder.hpp"
-#include "report/html_report.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -35,7 +36,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <mutex>
 
@@ -61,17 +61,9 @@ Consistency choose_consistency_for(const std::string& name, Engine engine) {
 void require_readable_file(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
+  if (error == std::errc::too_many_symbolic_link_levels) throw InputError(path, {}, "a symbolic link loop");
   if (error || !std::filesystem::exists(status)) throw InputError(path, {}, "no such file");
   if (std::filesystem::is_directory(status)) history_file_in(path);
-}
-
-void write_html_file(const std::string& path, const History& history, const Model& model, const CheckResult& result,
-                     const std::string& source) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw UsageError("--html: cannot write " + path);
-  report::write_html_report(out, history, model, result, report::ReportContext{source, model.spec()});
-  out.flush();
-  if (!out) throw UsageError("--html: failed writing " + path);
 }
 
 // Progress of a long check on stderr: what phase, how long so far, which engines are
@@ -224,6 +216,10 @@ int run_check_command(const CheckCommandOptions& options) {
     throw UsageError(
         "--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
   }
+  // An output that cannot be written is a usage error before any work, not a
+  // surprise after the check (when it could no longer change the verdict's status).
+  if (options.html) require_writable_file("--html", *options.html);
+  if (options.proof) require_writable_folder("--proof", *options.proof);
 
   const InterruptScope interrupt;
   const Limits limits(check_options.timeout_seconds, check_options.memory_limit, &interrupt.flag());
@@ -282,15 +278,12 @@ int run_check_command(const CheckCommandOptions& options) {
     result.limit = stopped.limit();
     result.limit_phase = Phase::reading;
   }
-  const double total_ms = ms_since(start);
-
   CheckReport report;
   report.file = options.file;
   report.model_spec = model->spec();
   report.history = &history;
   report.result = &result;
   report.limits = &limits;
-  report.total_ms = total_ms;
   report.read_ms = read_ms;
   report.explain = options.explain;
   report.prefix = options.prefix;
@@ -299,21 +292,21 @@ int run_check_command(const CheckCommandOptions& options) {
   report.key_shard = std::move(key_shard);
   report.merged_reports = std::move(report_merged);
   report.merged_longest_ms = merged_longest_ms;
-  if (options.proof) {
-    limits.enter(Phase::proof);
-    report.proof_dir = *options.proof;
-    report.proof_note = write_core_proof(*options.proof, history, *model, result, limits);
-  }
+  // The side outputs, inside the same limits (the watch still runs). Neither throws:
+  // one cut short or refused is a warning and its own field of the answer, and the
+  // verdict's exit status stands.
+  if (options.proof) report.proof = write_core_proof(*options.proof, history, *model, result, limits);
+  if (options.html) report.html = write_html_output(*options.html, history, *model, result, options.file, limits);
+  report.total_ms = ms_since(start);
   watch.reset();
   progress.erase();
+  for (const std::optional<SideOutput>* output : {&report.proof, &report.html}) {
+    if (*output && (*output)->failed()) std::fprintf(stderr, "ariadne: warning: %s\n", (*output)->summary.c_str());
+  }
   const std::string text = options.json  ? format_check_json(report)
                            : options.edn ? format_check_edn(report)
                                          : format_check_text(report, Style::for_stream(stdout), options.full);
   print(text);
-  if (options.html && !interrupt.interrupted()) {
-    limits.enter(Phase::report);
-    write_html_file(*options.html, history, *model, result, options.file);
-  }
 
   if (interrupt.interrupted()) return interrupt.exit_status();
   return exit_status_for(result.verdict);

@@ -4,6 +4,7 @@
 // :index is shown when the file had one, since that is what Jepsen users search for.
 #include "cli/check/check_report.hpp"
 
+#include "base/text_encoding.hpp"
 #include "cli/common/help_text.hpp"
 
 #include "cli/common/json_writer.hpp"
@@ -253,7 +254,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
                  : "\nWitness: the operations in an order that keeps each process's own order and explains every "
                    "result\n";
       out += format_ops_table(history, result.linearization, full);
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       break;
     case Verdict::not_linearizable: {
       if (!result.failing_key.empty()) {
@@ -300,11 +301,11 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
           out += format_ops_table(history, result.prefix_linearization, full);
         }
       }
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       break;
     }
     case Verdict::unknown:
-      if (!report.proof_note.empty()) out += "\n" + report.proof_note + "\n";
+      if (report.proof) out += "\n" + report.proof->summary + "\n";
       out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
       if (result.limit != Limit::none) {
         out += "Limit reached: " + limit_flag(result.limit) + ", during " +
@@ -319,7 +320,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
            std::string(phase_name(report.limits->phase_when_reached())) +
            "; the verdict stands, what follows it is partial.\n";
   }
-  return out;
+  return replace_invalid_utf8(std::move(out));
 }
 
 std::string format_check_json(const CheckReport& report) {
@@ -444,13 +445,18 @@ std::string format_check_json(const CheckReport& report) {
     for (const ReadWarning& w : report.history->warnings) json.value(warning_text(report.history->source, w));
     json.end_array();
   }
-  if (!report.proof_dir.empty()) {
-    json.key("proof").begin_object();
-    json.field("dir", report.proof_dir);
-    json.field("written", result.verdict == Verdict::not_linearizable);
-    json.field("summary", report.proof_note);
+  // "written" is what happened, not what was asked: a proof or report cut short by a
+  // limit or refused by the file system is false, with the reason.
+  const auto side_output = [&json](const char* name, const char* path_field, const SideOutput& output) {
+    json.key(name).begin_object();
+    json.field(path_field, output.path);
+    json.field("written", output.written);
+    json.field("summary", output.summary);
+    if (!output.written) json.field("reason", output.reason);
     json.end_object();
-  }
+  };
+  if (report.proof) side_output("proof", "dir", *report.proof);
+  if (report.html) side_output("html", "path", *report.html);
   if (!result.race.entrants.empty()) {
     json.key("race").begin_object();
     json.key("entrants").begin_array();

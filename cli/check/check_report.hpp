@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/check/key_shards.hpp"
+#include "cli/common/side_output.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
@@ -22,7 +23,7 @@ struct CheckReport {
   // The command's limits, when it had them: a limit reached after the verdict (in the
   // core, the proof) is named in the report.
   const Limits* limits = nullptr;
-  double total_ms = 0;          // reading and checking, for the human report
+  double total_ms = 0;          // every phase: reading, checking, the proof and the HTML report
   double read_ms = 0;           // reading the file and pairing its events into operations
   bool explain = false;         // the human report prints the whole explanation
   bool prefix = false;          // ... and the longest linearizable prefix
@@ -33,8 +34,8 @@ struct CheckReport {
   // check --merge: the reports joined, and the slowest shard's checking time.
   std::vector<std::string> merged_reports = {};
   double merged_longest_ms = 0;
-  std::string proof_dir;   // --proof, when given
-  std::string proof_note;  // what --proof wrote, one line
+  std::optional<SideOutput> proof;  // --proof DIR, when given
+  std::optional<SideOutput> html;   // --html FILE, when given
 };
 
 // The limit that stopped some phase, and the phase: the command's own limits, which
@@ -52,12 +53,14 @@ inline constexpr std::size_t kTableRowLimit = 40;
 
 // The verdict first, then model, engine, time and op count; then the witness (when
 // linearizable), the offending ops and the explanation (when not), or the reason
-// (when unknown).
+// (when unknown). Bytes of the history that are not UTF-8 are shown as U+FFFD.
 std::string format_check_text(const CheckReport& report, const Style& style, bool full);
 
 // One JSON object with the fields the command-line contract names (verdict, model,
 // engine, operations, elapsed_ms, and linearization, core and explanation, or reason)
-// plus file, partitions, steps, failing_partition and peak_search_bytes.
+// plus file, partitions, steps, failing_partition and peak_search_bytes; with --proof
+// "proof": {"dir", "written", "summary", "reason"?}, with --html "html": {"path",
+// "written", "summary", "reason"?} ("reason" when not written, see SideOutput).
 std::string format_check_json(const CheckReport& report);
 
 }  // namespace ariadne::cli

@@ -1,5 +1,7 @@
 #include "cli/check/edn_answer.hpp"
 
+#include "base/text_encoding.hpp"
+
 #include <ariadne/check.hpp>
 #include <ariadne/limits.hpp>
 
@@ -112,7 +114,9 @@ std::string format_check_edn(const CheckReport& report) {
   }
   entries.emplace_back(kw("file"), Value::string(report.file));
   entries.emplace_back(kw("elapsed-ms"), Value::floating(result.elapsed_ms));
-  return Value::map(std::move(entries)).to_edn() + "\n";
+  // EDN has no escape for a byte: one that is not UTF-8 (a history may hold any) is
+  // written as U+FFFD, so the answer always reads back (docs/formats.md).
+  return replace_invalid_utf8(Value::map(std::move(entries)).to_edn() + "\n");
 }
 
 }  // namespace ariadne::cli

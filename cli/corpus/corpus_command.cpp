@@ -74,11 +74,13 @@ CorpusOutcome check_row(const CorpusRow& row, const CheckOptions& options) {
   return outcome;
 }
 
-// The certificate's files are named after the row, under the output folder, so
-// that DIR mirrors the corpus: `jepsen/etcd_000.log` certifies into
-// DIR/jepsen/etcd_000.log.json and DIR/jepsen/etcd_000.log.proof/.
-CorpusOutcome certify_corpus_row(const CorpusRow& row, const CheckOptions& options, const fs::path& dir) {
-  const RowCertificate certificate = certify_row(row, options, path_below(dir, row.name));
+// The certificate's files are named after the row's path, under the output folder,
+// so that DIR mirrors the corpus: `jepsen/etcd_000.log` certifies into
+// DIR/jepsen/etcd_000.log.json and DIR/jepsen/etcd_000.log.proof/ (`stem`, from
+// unique_paths_below, which keeps rows from other folders apart).
+CorpusOutcome certify_corpus_row(const CorpusRow& row, const CheckOptions& options, const fs::path& dir,
+                                 const fs::path& stem) {
+  const RowCertificate certificate = certify_row(row, options, stem);
   CorpusOutcome outcome;
   outcome.verdict = certificate.verdict;
   outcome.engine = certificate.engine;
@@ -98,6 +100,8 @@ CorpusOutcome certify_corpus_row(const CorpusRow& row, const CheckOptions& optio
   }
   const bool matched = certificate.verdict && row.expected && *certificate.verdict == *row.expected;
   outcome.ok = matched && certificate.certified;
+  // A signal that stopped the certificate says nothing about the answer.
+  outcome.interrupted = certificate.stopped_by == Limit::cancelled;
   return outcome;
 }
 
@@ -118,29 +122,47 @@ void write_certificate_index(const fs::path& dir, const std::vector<CorpusRow>& 
   if (!out) throw UsageError("--certify: cannot write " + (dir / "certificates.tsv").string());
 }
 
-// The rows one run checks: all of them, or its shard's, with their positions.
+// The rows one run checks: all of them, or its shard's, with their positions and,
+// with --certify, where each one's certificate goes.
 struct RunRows {
   std::vector<CorpusRow> rows;
   std::vector<std::size_t> positions;
+  std::vector<fs::path> certificate_stems;
 };
 
-RunRows select_rows(std::vector<CorpusRow> all_rows, const std::optional<ShardSpec>& shard) {
+// The certificates' names are made unique over the whole corpus, before it is
+// sharded, so that shards writing into one DIR name every row as a whole run would.
+RunRows select_rows(std::vector<CorpusRow> all_rows, const std::optional<ShardSpec>& shard,
+                    const std::optional<fs::path>& certify_dir) {
   RunRows selected;
+  std::vector<fs::path> stems;
+  if (certify_dir) {
+    std::vector<std::string> names;
+    names.reserve(all_rows.size());
+    for (const CorpusRow& row : all_rows) names.push_back(row.name);
+    stems = unique_paths_below(*certify_dir, names);
+  }
   if (!shard) {
     selected.rows = std::move(all_rows);
+    selected.certificate_stems = std::move(stems);
     return selected;
   }
   selected.positions = shard_positions(all_rows.size(), *shard);
-  for (const std::size_t position : selected.positions) selected.rows.push_back(std::move(all_rows[position]));
+  for (const std::size_t position : selected.positions) {
+    selected.rows.push_back(std::move(all_rows[position]));
+    if (certify_dir) selected.certificate_stems.push_back(stems[position]);
+  }
   return selected;
 }
 
 // A row counts as checked when it got an answer of its own: not when it was never
 // started, nor when its check answered unknown because the interrupt cancelled it
 // (an unknown that lands just as the signal does is counted as not checked too; that
-// only errs towards rechecking).
+// only errs towards rechecking). Nor when the signal stopped it before its verdict
+// (while reading, say); one it stopped after is listed, as interrupted.
 bool answered(const CorpusOutcome& outcome, bool ran, bool interrupted) {
   if (!ran) return false;
+  if (outcome.interrupted && (!outcome.verdict || *outcome.verdict == Verdict::unknown)) return false;
   return !(interrupted && outcome.error.empty() && outcome.verdict == Verdict::unknown);
 }
 
@@ -265,12 +287,12 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   ReportScope scope;
   scope.consistency = consistency;
   if (shard) scope.shard = make_shard_identity(*shard, all_rows, check_options, options.certify_dir.has_value());
-  const RunRows run = select_rows(std::move(all_rows), shard);
+  std::optional<fs::path> certify_dir;
+  if (options.certify_dir) certify_dir = fs::path(*options.certify_dir);
+  const RunRows run = select_rows(std::move(all_rows), shard, certify_dir);
   const std::vector<CorpusRow>& rows = run.rows;
 
-  std::optional<fs::path> certify_dir;
-  if (options.certify_dir) {
-    certify_dir = fs::path(*options.certify_dir);
+  if (certify_dir) {
     std::error_code error;
     fs::create_directories(*certify_dir, error);
     if (error) throw UsageError("--certify: cannot create " + certify_dir->string() + ": " + error.message());
@@ -292,8 +314,8 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   portfolio::for_each_index(rows.size(), jobs, [&](std::size_t i) {
     if (interrupt.interrupted()) return;
     progress.started(rows[i].name);
-    outcomes[i] =
-        certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir) : check_row(rows[i], check_options);
+    outcomes[i] = certify_dir ? certify_corpus_row(rows[i], check_options, *certify_dir, run.certificate_stems[i])
+                              : check_row(rows[i], check_options);
     ran[i] = 1;
     // A check the interrupt cut short is no mismatch; the bar is about to be erased anyway.
     if (!interrupt.interrupted()) progress.finished(rows[i].name, outcomes[i].ok);

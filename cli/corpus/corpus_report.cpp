@@ -1,7 +1,8 @@
 // The corpus report lists every row, not just mismatches: a corpus run is also a
 // benchmark, and the per-row times are what a reader compares between runs. The
 // totals count error rows among the mismatches (an error never counts as a pass) and
-// also on their own, so matches + mismatches = rows.
+// also on their own, so matches + mismatches = rows; after Ctrl-C or SIGTERM, rows
+// the signal cut short are a third kind, so matches + mismatches + interrupted = rows.
 #include "cli/corpus/corpus_report.hpp"
 
 #include "cli/common/json_writer.hpp"
@@ -102,7 +103,8 @@ CorpusTotals total(const std::vector<CorpusOutcome>& outcomes, double wall_ms) {
   totals.wall_ms = wall_ms;
   for (const auto& outcome : outcomes) {
     totals.matches += outcome.ok ? 1 : 0;
-    totals.mismatches += outcome.ok ? 0 : 1;
+    totals.interrupted += !outcome.ok && outcome.interrupted ? 1 : 0;
+    totals.mismatches += outcome.ok || outcome.interrupted ? 0 : 1;
     totals.errors += outcome.error.empty() ? 0 : 1;
     totals.checking_ms += outcome.elapsed_ms;
     totals.certified += outcome.certificate.certified ? 1 : 0;
@@ -127,7 +129,9 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
     const CorpusRow& row = rows[i];
     const CorpusOutcome& outcome = outcomes[i];
     std::string mark;
-    if (!outcome.error.empty()) {
+    if (outcome.interrupted && !outcome.ok) {
+      mark = style.yellow("- interrupted");
+    } else if (!outcome.error.empty()) {
       mark = style.red("\u2717 error");
       details += "  " + row.name + ": " + outcome.error + "\n";
     } else if (!(outcome.verdict && row.expected && *outcome.verdict == *row.expected)) {
@@ -153,6 +157,7 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
   std::string summary = "rows " + std::to_string(totals.rows) + "  matches " + std::to_string(totals.matches) +
                         "  mismatches " + std::to_string(totals.mismatches) + "  errors " +
                         std::to_string(totals.errors);
+  if (totals.interrupted > 0) summary += "  interrupted " + std::to_string(totals.interrupted);
   if (totals.certifying) summary += "  certified " + std::to_string(totals.certified);
   summary = totals.mismatches == 0 ? style.green(summary) : style.red(summary);
   out += "\n" + summary + "  checking " + format_number(totals.checking_ms, 1) + " ms  wall " +
@@ -191,6 +196,7 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
     json.field("ok", outcome.ok);
     if (!outcome.error.empty()) json.field("error", outcome.error);
     if (!outcome.reason.empty()) json.field("reason", outcome.reason);
+    if (outcome.interrupted) json.field("interrupted", true);
     if (outcome.certificate.requested) {
       json.key("certificate").begin_object();
       json.field("certified", outcome.certificate.certified);
@@ -208,6 +214,9 @@ std::string format_corpus_json(const std::string& corpus, const std::vector<Corp
   json.field("matches", static_cast<std::uint64_t>(totals.matches));
   json.field("mismatches", static_cast<std::uint64_t>(totals.mismatches));
   json.field("errors", static_cast<std::uint64_t>(totals.errors));
+  if (scope.interruption || totals.interrupted > 0) {
+    json.field("interrupted", static_cast<std::uint64_t>(totals.interrupted));
+  }
   json.field("checking_ms", round_ms(totals.checking_ms));
   json.field("wall_ms", round_ms(totals.wall_ms));
   if (totals.certifying) json.field("certified", static_cast<std::uint64_t>(totals.certified));

@@ -33,6 +33,9 @@ struct CorpusOutcome {
   std::string error;      // the row could not be checked
   double elapsed_ms = 0;  // checking time (time until the error, for error rows)
   bool ok = false;        // the verdict matched the expected one (and, certifying, was certified)
+  // Ctrl-C or SIGTERM cut the row short after its verdict (its certificate, say): it
+  // is counted apart, as interrupted, never as a mismatch.
+  bool interrupted = false;
   OutcomeCertificate certificate;
 };
 
@@ -41,7 +44,8 @@ struct CorpusTotals {
   std::size_t matches = 0;
   std::size_t mismatches = 0;  // including error rows
   std::size_t errors = 0;
-  double checking_ms = 0;  // the sum of the rows' times
+  std::size_t interrupted = 0;  // rows cut short by a signal: neither matches nor mismatches
+  double checking_ms = 0;       // the sum of the rows' times
   double wall_ms = 0;
   bool certifying = false;    // corpus --certify
   std::size_t certified = 0;  // rows whose certificate replayed
@@ -84,8 +88,9 @@ std::string format_corpus_text(const std::vector<CorpusRow>& rows, const std::ve
 // A shard's report adds "shard": {"index", "count", "rows", "corpus_rows", "selection",
 // "corpus_digest", "options": {"engine", "timeout_seconds", "memory_limit", "certify"},
 // "version"} and each row's "position" in the whole corpus; an interrupted run adds
-// "interrupted": {"signal", "unchecked", "rows"}; a merge adds "merged": {"reports",
-// "shards", "longest_wall_ms"}.
+// "interrupted": {"signal", "unchecked", "rows"}, "interrupted": true on each row the
+// signal cut short after its verdict and "interrupted" in the totals; a merge adds
+// "merged": {"reports", "shards", "longest_wall_ms"}.
 std::string format_corpus_json(const std::string& corpus, const std::vector<CorpusRow>& rows,
                                const std::vector<CorpusOutcome>& outcomes, const CorpusTotals& totals,
                                const ReportScope& scope = {});

@@ -10,7 +10,9 @@
 #include <ariadne/value.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <set>
 
 namespace ariadne::cli {
 
@@ -130,9 +132,19 @@ std::optional<CorpusRow> read_header(const fs::path& file) {
 // is scanned the same way. So `ariadne corpus corpus/` checks every family at once.
 // Row names are paths relative to the top directory, in sorted order, so reports
 // are comparable between runs.
-void collect_directory(const fs::path& top, const fs::path& directory, std::vector<CorpusRow>& rows) {
+//
+// A symbolic link that loops (to itself, or to a folder above it, which would scan
+// forever) is bad input naming the link: `ancestors` holds the real paths of the
+// folders being scanned.
+void collect_directory(const fs::path& top, const fs::path& directory, std::vector<CorpusRow>& rows,
+                       std::vector<fs::path>& ancestors) {
   const auto relative_name = [&](const fs::path& path) { return path.lexically_relative(top).generic_string(); };
-  if (directory != top && fs::is_regular_file(directory / "expected.tsv")) {
+  std::error_code tsv_error;
+  const bool has_tsv = fs::is_regular_file(directory / "expected.tsv", tsv_error);
+  if (tsv_error == std::errc::too_many_symbolic_link_levels) {
+    throw InputError((directory / "expected.tsv").string(), {}, "a symbolic link loop");
+  }
+  if (directory != top && has_tsv) {
     for (CorpusRow row : read_tsv((directory / "expected.tsv").string())) {
       row.name = relative_name(directory / row.name);
       rows.push_back(std::move(row));
@@ -143,11 +155,22 @@ void collect_directory(const fs::path& top, const fs::path& directory, std::vect
   std::vector<fs::path> folders;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(directory, error)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".edn") files.push_back(entry.path());
+    std::error_code entry_error;
+    const fs::file_status status = entry.status(entry_error);
+    if (entry_error == std::errc::too_many_symbolic_link_levels) {
+      throw InputError(entry.path().string(), {}, "a symbolic link loop");
+    }
+    // A dangling link names nothing to check; any other failure is the folder's.
+    if (entry_error && status.type() != fs::file_type::not_found) {
+      throw InputError(entry.path().string(), {}, "cannot read: " + entry_error.message());
+    }
+    if (fs::is_regular_file(status) && entry.path().extension() == ".edn") files.push_back(entry.path());
     // Hidden folders (.git) and proof directories (whose core.edn is a history with no
     // verdict header) are not families.
     const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && !name.starts_with(".") && !name.ends_with(".proof")) folders.push_back(entry.path());
+    if (fs::is_directory(status) && !name.starts_with(".") && !name.ends_with(".proof")) {
+      folders.push_back(entry.path());
+    }
   }
   if (error) throw InputError(directory.string(), {}, "cannot read directory: " + error.message());
   std::sort(files.begin(), files.end());
@@ -158,12 +181,25 @@ void collect_directory(const fs::path& top, const fs::path& directory, std::vect
       rows.push_back(std::move(*row));
     }
   }
-  for (const auto& folder : folders) collect_directory(top, folder, rows);
+  for (const auto& folder : folders) {
+    std::error_code real_error;
+    const fs::path real = fs::canonical(folder, real_error);
+    if (real_error) throw InputError(folder.string(), {}, "cannot read: " + real_error.message());
+    if (std::find(ancestors.begin(), ancestors.end(), real) != ancestors.end()) {
+      throw InputError(folder.string(), {}, "a symbolic link loop: it leads back to " + real.string());
+    }
+    ancestors.push_back(real);
+    collect_directory(top, folder, rows, ancestors);
+    ancestors.pop_back();
+  }
 }
 
 std::vector<CorpusRow> read_directory(const std::string& directory) {
   std::vector<CorpusRow> rows;
-  collect_directory(fs::path(directory), fs::path(directory), rows);
+  std::error_code error;
+  std::vector<fs::path> ancestors{fs::canonical(directory, error)};
+  if (error) throw InputError(directory, {}, "cannot read directory: " + error.message());
+  collect_directory(fs::path(directory), fs::path(directory), rows, ancestors);
   return rows;
 }
 
@@ -212,6 +248,39 @@ fs::path path_below(const fs::path& dir, const std::string& row_name) {
   fs::path relative = fs::path(row_name).lexically_normal();
   if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") relative = relative.filename();
   return dir / relative;
+}
+
+std::vector<fs::path> unique_paths_below(const fs::path& dir, const std::vector<std::string>& row_names) {
+  std::vector<fs::path> paths;
+  paths.reserve(row_names.size());
+  // Lower case: two names that differ only in case are one file on some systems.
+  std::set<std::string> taken;
+  const auto key = [](const fs::path& path) {
+    std::string text = path.generic_string();
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  for (const std::string& name : row_names) {
+    // The row's path as a relative one: "..", a root and empty or "." parts become
+    // plain folder names, so nothing is written outside `dir` and the folders a row
+    // came from stay told apart (two Jepsen stores' history.edn).
+    fs::path relative;
+    const fs::path normal = fs::path(name).lexically_normal();
+    if (normal.is_absolute()) relative /= "_root_";
+    for (const fs::path& part : normal.relative_path()) {
+      const std::string text = part.string();
+      if (text.empty() || text == ".") continue;
+      relative /= text == ".." ? std::string("_up_") : text;
+    }
+    if (relative.empty()) relative = "_row_";
+    fs::path candidate = relative;
+    for (int n = 2; !taken.insert(key(candidate)).second; ++n) {
+      candidate = fs::path(relative.string() + "~" + std::to_string(n));
+    }
+    paths.push_back(dir / candidate);
+  }
+  return paths;
 }
 
 std::optional<Verdict> parse_verdict(std::string_view name) {

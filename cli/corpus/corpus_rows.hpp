@@ -51,6 +51,14 @@ std::string model_spec_for_format(const std::string& spec, Format format);
 // nothing is ever written outside `dir`.
 std::filesystem::path path_below(const std::filesystem::path& dir, const std::string& row_name);
 
+// One path below `dir` per row name, all different, for outputs that must not
+// overwrite each other (corpus --certify): the row's whole path, with ".." written
+// "_up_" and an absolute path's root "_root_", so `../a/history.edn` and
+// `../b/history.edn` stay apart; names that still meet (or differ only in case) get
+// "~2", "~3", ... in row order.
+std::vector<std::filesystem::path> unique_paths_below(const std::filesystem::path& dir,
+                                                      const std::vector<std::string>& row_names);
+
 // Reads an expected.tsv, or scans a directory. Throws InputError (with line and
 // column for a malformed TSV line) when the corpus itself cannot be read; a single
 // file with a malformed header becomes a row carrying an error instead.

@@ -84,11 +84,14 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
   if (result.verdict == Verdict::not_linearizable) {
     certificate.proof_dir = with_suffix(stem, ".proof");
     fs::remove_all(certificate.proof_dir);
-    report.proof_dir = certificate.proof_dir.string();
+    SideOutput proof;
+    proof.path = certificate.proof_dir.string();
     limits.enter(Phase::proof);
     const refute::ProofWritten written =
-        write_core_proof_files(report.proof_dir, history, *model, result, limits, proof_budget);
-    report.proof_note = describe_written_proof(report.proof_dir, written);
+        write_core_proof_files(proof.path, history, *model, result, limits, proof_budget);
+    proof.written = true;
+    proof.summary = describe_written_proof(proof.path, written);
+    report.proof = std::move(proof);
     certificate.proof_covers_whole_partition = written.whole_partition;
   }
   certificate.answer_json = with_suffix(stem, ".json");

@@ -1,10 +1,13 @@
 // See core_proof.hpp.
 #include "cli/proof/core_proof.hpp"
 
+#include "cli/common/exit_status.hpp"
+
 #include <ariadne/errors.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -54,16 +57,36 @@ std::string describe_written_proof(const std::string& dir, const refute::ProofWr
          " bytes; check it with: ariadne verify-proof " + dir;
 }
 
-std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
-                             const CheckResult& result, const Limits& limits) {
+SideOutput write_core_proof(const std::string& dir, const History& history, const Model& model,
+                            const CheckResult& result, const Limits& limits) {
+  SideOutput proof;
+  proof.path = dir;
   if (result.verdict != Verdict::not_linearizable || result.core.empty()) {
-    return "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+    proof.reason = "not-refuted";
+    proof.summary = "no proof written: a proof is for a not-linearizable answer (a linearizable one's is its witness)";
+    return proof;
   }
   try {
-    return describe_written_proof(dir, write_core_proof_files(dir, history, model, result, limits));
+    limits.enter(Phase::proof);
+    if (const Limit limit = limits.reached(); limit != Limit::none) {
+      throw LimitReached(limit, "no proof: " + limits.describe(limit));
+    }
+    proof.summary = describe_written_proof(dir, write_core_proof_files(dir, history, model, result, limits));
+    proof.written = true;
   } catch (const LimitReached& stopped) {
-    return stopped.what();
+    proof.reason = std::string(limit_name(stopped.limit()));
+    proof.summary = stopped.what();
+  } catch (const std::bad_alloc&) {
+    // The allocator refused before the memory watch saw the limit passed.
+    limits.note_memory_exceeded();
+    proof.reason = std::string(limit_name(Limit::memory));
+    proof.summary = "no proof: out of memory during the proof";
+  } catch (...) {
+    const Failure failure = current_failure();
+    proof.reason = failure.exit_status == kExitInternal ? "error" : "write-failed";
+    proof.summary = failure.message;
   }
+  return proof;
 }
 
 }  // namespace ariadne::cli

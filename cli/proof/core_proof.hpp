@@ -2,6 +2,7 @@
 // `corpus --certify` and `cross-check`. verify_commands.hpp checks what it writes.
 #pragma once
 
+#include "cli/common/side_output.hpp"
 #include "refute/proof_writer.hpp"
 
 #include <ariadne/check.hpp>
@@ -26,9 +27,11 @@ refute::ProofWritten write_core_proof_files(
 // One line for the report: what was written where, and how to check it.
 std::string describe_written_proof(const std::string& dir, const refute::ProofWritten& written);
 
-// write_core_proof_files, described; for a linearizable or unknown answer, or when a
-// limit stopped it, says why no proof was written instead.
-std::string write_core_proof(const std::string& dir, const History& history, const Model& model,
-                             const CheckResult& result, const Limits& limits);
+// `check --proof DIR`: write_core_proof_files in Phase::proof, described. Never
+// throws: for a linearizable or unknown answer, when a limit stopped it (the limits
+// are asked first, so a limit reached earlier writes nothing) or when it failed,
+// says why no proof was written instead.
+SideOutput write_core_proof(const std::string& dir, const History& history, const Model& model,
+                            const CheckResult& result, const Limits& limits);
 
 }  // namespace ariadne::cli
