@@ -245,6 +245,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   }
   line("time", format_ms(report.read_ms) + " reading, " + format_ms(result.elapsed_ms) + " checking, " +
                    format_ms(report.total_ms) + " in all");
+  // Before the verdict's details: read first, as it may be all a refutation says.
+  if (!result.hint.empty()) line("hint", result.hint);
   if (!result.keys.empty()) out += format_keys_summary(result, full);
 
   switch (result.verdict) {
@@ -366,6 +368,12 @@ std::string format_check_json(const CheckReport& report) {
       json.field("verdict_ms", round_ms(result.verdict_ms));
       break;
     case Verdict::unknown: json.field("reason", result.reason); break;
+  }
+  if (!result.hint.empty()) json.field("hint", result.hint);
+  if (!result.dropped_answers.empty()) {
+    json.key("dropped_answers").begin_array();
+    for (const std::string& d : result.dropped_answers) json.value(d);
+    json.end_array();
   }
   // The limit that stopped some phase, and which: "timeout", "memory" or "cancelled",
   // and "reading", "verdict", "failing-op", "core", "explanation" or "proof".

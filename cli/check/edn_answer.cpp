@@ -77,6 +77,12 @@ std::string format_check_edn(const CheckReport& report) {
     entries.emplace_back(kw("explanation"), Value::string(result.explanation));
   }
   if (!result.reason.empty()) entries.emplace_back(kw("reason"), Value::string(result.reason));
+  if (!result.hint.empty()) entries.emplace_back(kw("hint"), Value::string(result.hint));
+  if (!result.dropped_answers.empty()) {
+    std::vector<Value> dropped;
+    for (const std::string& d : result.dropped_answers) dropped.push_back(Value::string(d));
+    entries.emplace_back(kw("dropped-answers"), Value::vector(std::move(dropped)));
+  }
   const auto [limit, limit_phase] = reported_limit(report);
   if (limit != Limit::none) {
     entries.emplace_back(kw("limit"), kw(std::string(limit_name(limit))));

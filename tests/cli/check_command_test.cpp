@@ -69,6 +69,25 @@ TEST_SUITE("cli") {
     CHECK_FALSE(has_ansi_escape(run.out));
   }
 
+  TEST_CASE("check: a history of [key value] tuples under a plain model names --independent, in text, JSON and EDN") {
+    // corpus/regressions/independent-tuples-read-as-one-register.edn, as if the user
+    // forgot --independent: the refutation must say so first.
+    const std::string file =
+        std::string(ARIADNE_SOURCE_DIR) + "/corpus/regressions/independent-tuples-read-as-one-register.edn";
+    const auto text = run_cli({"check", file, "--model", "cas-register"});
+    CHECK(text.status == 1);
+    CHECK_MESSAGE(text.out.find("hint        Every value in this history is a [key value] tuple") != std::string::npos,
+                  text.out);
+    const auto json = run_cli({"check", file, "--model", "cas-register", "--json"});
+    CHECK(parse_json(json.out)["hint"].string.find("--independent") != std::string::npos);
+    CHECK(parse_json(json.out)["explanation"].string.rfind("Every value in this history", 0) == 0);
+    const auto edn = run_cli({"check", file, "--model", "cas-register", "--edn"});
+    CHECK(edn.out.find(":hint \"Every value") != std::string::npos);
+    const auto right = run_cli({"check", file, "--model", "cas-register", "--independent", "--json"});
+    CHECK(right.status == 0);
+    CHECK(right.out.find("\"hint\"") == std::string::npos);
+  }
+
   TEST_CASE("check: json for a linearizable history has the contract's fields") {
     TempDir dir;
     const auto file = dir.write("h.edn", kLinearizable);
