@@ -239,7 +239,8 @@ std::size_t expected_events(std::string_view text) {
 SourcePos end_of(std::string_view text) {
   const std::size_t last_break = text.rfind('\n');
   const std::size_t line_start = last_break == std::string_view::npos ? 0 : last_break + 1;
-  return {static_cast<std::uint32_t>(count_newlines(text) + 1), static_cast<std::uint32_t>(text.size() - line_start + 1)};
+  return {static_cast<std::uint32_t>(count_newlines(text) + 1),
+          static_cast<std::uint32_t>(text.size() - line_start + 1)};
 }
 
 // Pairs events as they are read and hands the file's pages back behind the reader,
@@ -314,8 +315,9 @@ History build_streaming(std::string_view text, const std::string& source, const 
                          "that recorded nothing, so it is refused rather than passed");
   }
   if (builder.client_invocations() == 0) {
-    builder.warn({{}, "no client operation: the " + std::to_string(builder.events_seen()) +
-                          " events are all of processes that are no client, so there is nothing to check"});
+    builder.warn({{},
+                  "no client operation: the " + std::to_string(builder.events_seen()) +
+                      " events are all of processes that are no client, so there is nothing to check"});
   }
   return std::move(builder).finish();
 }

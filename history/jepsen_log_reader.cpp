@@ -189,8 +189,8 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
       // A file cut while it was written ends inside a line (no line break after it).
       if (end == text.size() && is_cut_history_line(line, util_prefix)) {
         throw InputError(source, {line_number, 1},
-                         "the file ends inside this line, which starts like a history line: '" + shorten(std::string(line)) +
-                             "' (was the log cut short?)");
+                         "the file ends inside this line, which starts like a history line: '" +
+                             shorten(std::string(line)) + "' (was the log cut short?)");
       }
       if (skipped++ == 0) first_skipped = line_number;
       continue;

@@ -40,8 +40,8 @@ void on_sigbus(int signal_number, siginfo_t* info, void* context) {
     // the file went, and the retried access succeeds.
     const std::uintptr_t page = address & ~(fault_page_size - 1);
     const std::uintptr_t end = slot.end.load(std::memory_order_acquire);
-    void* zeros = ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
-                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    void* zeros =
+        ::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (zeros != MAP_FAILED) {
       slot.faulted.store(true, std::memory_order_release);
       return;

@@ -206,17 +206,15 @@ struct Write {
   std::uint64_t group = 0;  // key_value() for writers of a value, the key for a key's writes
   std::uint64_t call = 0, ret = 0;
   std::uint32_t value = 0;
-  bool operator<(const Write& other) const {
-    return group != other.group ? group < other.group : call < other.call;
-  }
+  bool operator<(const Write& other) const { return group != other.group ? group < other.group : call < other.call; }
 };
 
 // The writes of one group, [begin, end) of a sorted array.
 std::pair<std::size_t, std::size_t> group_range(const std::vector<Write>& writes, std::uint64_t group) {
   const auto lo = std::lower_bound(writes.begin(), writes.end(), group,
                                    [](const Write& w, std::uint64_t g) { return w.group < g; });
-  const auto hi = std::upper_bound(lo, writes.end(), group,
-                                   [](std::uint64_t g, const Write& w) { return g < w.group; });
+  const auto hi =
+      std::upper_bound(lo, writes.end(), group, [](std::uint64_t g, const Write& w) { return g < w.group; });
   return {static_cast<std::size_t>(lo - writes.begin()), static_cast<std::size_t>(hi - writes.begin())};
 }
 

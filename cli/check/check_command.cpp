@@ -253,7 +253,8 @@ int run_check_command(const CheckCommandOptions& options) {
       std::fprintf(stderr, "ariadne: warning: %s\n", warning_text(history.source, warning).c_str());
     }
     if (!options.merge.empty()) {
-      KeyMerge merged = merge_key_shards(options.merge, history, *model, key_shard_options(*model, check_options), limits);
+      KeyMerge merged =
+          merge_key_shards(options.merge, history, *model, key_shard_options(*model, check_options), limits);
       result = std::move(merged.result);
       report_merged = std::move(merged.reports);
       merged_longest_ms = merged.longest_ms;

@@ -122,12 +122,12 @@ TEST_CASE("left-out failed cas keep their real-time order among themselves") {
   // it a cas 3->4 fails; then p1 reads 3.
   auto model = make_model_from_spec("etcd");
   EventScript s;
-  s.invoke(0, "write", I(1)).ok(0, "write", I(1));                                // id 0
-  s.invoke(0, "write", I(3));                                                     // id 2
-  s.invoke(1, "cas", testing::pair(1, 2)).fail(1, "cas", testing::pair(1, 2));    // id 3
-  s.invoke(2, "cas", testing::pair(3, 4)).fail(2, "cas", testing::pair(3, 4));    // id 5
+  s.invoke(0, "write", I(1)).ok(0, "write", I(1));                              // id 0
+  s.invoke(0, "write", I(3));                                                   // id 2
+  s.invoke(1, "cas", testing::pair(1, 2)).fail(1, "cas", testing::pair(1, 2));  // id 3
+  s.invoke(2, "cas", testing::pair(3, 4)).fail(2, "cas", testing::pair(3, 4));  // id 5
   s.ok(0, "write", I(3));
-  s.invoke(1, "read").ok(1, "read", I(3));                                        // id 8
+  s.invoke(1, "read").ok(1, "read", I(3));  // id 8
   const History h = s.build(*model);
   // The cas 1->2 stands only after the write of 3 took effect (before it the register
   // holds 1), and the cas 3->4, which real time puts after the cas 1->2, only before

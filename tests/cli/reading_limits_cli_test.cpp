@@ -113,12 +113,14 @@ TEST_SUITE("limits") {
     const auto r = run_cli({"check", lines, "--model", "register"});
     CHECK(r.status == 65);
     CHECK_MESSAGE(r.err.find(lines + ":2:31: duplicate member \"type\" (first at 2:17)") != std::string::npos, r.err);
-    const std::string compact = dir.write("compact.json",
-                                          "{\"events\":[{\"process\":0,\"type\":\"invoke\",\"f\":\"write\",\"value\":1},"
-                                          "{\"process\":0,\"type\":\"ok\",\"f\":\"write\",\"value\":1,\"value\":2}]}");
+    const std::string compact =
+        dir.write("compact.json",
+                  "{\"events\":[{\"process\":0,\"type\":\"invoke\",\"f\":\"write\",\"value\":1},"
+                  "{\"process\":0,\"type\":\"ok\",\"f\":\"write\",\"value\":1,\"value\":2}]}");
     const auto c = run_cli({"check", compact, "--model", "register"});
     CHECK(c.status == 65);
-    CHECK_MESSAGE(c.err.find(compact + ":1:111: duplicate member \"value\" (first at 1:101)") != std::string::npos, c.err);
+    CHECK_MESSAGE(c.err.find(compact + ":1:111: duplicate member \"value\" (first at 1:101)") != std::string::npos,
+                  c.err);
   }
 
   TEST_CASE("check: Porcupine's etcd_000.log cut at byte 3,000 exits 65 at its cut line") {
@@ -138,17 +140,20 @@ TEST_SUITE("limits") {
     CHECK(r.status == 65);
     CHECK_MESSAGE(r.err.find(empty + ":1:1: no client operation in " + empty) != std::string::npos, r.err);
     // The corpus's former rows of empty histories.
-    for (const auto& [edge, model] : std::vector<std::pair<std::string, std::string>>{{"etcd-empty.edn", "etcd"},
-                                                                                      {"mutex-empty-vector.edn", "mutex()"},
-                                                                                      {"kv-empty.edn", "kv"},
-                                                                                      {"register-empty.edn", "register"}}) {
-      const auto e = run_cli({"check", std::string(ARIADNE_SOURCE_DIR) + "/corpus/edge-cases/" + edge, "--model", model});
+    for (const auto& [edge, model] :
+         std::vector<std::pair<std::string, std::string>>{{"etcd-empty.edn", "etcd"},
+                                                          {"mutex-empty-vector.edn", "mutex()"},
+                                                          {"kv-empty.edn", "kv"},
+                                                          {"register-empty.edn", "register"}}) {
+      const auto e =
+          run_cli({"check", std::string(ARIADNE_SOURCE_DIR) + "/corpus/edge-cases/" + edge, "--model", model});
       CHECK_MESSAGE(e.status == 65, edge, ": ", e.err);
       CHECK_MESSAGE(e.err.find("no client operation") != std::string::npos, edge, ": ", e.err);
     }
     // In a corpus the row is an error row, and the run is not a pass.
     dir.write("two-ops.edn", kTwoOps);
-    const std::string tsv = dir.write("expected.tsv", "empty.edn\tlinearizable\tregister\ntwo-ops.edn\tlinearizable\tregister\n");
+    const std::string tsv =
+        dir.write("expected.tsv", "empty.edn\tlinearizable\tregister\ntwo-ops.edn\tlinearizable\tregister\n");
     const auto corpus = run_cli({"corpus", tsv});
     CHECK(corpus.status != 0);
     CHECK_MESSAGE((corpus.out + corpus.err).find("no client operation") != std::string::npos, corpus.out, corpus.err);
@@ -176,11 +181,11 @@ TEST_SUITE("limits") {
 TEST_SUITE("slow") {
   TEST_CASE("check: one value of 100 MB under --memory-limit 20MiB stops reading, exit 2, never beside a verdict") {
     TempDir dir;
-    const std::string file = dir.write("large.edn", "{:process 0, :type :invoke, :f :write, :value \"" +
-                                                        std::string(100'000'000, 'x') +
-                                                        "\"}\n{:process 0, :type :ok, :f :write, :value 1}\n");
-    const MeasuredRun r = run_cli_measured({"check", file, "--model", "register", "--memory-limit", "20MiB", "--json"},
-                                           kWatchdogSeconds);
+    const std::string file =
+        dir.write("large.edn", "{:process 0, :type :invoke, :f :write, :value \"" + std::string(100'000'000, 'x') +
+                                   "\"}\n{:process 0, :type :ok, :f :write, :value 1}\n");
+    const MeasuredRun r =
+        run_cli_measured({"check", file, "--model", "register", "--memory-limit", "20MiB", "--json"}, kWatchdogSeconds);
     MESSAGE("answered after ", r.seconds, " s at ", mebibytes(r.peak_rss_bytes), " MiB");
     expect_stopped_reading(r, "memory");
   }

@@ -116,7 +116,8 @@ TEST_SUITE("history") {
     ::close(ends[1]);
     const auto model = make_model_from_spec("register");
     const Limits limits(10, 0);
-    const History history = read_history("/proc/self/fd/" + std::to_string(ends[0]), *model, Format::auto_detect, limits);
+    const History history =
+        read_history("/proc/self/fd/" + std::to_string(ends[0]), *model, Format::auto_detect, limits);
     CHECK(history.ops.size() == 1);
     ::close(ends[0]);
   }
@@ -278,8 +279,8 @@ TEST_SUITE("history") {
         ":value 1}\n");
     const auto model = make_model_from_spec("kv");
     const Limits limits;
-    const History none = read_history(file.str(), *model, Format::auto_detect, limits,
-                                      [](const Operation&) { return false; });
+    const History none =
+        read_history(file.str(), *model, Format::auto_detect, limits, [](const Operation&) { return false; });
     CHECK(none.ops.empty());
     CHECK(none.warnings.empty());
   }

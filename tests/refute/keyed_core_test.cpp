@@ -9,8 +9,8 @@
 #include <ariadne/check.hpp>
 #include <ariadne/model.hpp>
 
-#include "generators/atomic_history.hpp"
 #include "certify/witness_checker.hpp"
+#include "generators/atomic_history.hpp"
 #include "refute/core_seeds.hpp"
 #include "refute/minimal_core.hpp"
 #include "refute/relaxed_check.hpp"
