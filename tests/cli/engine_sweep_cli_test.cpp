@@ -30,9 +30,10 @@ struct SweptFile {
 int exit_status_of(Verdict v) { return v == Verdict::linearizable ? 0 : 1; }
 
 // Which of the sweep's histories of `spec` the command line gets: the first `count`
-// with a crashed duplicate on which the unique-value engine answers (the race's first
-// stage, where issue 41's bug lived: it answered, wrongly), then, when the first 50
-// times `count` hold fewer (a model without unique-value tests), the first others.
+// that write some value twice (a crashed duplicate, or two completed writes) and on
+// which the unique-value engine answers all the same (the race's first stage, where
+// issue 41's bug lived: it answered, wrongly, where it should have declined), then,
+// when the first 50 times `count` hold fewer, the first others.
 std::vector<int> cli_sample(const std::string& spec, std::uint64_t seed, int count) {
   const auto model = make_model_from_spec(spec);
   const CheckOptions unique{.engine = Engine::unique, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
@@ -40,7 +41,7 @@ std::vector<int> cli_sample(const std::string& spec, std::uint64_t seed, int cou
   for (int index = 0; index < 50 * count && static_cast<int>(sample.size()) < count; ++index) {
     const History history = build_history(testing::sweep_history(spec, seed, index), *model);
     const bool wanted =
-        testing::has_crashed_duplicate(history) && check(history, *model, unique).verdict != Verdict::unknown;
+        testing::writes_a_value_twice(history) && check(history, *model, unique).verdict != Verdict::unknown;
     (wanted ? sample : others).push_back(index);
   }
   for (std::size_t i = 0; static_cast<int>(sample.size()) < count && i < others.size(); ++i) {

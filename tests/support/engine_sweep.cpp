@@ -116,16 +116,16 @@ Verdict brute_force_verdict(const EventLog& log, const std::string& spec) {
   return verdict;
 }
 
-bool has_crashed_duplicate(const History& history) {
+bool writes_a_value_twice(const History& history) {
   static constexpr std::string_view kWrites[] = {"write", "cas", "enqueue", "push", "add", "put", "append", "txn"};
   const auto writes = [](const Operation& op) {
     return std::find(std::begin(kWrites), std::end(kWrites), op.f) != std::end(kWrites);
   };
-  for (const Operation& crashed : history.ops) {
-    if (crashed.status != OpStatus::crashed || !writes(crashed)) continue;
+  for (const Operation& first : history.ops) {
+    if (!writes(first)) continue;
     for (const Operation& other : history.ops) {
-      if (&other != &crashed && other.f == crashed.f && other.key == crashed.key &&
-          other.invoke_value == crashed.invoke_value) {
+      if (&other != &first && other.f == first.f && other.key == first.key &&
+          other.invoke_value == first.invoke_value) {
         return true;
       }
     }

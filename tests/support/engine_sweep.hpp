@@ -35,9 +35,9 @@ EventLog sweep_history(const std::string& spec, std::uint64_t seed, int index);
 // unknown only if brute force could not decide (a history too large for it).
 Verdict brute_force_verdict(const EventLog& log, const std::string& spec);
 
-// Whether a crashed op writes exactly what another op writes (the same :f, :key and
-// value, one that writes: a write, cas, enqueue, push, add, put, append or txn).
-bool has_crashed_duplicate(const History& history);
+// Whether two ops write the same (the same :f, :key and value, of an op that writes:
+// a write, cas, enqueue, push, add, put, append or txn), crashed or not.
+bool writes_a_value_twice(const History& history);
 
 // The variable `name` of the environment as a count, or `fallback` when it is unset;
 // anything but digits throws.
