@@ -1,7 +1,11 @@
 // Seeded random histories for every model, small enough for the brute-force oracle.
 // Results are drawn from small domains rather than simulated, so a good share of the
 // histories are linearizable and a good share are not; crashed (:info and
-// never-completed) and failed operations are mixed in.
+// never-completed) and failed operations are mixed in. Two options of the shape
+// reach what those draws rarely do: histories of unique values, which the
+// unique-value engines decide instead of declining, and crashed duplicates, a value
+// written twice of which one write crashed (issue 41: the unique-value queue test
+// took a crashed enqueue of a value already enqueued for a second, distinct value).
 #pragma once
 
 #include <ariadne/history.hpp>
@@ -19,9 +23,21 @@ struct RandomHistoryShape {
   int processes = 3;
   double crash_probability = 0.15;
   double fail_probability = 0.1;
+  // Values drawn from a few per model (the default), so most histories write some
+  // value twice; or unique: every value written, enqueued, pushed, added, put or
+  // appended is new, and reads and removals return a value written so far (now and
+  // then one never written).
+  bool unique_values = false;
+  // The chance that an op writing a value writes instead exactly what an earlier
+  // such op wrote, and that one of the two crashes (the new one, or, while it is
+  // still open, sometimes the earlier one). 0 draws nothing more, so a seed gives the
+  // histories it always gave.
+  double crashed_duplicate_probability = 0;
 };
 
 // Model names with a generator; each is also a valid make_model_from_spec argument.
+// random_history() also takes independent(NAME) for each of them: ops on keys 0
+// and 1, values [key value] tuples, as Jepsen's independent histories.
 std::vector<std::string> random_history_models();
 
 EventLog random_history(const std::string& model_spec, const RandomHistoryShape& shape, std::mt19937_64& rng);
