@@ -11,6 +11,8 @@
 //    by the core's relaxed checker (refute/relaxed_check.hpp: the closure look, then
 //    a relaxed native search racing the SAT solver), costing microseconds for a
 //    violation of a few ops;
+//  - else the model's own seeds (refute/core_seeds.hpp: patterns of a few ops, stale
+//    reads found by real time alone), each relaxed the same way;
 //  - otherwise the whole partition, by the same relaxed checker with nothing
 //    relaxed: the faster of a relaxed native search and the SAT solver, so about
 //    what the verdict cost once more (measured on the shared corpora's 98 refuted

@@ -239,6 +239,21 @@ TEST_SUITE("search") {
         CHECK(r.verdict == Verdict::linearizable);
       }
     }
+    // corpus/regressions/queue-completed-enqueue-puts-a-value-back.edn: the second
+    // enqueue completed, invoked after the second dequeue: no crash needed.
+    EventScript completed;
+    completed.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+    completed.invoke(1, "dequeue").ok(1, "dequeue", I(1));
+    completed.invoke(2, "dequeue");
+    completed.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1));
+    completed.ok(2, "dequeue", I(1));
+    for (const std::string spec : {"fifo-queue", "unordered-queue"}) {
+      CAPTURE(spec);
+      std::string reason;
+      CHECK(unique_engine_verdict(completed, spec, reason) == Verdict::unknown);
+      auto model = make_model_from_spec(spec);
+      CHECK(check(completed.build(*model), *model, CheckOptions{.jobs = 1}).verdict == Verdict::linearizable);
+    }
     // Without the crashed enqueue, the same two dequeues are refuted, by the unique
     // test's three ops.
     EventScript once;
