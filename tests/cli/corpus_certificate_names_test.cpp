@@ -6,28 +6,13 @@
 #include "cli/corpus/corpus_rows.hpp"
 #include "cli_runner.hpp"
 #include "mini_json.hpp"
+#include "register_fixtures.hpp"
 
 #include <doctest/doctest.h>
 
 #include <set>
 
 namespace ariadne::cli_test {
-
-namespace {
-
-constexpr const char* kGood =
-    "[{:process 0, :type :invoke, :f :write, :value 1}\n"
-    " {:process 0, :type :ok, :f :write, :value 1}\n"
-    " {:process 1, :type :invoke, :f :read, :value nil}\n"
-    " {:process 1, :type :ok, :f :read, :value 1}]\n";
-
-constexpr const char* kBad =
-    "[{:process 0, :type :invoke, :f :write, :value 1}\n"
-    " {:process 0, :type :ok, :f :write, :value 1}\n"
-    " {:process 1, :type :invoke, :f :read, :value nil}\n"
-    " {:process 1, :type :ok, :f :read, :value 2}]\n";
-
-}  // namespace
 
 TEST_SUITE("cli") {
   TEST_CASE("unique_paths_below: a row's whole path, kept inside DIR, every name different") {

@@ -2,24 +2,13 @@
 // a deliberate mismatch, a row whose file does not parse, a malformed TSV, and a
 // directory whose files carry their verdict in a comment header.
 #include "cli_runner.hpp"
+#include "register_fixtures.hpp"
 
 #include <doctest/doctest.h>
 
 namespace ariadne::cli_test {
 
 namespace {
-
-constexpr const char* kGood =
-    "[{:process 0, :type :invoke, :f :write, :value 1}\n"
-    " {:process 0, :type :ok, :f :write, :value 1}\n"
-    " {:process 1, :type :invoke, :f :read, :value nil}\n"
-    " {:process 1, :type :ok, :f :read, :value 1}]\n";
-
-constexpr const char* kBad =
-    "[{:process 0, :type :invoke, :f :write, :value 1}\n"
-    " {:process 0, :type :ok, :f :write, :value 1}\n"
-    " {:process 1, :type :invoke, :f :read, :value nil}\n"
-    " {:process 1, :type :ok, :f :read, :value 2}]\n";
 
 const Json& row_named(const Json& report, const std::string& file) {
   for (const auto& row : report["rows"].array) {
