@@ -68,13 +68,27 @@ TEST_SUITE("portfolio") {
         portfolio::confirm_refutation(refutation_of(h, Engine::unique, {0, 1, 3}), *model, kMemory, false);
     REQUIRE(by_violation.answer == portfolio::Confirmation::Answer::confirmed);
     CHECK(by_violation.refuted == std::vector<std::uint32_t>{0, 1, 3});
-    // A search's refutation names no ops: the whole partition, with `whole`.
+    // A search's refutation names no ops: with `whole`, the model's seeds (here the
+    // two dequeues of one value) confirm it before the whole partition is decided.
     CHECK(portfolio::confirm_refutation(refutation_of(h, Engine::wgl, {}), *model, kMemory, false).answer ==
           portfolio::Confirmation::Answer::undecided);
-    const portfolio::Confirmation whole =
+    const portfolio::Confirmation seeded =
         portfolio::confirm_refutation(refutation_of(h, Engine::wgl, {}), *model, kMemory, true);
+    REQUIRE(seeded.answer == portfolio::Confirmation::Answer::confirmed);
+    CHECK(seeded.refuted.size() < h.ops.size());
+    CHECK(seeded.by.find("seeds") != std::string::npos);
+
+    // A mutex acquired twice: no seed; the whole partition decides.
+    auto mutex = make_model_from_spec("mutex");
+    EventScript twice_held;
+    twice_held.invoke(0, "acquire").ok(0, "acquire");
+    twice_held.invoke(1, "acquire").ok(1, "acquire");
+    const History m = twice_held.build(*mutex);
+    const portfolio::Confirmation whole =
+        portfolio::confirm_refutation(refutation_of(m, Engine::wgl, {}), *mutex, kMemory, true);
     REQUIRE(whole.answer == portfolio::Confirmation::Answer::confirmed);
-    CHECK(whole.refuted.size() == h.ops.size());
+    CHECK(whole.refuted.size() == m.ops.size());
+    CHECK(whole.by.find("the partition") != std::string::npos);
   }
 
   TEST_CASE("under sequential consistency an engine of the other family confirms") {
