@@ -162,14 +162,16 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
     }
     // Confirmed before it is reported, as part of the verdict (confirmation.hpp): a
     // limit reached later, in the core or the proof, then leaves a confirmed verdict
-    // standing. Confirming costs about a verdict more when the engine named no
-    // violation, a small part of what the core costs after it.
+    // standing. Confirming costs about a verdict more when neither the engine nor the
+    // model's seeds name a violation, a small part of what the core costs after it.
     const std::uint64_t memory_limit = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
     const Confirmation confirmation = confirm_refutation(refutation, model, memory_limit, /*whole=*/true);
     if (confirmation.answer == Confirmation::Answer::contradicted) {
       if (!refutation.winner)
         throw InternalError("a refutation no engine made was contradicted" + refutation.partition);
       const Engine refuter = *refutation.winner;
+      // Every answer dropped so far (the partitions' uncertified orders too), then this.
+      dropped = result.dropped_answers;
       dropped.push_back(contradicted_refutation(refuter, refutation.partition, confirmation));
       if (engine != Engine::automatic) {
         // The engine chosen alone was wrong, and no other may answer for it.
