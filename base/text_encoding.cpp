@@ -71,25 +71,26 @@ std::string json_quote(std::string_view text) {
   return out;
 }
 
-std::string replace_invalid_utf8(std::string text) {
-  const auto first_invalid = [&text](std::size_t from) {
-    for (std::size_t i = from; i < text.size();) {
-      if (static_cast<unsigned char>(text[i]) < 0x80) {
-        ++i;
-        continue;
-      }
-      const std::size_t length = utf8_sequence_length(text, i);
-      if (length == 0) return i;
-      i += length;
+std::size_t first_invalid_utf8(std::string_view text, std::size_t from) {
+  for (std::size_t i = from; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
     }
-    return text.size();
-  };
-  std::size_t at = first_invalid(0);
+    const std::size_t length = utf8_sequence_length(text, i);
+    if (length == 0) return i;
+    i += length;
+  }
+  return text.size();
+}
+
+std::string replace_invalid_utf8(std::string text) {
+  std::size_t at = first_invalid_utf8(text);
   if (at == text.size()) return text;
   std::string out = text.substr(0, at);
   while (at < text.size()) {
     out += "\uFFFD";
-    const std::size_t next = first_invalid(at + 1);
+    const std::size_t next = first_invalid_utf8(text, at + 1);
     out.append(text, at + 1, next - at - 1);
     at = next;
   }

@@ -17,6 +17,10 @@ namespace ariadne {
 // overlong forms, surrogates and code points above U+10FFFF are rejected.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
 
+// The position of the first byte at or after `from` that does not start a
+// well-formed UTF-8 sequence, or text.size() when there is none.
+std::size_t first_invalid_utf8(std::string_view text, std::size_t from = 0);
+
 // `text` as a JSON string literal, quotes included. Control characters are escaped
 // and bytes that are not well-formed UTF-8 become U+FFFD, so the result always parses
 // (file names and history values may hold arbitrary bytes).

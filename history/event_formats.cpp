@@ -94,18 +94,7 @@ bool contains_nested_keyword(const Value& value) {
   return (value.is_sequential() || value.is_set() || value.is_map()) && contains_keyword(value);
 }
 
-bool is_utf8(std::string_view text) {
-  for (std::size_t at = 0; at < text.size();) {
-    if (static_cast<unsigned char>(text[at]) < 0x80) {
-      ++at;
-      continue;
-    }
-    const std::size_t length = utf8_sequence_length(text, at);
-    if (length == 0) return false;
-    at += length;
-  }
-  return true;
-}
+bool is_utf8(std::string_view text) { return first_invalid_utf8(text) == text.size(); }
 
 // A string, keyword or symbol anywhere in `value` whose bytes are not UTF-8.
 bool contains_non_utf8(const Value& value) {
