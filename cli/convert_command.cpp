@@ -77,10 +77,18 @@ int run_convert_command(const ConvertCommandOptions& options) {
   const fs::path out_dir(*options.out_dir);
   std::string tsv;
   std::size_t converted = 0;
-  for (const CorpusRow& row : read_corpus_rows(*options.corpus)) {
+  const std::vector<CorpusRow> rows = read_corpus_rows(*options.corpus);
+  // Named by each row's whole path, the new extension first, so that two stores'
+  // history.edn (or a.edn beside a.json) never overwrite each other.
+  std::vector<std::string> names;
+  for (const CorpusRow& row : rows) {
     if (!row.error.empty()) throw UsageError("convert --corpus: " + row.name + ": " + row.error);
-    fs::path file = path_below(out_dir, row.name);
-    file.replace_extension(extension_for(options.to));
+    names.push_back(fs::path(row.name).replace_extension(extension_for(options.to)).string());
+  }
+  const std::vector<fs::path> files = unique_paths_below(out_dir, names);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CorpusRow& row = rows[i];
+    const fs::path& file = files[i];
     write_converted(file, format_events(read_events(row.path.string(), from), to));
     tsv += file.lexically_relative(out_dir).generic_string() + "\t" +
            (row.expected ? std::string(verdict_name(*row.expected)) : std::string("unknown")) + "\t" +

@@ -244,12 +244,6 @@ std::string model_spec_for_format(const std::string& spec, Format format) {
   return std::string(parts.name) + "(" + keywords_as_strings(init).to_edn() + ")";
 }
 
-fs::path path_below(const fs::path& dir, const std::string& row_name) {
-  fs::path relative = fs::path(row_name).lexically_normal();
-  if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") relative = relative.filename();
-  return dir / relative;
-}
-
 std::vector<fs::path> unique_paths_below(const fs::path& dir, const std::vector<std::string>& row_names) {
   std::vector<fs::path> paths;
   paths.reserve(row_names.size());

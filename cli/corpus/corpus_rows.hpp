@@ -45,14 +45,8 @@ std::optional<Verdict> expected_under(const CorpusRow& row, Consistency consiste
 // its own model. Other formats keep the spec.
 std::string model_spec_for_format(const std::string& spec, Format format);
 
-// Where a file derived from a row goes under `dir` (a converted copy, a certificate):
-// the row's name as a path below `dir`, so the output mirrors the corpus; a name that
-// is absolute or climbs out of its folder ("../x.edn") keeps only its file name, so
-// nothing is ever written outside `dir`.
-std::filesystem::path path_below(const std::filesystem::path& dir, const std::string& row_name);
-
 // One path below `dir` per row name, all different, for outputs that must not
-// overwrite each other (corpus --certify): the row's whole path, with ".." written
+// overwrite each other (corpus --certify, convert --corpus): the row's whole path, with ".." written
 // "_up_" and an absolute path's root "_root_", so `../a/history.edn` and
 // `../b/history.edn` stay apart; names that still meet (or differ only in case) get
 // "~2", "~3", ... in row order.

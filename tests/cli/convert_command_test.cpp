@@ -35,6 +35,25 @@ TEST_CASE("convert --corpus writes the files and an expected.tsv that corpus che
   CHECK(run_cli({"corpus", out + "/expected.tsv"}).status == 0);
 }
 
+TEST_CASE("convert --corpus keeps rows whose files share a name apart, as Jepsen stores' history.edn do") {
+  // Both rows used to be written to out/history.json, the second over the first, and
+  // expected.tsv then listed one file twice with two verdicts.
+  TempDir dir;
+  const std::string tsv = dir.write("in/expected.tsv",
+                                    "../stores/a/history.edn\tnot-linearizable\tregister\n"
+                                    "../stores/b/history.edn\tlinearizable\tregister\n");
+  std::filesystem::create_directories(dir.path() / "stores" / "a");
+  std::filesystem::copy_file(kExample3, dir.path() / "stores" / "a" / "history.edn");
+  dir.write("stores/b/history.edn",
+            "{:process 0 :type :invoke :f :write :value 1}\n{:process 0 :type :ok :f :write :value 1}\n");
+  const std::string out = (dir.path() / "out").string();
+  REQUIRE(run_cli({"convert", "--corpus", tsv, "--to", "json", "--out-dir", out}).status == 0);
+  const std::string listed = read_text(dir.path() / "out" / "expected.tsv");
+  CHECK(listed.find("_up_/stores/a/history.json\tnot-linearizable") != std::string::npos);
+  CHECK(listed.find("_up_/stores/b/history.json\tlinearizable") != std::string::npos);
+  CHECK(run_cli({"corpus", out + "/expected.tsv"}).status == 0);
+}
+
 TEST_CASE("convert --corpus to json keeps an independent(MODEL) row's spec, which corpus then reads") {
   TempDir dir;
   const std::string tsv = dir.write("in/expected.tsv", "a.edn\tlinearizable\tindependent(register(0))\n");
