@@ -33,16 +33,7 @@ void unconfirmed(CheckResult& result, const Limits& limits, const Refutation& re
   // reached() also notices a deadline that nothing polled since it passed.
   const Limit now = limits.reached();
   const Limit reached = limits.first_reached() != Limit::none ? limits.first_reached() : now;
-  const CheckResult blank;
   result.verdict = Verdict::unknown;
-  result.failing_partition = blank.failing_partition;
-  result.failing_partition_ops = {};
-  result.core = {};
-  result.core_minimal = blank.core_minimal;
-  result.core_real_time = {};
-  result.failing_op = blank.failing_op;
-  result.prefix_linearization = {};
-  result.explanation.clear();
   result.reason = "the " + std::string(engine_name(refutation.winner.value_or(Engine::automatic))) +
                   " engine refuted the history" + refutation.partition + ", but ";
   result.reason += reached == Limit::none ? "no other engine takes it, to confirm that"
@@ -125,12 +116,10 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
   }
   if (slowest) result.engine = engine_name(*slowest->answer.winner);
   for (const Partition& p : parts) {
+    // Dropped answers are withdrawals too, whether or not the partition was raced.
     result.dropped_answers.insert(result.dropped_answers.end(), p.answer.dropped.begin(), p.answer.dropped.end());
-    if (p.answer.race.entrants.empty()) {
-      // A partition decided without a race may still have dropped an engine's answer.
-      result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.dropped.begin(), p.answer.dropped.end());
-      continue;
-    }
+    result.race.withdrawals.insert(result.race.withdrawals.end(), p.answer.dropped.begin(), p.answer.dropped.end());
+    if (p.answer.race.entrants.empty()) continue;
     if (result.race.entrants.empty() || &p == slowest) result.race.entrants = p.answer.race.entrants;
     if (p.answer.race.losers_stopped_ms >= result.race.losers_stopped_ms) {
       result.race.losers_stopped_ms = p.answer.race.losers_stopped_ms;
@@ -148,14 +137,12 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
     result.verdict = Verdict::not_linearizable;
     if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
     if (!p.answer.race.entrants.empty()) result.race.entrants = p.answer.race.entrants;
-    if (splits_by_key(model, options.consistency)) result.failing_partition = p.key.to_edn();
     Refutation refutation;
     refutation.partition = describe_partition(model, p);
     refutation.sub = std::move(p.sub);
     refutation.winner = p.answer.winner;
     refutation.steps = p.answer.steps;
     refutation.refuting_ops = std::move(p.answer.refuting_ops);
-    refutation.verdict_time = Clock::now() - started;
     refutation.limits = schedule_done.limits;
     if (keeps_real_time(refutation.sub.consistency)) {
       refutation.relevance = std::make_shared<const refute::RelaxedRelevance>(refutation.sub.ops, model);
@@ -177,8 +164,8 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
         // The engine chosen alone was wrong, and no other may answer for it.
         result.verdict = Verdict::unknown;
         result.reason = dropped.back();
-        result.race.withdrawals = dropped;
-        result.dropped_answers = dropped;
+        result.race.withdrawals.push_back(dropped.back());
+        result.dropped_answers.push_back(dropped.back());
         return finish();
       }
       distrusted.push_back(refuter);
@@ -189,7 +176,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
       unconfirmed(result, limits, refutation);
       return finish();
     }
-    refutation.confirmed = true;
+    if (splits_by_key(model, options.consistency)) result.failing_partition = p.key.to_edn();
     // The confirmed violation seeds the core, unless it is the whole partition.
     if (confirmation.refuted.size() < refutation.sub.ops.size()) refutation.refuting_ops = confirmation.refuted;
     refutation.verdict_time = Clock::now() - started;

@@ -134,7 +134,6 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
           if (problem) {
             // A bug in that engine: its answer is dropped and the others race on.
             result.dropped.push_back(uncertified_linearization(engine.id(), *problem));
-            result.withdrawals.push_back(result.dropped.back());
             result.distrusted.push_back(engine.id());
             break;
           }

@@ -30,8 +30,9 @@ struct RaceResult {
   std::vector<std::string> withdrawals;
   // Set when an entrant threw: a bug, reported by check() as an InternalError.
   std::string failure;
-  // Entrants whose linearization failed certification, in words: their answers were
-  // dropped (a bug in that engine) and the race went on without them.
+  // Entrants whose linearization failed certification, in words (not among the
+  // withdrawals): their answers were dropped (a bug in that engine) and the race went
+  // on without them.
   std::vector<std::string> dropped;
   std::vector<Engine> distrusted;
   // From the answer (or the stop) to the last loser's run() returning, in

@@ -102,9 +102,8 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
     } catch (const std::logic_error& e) {
       // The core search found an order for a refutation confirmed before: two checks
       // disagree, which no third can settle here.
-      throw InternalError("the refutation" + refutation.partition + ", confirmed by " +
-                          (refutation.confirmed ? std::string("a second check") : std::string("nothing")) +
-                          ", is contradicted by the core search: " + e.what());
+      throw InternalError("the confirmed refutation" + refutation.partition +
+                          " is contradicted by the core search: " + e.what());
     }
     for (const std::uint32_t i : core.core) core_ops.push_back(sub.ops[i]);
     result.core_minimal = core.minimal;

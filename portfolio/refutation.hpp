@@ -18,6 +18,8 @@
 
 namespace ariadne::portfolio {
 
+// Only refutations confirmed by decide() (confirmation.hpp) are described or kept, so a
+// core search that finds an order for one is a bug.
 struct Refutation {
   search::SubHistory sub;                   // the refuted partition (its ops outlive this)
   std::string partition;                    // " on key 3", or empty
@@ -26,9 +28,6 @@ struct Refutation {
   std::vector<std::uint32_t> refuting_ops;  // the winner's, if any (SearchEngine::refuting_ops)
   std::chrono::steady_clock::duration verdict_time{};
   search::StopSignal limits;  // the check's own deadline and cancel flag (its Limits outlive this)
-  // Whether it was confirmed (confirmation.hpp); decide() describes only confirmed
-  // refutations, and a core search that finds an order for one is a bug.
-  bool confirmed = false;
   // The partition relaxed and described once (linearizability only), shared by the
   // confirmation, the core search and the explanation; nullptr until one needs it.
   std::shared_ptr<const refute::RelaxedRelevance> relevance;

@@ -263,7 +263,6 @@ class Scheduler {
     if (auto problem = certify::check_legality(model_, p.answer.linearization)) {
       const Engine wrong = p.answer.winner.value_or(engine_);
       p.answer.dropped.push_back(uncertified_linearization(wrong, *problem + describe_partition(model_, p)));
-      p.answer.race.withdrawals.push_back(p.answer.dropped.back());
       p.answer.withdrawal = p.answer.dropped.back();
       p.answer.linearization = {};
       p.answer.winner.reset();
@@ -347,6 +346,7 @@ class Scheduler {
     for (const Engine e : r.distrusted) distrust(e);
     p.run.race_stop_reason = r.stop_reason;
     for (const std::string& w : r.withdrawals) p.answer.withdrawal += (p.answer.withdrawal.empty() ? "" : "; ") + w;
+    for (const std::string& d : r.dropped) p.answer.withdrawal += (p.answer.withdrawal.empty() ? "" : "; ") + d;
     if (!r.failure.empty()) {
       std::lock_guard lock(mutex_);
       if (failure_.empty()) failure_ = r.failure;
