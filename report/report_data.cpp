@@ -3,6 +3,7 @@
 #include "report/report_data.hpp"
 
 #include "base/text_encoding.hpp"
+#include "models/content_table.hpp"
 #include "report/limit_poll.hpp"
 #include "report/state_replay.hpp"
 
@@ -10,63 +11,36 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <deque>
 #include <map>
+#include <span>
+#include <string_view>
 
 namespace ariadne::report {
 
 namespace {
 
-// Each text is kept once, in a deque whose elements never move, and found again
-// through an open-addressing table of ids: a million-op history interns up to two
-// million texts, and a node-based map (which also kept each text twice) spent as
-// long freeing its nodes as building them, time taken after a limit stopped the
-// report.
+// Each text is kept once and named by its id: models/content_table.hpp's interning
+// (texts back to back in chunks that never move, an open-addressing table of ids). A
+// million-op history interns up to two million texts, and a node-based map (which
+// also kept each text twice) spent as long freeing its nodes as building them, time
+// taken after a limit stopped the report.
 class StringTable {
  public:
-  std::uint32_t intern(std::string text) {
-    if (2 * (texts_.size() + 1) > slots_.size()) grow();
-    const std::size_t hash = std::hash<std::string_view>{}(text);
-    for (std::size_t slot = hash & (slots_.size() - 1);; slot = (slot + 1) & (slots_.size() - 1)) {
-      const std::uint32_t held = slots_[slot];
-      if (held == kEmpty) {
-        const auto id = static_cast<std::uint32_t>(texts_.size());
-        texts_.push_back(std::move(text));
-        hashes_.push_back(hash);
-        slots_[slot] = id;
-        return id;
-      }
-      if (hashes_[held] == hash && texts_[held] == text) return held;
-    }
-  }
+  std::uint32_t intern(std::string_view text) { return table_.intern(std::span<const char>(text)); }
 
-  // The texts in the order interned; the table is empty afterwards.
-  std::vector<std::string> take() {
+  // The texts in the order interned.
+  std::vector<std::string> take() const {
     std::vector<std::string> out;
-    out.reserve(texts_.size());
-    for (std::string& text : texts_) out.push_back(std::move(text));
-    texts_.clear();
-    hashes_.clear();
-    slots_.clear();
+    out.reserve(table_.size());
+    for (std::uint32_t id = 0; id < table_.size(); ++id) {
+      const std::span<const char> text = table_.at(id);
+      out.emplace_back(text.begin(), text.end());
+    }
     return out;
   }
 
  private:
-  static constexpr std::uint32_t kEmpty = ~0u;
-
-  // Twice the slots, each text placed again by its kept hash.
-  void grow() {
-    slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), kEmpty);
-    for (std::uint32_t id = 0; id < texts_.size(); ++id) {
-      std::size_t slot = hashes_[id] & (slots_.size() - 1);
-      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
-      slots_[slot] = id;
-    }
-  }
-
-  std::deque<std::string> texts_;
-  std::vector<std::size_t> hashes_;   // per id
-  std::vector<std::uint32_t> slots_;  // ids; a power of two in size, at most half full
+  models::ContentTable<char> table_;
 };
 
 // Op ids to indices into history.ops (which is in ascending id order).
@@ -164,9 +138,9 @@ void replay_order(ReportData& data, StringTable& strings, const History& history
     ops.reserve(indices.size());
     for (std::uint32_t i : indices) ops.push_back(&history.ops[i]);
     ReplayedStates replay = replay_states(model, ops, limits);
-    data.initial_state[partition] = static_cast<std::int32_t>(strings.intern(std::move(replay.initial)));
+    data.initial_state[partition] = static_cast<std::int32_t>(strings.intern(replay.initial));
     for (std::size_t k = 0; k < replay.after.size(); ++k) {
-      data.state_after[indices[k]] = static_cast<std::int32_t>(strings.intern(std::move(replay.after[k])));
+      data.state_after[indices[k]] = static_cast<std::int32_t>(strings.intern(replay.after[k]));
     }
   }
 }

@@ -48,7 +48,7 @@ void require_writable_file(std::string_view option, const std::string& path) {
   if (fs::exists(status)) {
     if (fs::is_directory(status)) refuse(option, path, "it is a folder");
     if (::access(path.c_str(), W_OK) != 0) refuse(option, path, std::strerror(errno));
-    // Replacing a regular file goes through a new file beside it (side_outputs.cpp).
+    // Replacing a regular file goes through a new file beside it (cli/check/html_output.cpp).
     if (fs::is_regular_file(status)) {
       if (const std::string why = folder_refusal(folder_of(path)); !why.empty()) refuse(option, path, why);
     }
