@@ -28,6 +28,18 @@ std::string describe(const Model& model, const Operation& op) {
 
 constexpr std::size_t kMaxTrackedStates = 1u << 16;
 
+// The replay found no state in which `op` can take effect; `states` were possible
+// just before it, the first of them described as `state`.
+std::string cannot_take_effect(const Model& model, const Operation& op, const std::string& state, std::size_t states) {
+  return describe(model, op) + " cannot take effect where the linearization puts it: the model's state there is " +
+         state + (states > 1 ? " (or one of " + std::to_string(states) + " states)" : "");
+}
+
+std::string too_many_states() {
+  return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
+         " model states; the certificate cannot be checked";
+}
+
 }  // namespace
 
 namespace {
@@ -125,15 +137,9 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
     std::sort(next.begin(), next.end());
     next.erase(std::unique(next.begin(), next.end()), next.end());
     if (next.empty()) {
-      std::string state_text = compiled->describe_state(states.front());
-      return describe(model, *part[i]) +
-             " cannot take effect where the linearization puts it: the model's state there is " + state_text +
-             (states.size() > 1 ? " (or one of " + std::to_string(states.size()) + " states)" : "");
+      return cannot_take_effect(model, *part[i], compiled->describe_state(states.front()), states.size());
     }
-    if (next.size() > kMaxTrackedStates) {
-      return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
-             " model states; the certificate cannot be checked";
-    }
+    if (next.size() > kMaxTrackedStates) return too_many_states();
     states.swap(next);
   }
   return std::nullopt;
@@ -241,15 +247,9 @@ std::optional<std::string> check_legality_placing(const Model& model, std::span<
     std::sort(next.begin(), next.end());
     next.erase(std::unique(next.begin(), next.end()), next.end());
     if (next.empty()) {
-      return describe(model, *part[g]) +
-             " cannot take effect where the linearization puts it: the model's state there is " +
-             compiled->describe_state(paths.front().state) +
-             (paths.size() > 1 ? " (or one of " + std::to_string(paths.size()) + " states)" : "");
+      return cannot_take_effect(model, *part[g], compiled->describe_state(paths.front().state), paths.size());
     }
-    if (next.size() > kMaxTrackedStates) {
-      return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
-             " model states; the certificate cannot be checked";
-    }
+    if (next.size() > kMaxTrackedStates) return too_many_states();
     paths.swap(next);
   }
   return std::nullopt;
