@@ -100,8 +100,8 @@ class GeneralOpMapLines final : public GeneralLineReader {
  public:
   // `one_per_line`: Porcupine's kv rule, no two op maps on one line.
   GeneralOpMapLines(edn::Reader& reader, std::string_view text, const std::string& source, EventSink& sink,
-                    bool one_per_line)
-      : reader_(reader), text_(text), source_(source), sink_(sink), one_per_line_(one_per_line) {}
+                    bool one_per_line, const Limits* limits)
+      : reader_(reader), text_(text), source_(source), sink_(sink), one_per_line_(one_per_line), limits_(limits) {}
 
   LinePlace read_from(LinePlace at) override {
     // At offset 0 the reader stands where it was made (past any byte-order mark),
@@ -119,7 +119,8 @@ class GeneralOpMapLines final : public GeneralLineReader {
       sink_.add(read_op_map(reader_, source_));
       sink_.passed(reader_.offset());
       previous_line = reader_.position().line;
-      if (rest_of_line_is_blank(reader_.offset())) return next_line_after(text_, reader_.offset(), previous_line);
+      if (rest_of_line_is_blank(reader_.offset()))
+        return next_line_after(text_, reader_.offset(), previous_line, limits_);
     }
   }
 
@@ -138,18 +139,21 @@ class GeneralOpMapLines final : public GeneralLineReader {
   const std::string& source_;
   EventSink& sink_;
   bool one_per_line_;
+  const Limits* limits_;
 };
 
 }  // namespace
 
 void read_op_map_file(edn::Reader& reader, std::string_view text, const std::string& source, EventSink& sink,
                       const ReadPlan& plan, bool one_per_line) {
-  GeneralOpMapLines general(reader, text, source, sink, one_per_line);
+  reader.watch_memory(plan.limits);
+  GeneralOpMapLines general(reader, text, source, sink, one_per_line, plan.limits);
   read_op_map_lines(text, sink, general, plan);
 }
 
 void read_edn_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
   edn::Reader reader(text, source);
+  reader.watch_memory(plan.limits);
   if (reader.at_end()) return;
   const SourcePos first = reader.position();
   if (const auto sequence = reader.open_collection("[(")) {

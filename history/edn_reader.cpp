@@ -9,9 +9,11 @@
 #include "history/edn_reader.hpp"
 
 #include "history/edn_chars.hpp"
+#include "history/scan_room.hpp"
 
 #include <ariadne/history.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <limits>
@@ -138,8 +140,7 @@ void Reader::skip_whitespace() {
     } else if (is_whitespace(static_cast<unsigned char>(c))) {
       ++at_;
     } else if (c == ';') {
-      const std::size_t newline = text_.find('\n', at_);
-      at_ = newline == std::string_view::npos ? text_.size() : newline;
+      at_ = find_line_end(text_, at_, limits_);
     } else {
       break;
     }
@@ -166,7 +167,7 @@ bool Reader::at_end() {
 
 std::string_view Reader::scan_token() {
   const std::size_t begin = at_;
-  while (at_ < text_.size() && !is_terminator(static_cast<unsigned char>(text_[at_]))) ++at_;
+  at_ = scan_token_end(text_, at_, limits_, [](char c) { return !is_terminator(static_cast<unsigned char>(c)); });
   return text_.substr(begin, at_ - begin);
 }
 
@@ -380,9 +381,15 @@ Value Reader::read_string(SourcePos start) {
   std::string out;
   for (;;) {
     std::size_t run = at_;
-    while (run < text_.size() && text_[run] != '"' && text_[run] != '\\' && text_[run] != '\n') ++run;
+    const std::size_t stop = std::min(text_.size(), at_ + kScanChunk);
+    while (run < stop && text_[run] != '"' && text_[run] != '\\' && text_[run] != '\n') ++run;
     out.append(text_.substr(at_, run - at_));
     at_ = run;
+    if (run == stop && stop < text_.size()) {
+      // A string of megabytes: the bytes read, and the copy, must fit.
+      require_room(limits_, 2 * (out.size() + kScanChunk));
+      continue;
+    }
     if (at_ >= text_.size() || (text_[at_] == '\\' && at_ + 1 >= text_.size())) {
       at_ = text_.size();
       fail(position(), "unterminated string: expected '\"' before " + std::string(end_name_) + " (opened at " +

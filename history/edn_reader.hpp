@@ -26,6 +26,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace ariadne {
+class Limits;
+}
+
 namespace ariadne::edn {
 
 // Real histories nest a handful of levels; 1,000 keeps the recursive Value operations
@@ -45,6 +49,9 @@ class Reader {
   // Moves to `offset` of the same text, which sits at `pos` in the file: how a reader
   // that skipped lines on a fast path hands the general reader the line it declined.
   void seek(std::size_t offset, SourcePos pos);
+  // The command's limits, for the scans that can run over a whole long string, token
+  // or comment (scan_room.hpp); none by default.
+  void watch_memory(const Limits* limits) { limits_ = limits; }
 
   // Skips whitespace, commas, `;` comments and `#_` discarded forms, then tells
   // whether the text is exhausted.
@@ -115,6 +122,7 @@ class Reader {
   std::string_view text_;
   std::string source_;
   std::string_view end_name_;
+  const Limits* limits_ = nullptr;
   std::size_t at_ = 0;
   std::uint32_t line_ = 1;
   // Offset of the current line's first byte; negative when the text starts mid-line,

@@ -13,6 +13,8 @@
 
 namespace ariadne {
 
+class Limits;
+
 class EventSink {
  public:
   virtual void add(Event&& event) = 0;
@@ -50,6 +52,9 @@ struct ReadPlan {
   unsigned threads = 0;
   // A block's size, and the least size of a file read in parallel is twice this.
   std::size_t block_bytes = std::size_t{1} << 20;
+  // The command's limits, for the scans that could touch a whole long line or string
+  // at once (scan_room.hpp); none: no memory limit.
+  const Limits* limits = nullptr;
 };
 
 // Reads `text` in `format` (auto_detect guesses it, see format_detect.cpp) and hands

@@ -3,7 +3,7 @@
 // grammar, the same string bytes; anything else declines.
 #include "history/flat_json_object.hpp"
 
-#include <cstring>
+#include "history/scan_room.hpp"
 
 namespace ariadne {
 
@@ -22,6 +22,8 @@ void skip_json_space(const char*& p, const char* end) {
 // string. Returns false for anything the general parser must decode or refuse.
 bool plain_string(const char*& p, const char* end, std::string_view& out) {
   const char* open = ++p;
+  // A string of megabytes is the general parser's, which asks for room to copy it.
+  if (end - open > static_cast<std::ptrdiff_t>(kScanChunk)) end = open + kScanChunk;
   while (p < end) {
     const auto c = static_cast<unsigned char>(*p);
     if (c == '"') {
@@ -107,10 +109,9 @@ bool FlatJsonObjectReader::read_value(const char*& p, const char* end, Value& ou
 const char* FlatJsonObjectReader::line_end(std::string_view text, std::size_t at) {
   const char* from = text.data() + at;
   if (text.data() != line_text_ || from >= line_end_ || from < line_begin_) {
-    const auto* newline = static_cast<const char*>(std::memchr(from, '\n', text.size() - at));
     line_text_ = text.data();
     line_begin_ = from;
-    line_end_ = newline ? newline : text.data() + text.size();
+    line_end_ = find_line_end(from, text.data() + text.size(), limits_);
   }
   return line_end_;
 }

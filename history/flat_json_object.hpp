@@ -21,8 +21,14 @@
 
 namespace ariadne {
 
+class Limits;
+
 class FlatJsonObjectReader {
  public:
+  // `limits`: for the search of a line's end, which can run over a whole file written
+  // on one line (scan_room.hpp).
+  explicit FlatJsonObjectReader(const Limits* limits = nullptr) : limits_(limits) {}
+
   // The members of the object read last, in file order; keys point into the text.
   std::vector<std::pair<std::string_view, Value>> members;
 
@@ -34,6 +40,7 @@ class FlatJsonObjectReader {
   bool read_value(const char*& p, const char* end, Value& out, int depth);
   const char* line_end(std::string_view text, std::size_t at);
   RecentValues recent_;
+  const Limits* limits_;
   // The line found last: [line_begin_, line_end_) of line_text_ has no line break.
   const char* line_text_ = nullptr;
   const char* line_begin_ = nullptr;

@@ -9,6 +9,7 @@
 #include "history/edn_chars.hpp"
 #include "history/edn_history_reader.hpp"
 #include "history/op_map_fields.hpp"
+#include "history/scan_room.hpp"
 
 #include <cstring>
 
@@ -44,7 +45,8 @@ bool FlatOpMapReader::read_keyword(Cursor& at, Value& out) {
   ++at.p;                              // the colon
   if (at.peek() == ':') return false;  // "::name" is an error the general reader words
   const std::string_view name = at.token();
-  return !name.empty() && recent_.keyword(name, out, edn::is_valid_name);
+  // A name of megabytes is the general reader's, which asks for room to copy it.
+  return !name.empty() && name.size() <= kScanChunk && recent_.keyword(name, out, edn::is_valid_name);
 }
 
 bool FlatOpMapReader::read_string(Cursor& at, Value& out) {
@@ -53,7 +55,8 @@ bool FlatOpMapReader::read_string(Cursor& at, Value& out) {
   // A string that goes on past the line, or holds an escape, is the general reader's.
   if (close == nullptr) return false;
   const auto size = static_cast<std::size_t>(close - open);
-  if (std::memchr(open, '\\', size) != nullptr) return false;
+  // A string of megabytes is the general reader's, which asks for room to copy it.
+  if (size > kScanChunk || std::memchr(open, '\\', size) != nullptr) return false;
   at.p = close + 1;
   out = recent_.string({open, size});
   return true;
@@ -159,7 +162,7 @@ FlatOpMapReader::Line FlatOpMapReader::read_line(std::string_view text, std::uin
     ++at.p;
     if (at.peek() == ':') return Line::declined;
     const std::string_view name = at.token();
-    if (!edn::is_valid_name(name)) return Line::declined;
+    if (name.size() > kScanChunk || !edn::is_valid_name(name)) return Line::declined;
     at.skip_space();
     if (at.p == at.end || *at.p == '}') return Line::declined;  // an odd number of forms
     Value value;

@@ -21,6 +21,7 @@
 #include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
+#include "history/scan_room.hpp"
 #include "history/store_folder.hpp"
 
 #include <algorithm>
@@ -44,11 +45,10 @@ constexpr FormatName kFormatNames[] = {
 // Calls `visit(trimmed_line)` for each line that is neither blank nor a `;` comment,
 // until it returns false.
 template <class Visit>
-void each_content_line(std::string_view text, Visit visit) {
+void each_content_line(std::string_view text, const Limits* limits, Visit visit) {
   std::size_t at = 0;
   while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
+    const std::size_t end = find_line_end(text, at, limits);
     const std::string_view line = base::trim(text.substr(at, end - at));
     at = end + 1;
     if (line.empty() || line.front() == ';') continue;
@@ -61,10 +61,10 @@ void each_content_line(std::string_view text, Visit visit) {
 // this many content lines are looked at, as long as none starts like EDN or JSON.
 constexpr std::size_t kConsoleLinesLooked = 100000;
 
-bool looks_like_jepsen_log(std::string_view text) {
+bool looks_like_jepsen_log(std::string_view text, const Limits* limits) {
   bool log = false;
   std::size_t looked = 0;
-  each_content_line(text, [&](std::string_view line) {
+  each_content_line(text, limits, [&](std::string_view line) {
     if (looked++ == 0 && std::string_view("{[(\"#").find(line.front()) != std::string_view::npos) return false;
     if (looked == 1 && looks_like_jepsen_console_start(line)) {
       log = true;
@@ -105,11 +105,11 @@ bool looks_like_json(std::string_view text) {
 // Looking at a prefix keeps detection from reading a gigabyte file twice.
 constexpr std::size_t kPorcupineLinesLooked = 1000;
 
-bool looks_like_porcupine_kv(std::string_view text) {
+bool looks_like_porcupine_kv(std::string_view text, const Limits* limits) {
   bool first = true;
   bool kv = true;
   std::size_t looked = 0;
-  each_content_line(text, [&](std::string_view line) {
+  each_content_line(text, limits, [&](std::string_view line) {
     if (line.front() != '{' || line.back() != '}') {
       kv = false;
     } else if (first) {
@@ -124,10 +124,11 @@ bool looks_like_porcupine_kv(std::string_view text) {
   return kv && !first;
 }
 
-Format detect_format(std::string_view text) {
-  if (looks_like_jepsen_log(text)) return Format::jepsen_log;
+// `limits`: for the search of a line's end, which can run over a line of megabytes.
+Format detect_format(std::string_view text, const Limits* limits) {
+  if (looks_like_jepsen_log(text, limits)) return Format::jepsen_log;
   if (looks_like_json(text)) return Format::json;
-  if (looks_like_porcupine_kv(text)) return Format::porcupine_kv;
+  if (looks_like_porcupine_kv(text, limits)) return Format::porcupine_kv;
   return Format::edn;
 }
 
@@ -154,7 +155,7 @@ void stream_events(std::string_view text, const std::string& source, Format form
     std::string_view content = text;
     if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);
     if (base::trim(content).empty()) return;
-    format = detect_format(content);
+    format = detect_format(content, plan.limits);
   }
   switch (format) {
     case Format::jepsen_log: return read_jepsen_log(text, source, sink, plan);
@@ -222,15 +223,19 @@ std::size_t event_bound(std::string_view text) { return std::max(count_newlines(
 // every page of the mapping before the readers start, a tenth of a second for 137 MB
 // here. The sampled estimate is padded by half: what is reserved and not used is
 // address space, never resident, and an estimate that falls short only costs the
-// vector one reallocation.
-std::size_t expected_events(std::string_view text) {
+// vector one reallocation. The samples of a mapped file are read, not mapped (see
+// MappedFile::read_at).
+std::size_t expected_events(std::string_view text, const MappedFile* file) {
   constexpr std::size_t kCountedBelow = std::size_t{8} << 20;
   constexpr std::size_t kWindows = 32;
   constexpr std::size_t kWindow = std::size_t{64} << 10;
   if (text.size() < kCountedBelow) return event_bound(text) + 1;
   std::size_t events = 0;
   const std::size_t stride = (text.size() - kWindow) / (kWindows - 1);
-  for (std::size_t i = 0; i < kWindows; ++i) events += event_bound(text.substr(i * stride, kWindow));
+  std::string buffer;
+  for (std::size_t i = 0; i < kWindows; ++i) {
+    events += event_bound(file ? file->read_at(i * stride, kWindow, buffer) : text.substr(i * stride, kWindow));
+  }
   const double per_byte = static_cast<double>(events) / static_cast<double>(kWindows * kWindow);
   return static_cast<std::size_t>(per_byte * static_cast<double>(text.size()) * 1.5) + 1024;
 }
@@ -297,10 +302,12 @@ History build_streaming(std::string_view text, const std::string& source, const 
                         const std::function<bool(const Operation&)>* keep = nullptr) {
   // A filtered read keeps a part of the operations: reserving for all of them would
   // only be address space, but no use either.
-  HistoryBuilder builder(source, model, keep ? 0 : expected_events(text));
+  HistoryBuilder builder(source, model, keep ? 0 : expected_events(text, file));
   if (keep) builder.keep_only(*keep);
   StreamingBuild sink(builder, file, limits);
-  stream_events(text, source, format, sink);
+  ReadPlan plan;
+  plan.limits = limits;
+  stream_events(text, source, format, sink, plan);
   if (limits) StreamingBuild::stop_at_limits(*limits);
   // A file without a single event is almost always a harness that recorded nothing
   // (a cluster that never started, a log cut before the test ran): checked, it would

@@ -17,6 +17,7 @@
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
 #include "history/flat_op_map.hpp"
+#include "history/scan_room.hpp"
 
 namespace ariadne {
 
@@ -156,6 +157,7 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   FlatOpMapReader fast;
   Event event;
   edn::Reader reader({}, source, {1, 1}, "end of line");
+  reader.watch_memory(plan.limits);
   std::uint32_t line_number = 0;
   std::size_t at = 0;
   std::size_t skipped = 0;  // lines that are no history line (see the header)
@@ -169,8 +171,7 @@ void read_jepsen_log(std::string_view text, const std::string& source, EventSink
   // A byte-order mark is invisible in editors, so columns count from after it.
   const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
+    const std::size_t end = find_line_end(text, at, plan.limits);
     ++line_number;
     std::string_view line = text.substr(at, end - at);
     if (line_number == 1) line.remove_prefix(bom);

@@ -18,9 +18,11 @@
 #include "history/edn_reader.hpp"
 #include "history/event_sink.hpp"
 #include "history/flat_json_object.hpp"
+#include "history/scan_room.hpp"
 
 #include <ariadne/history.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <optional>
@@ -72,7 +74,8 @@ class MemberNames {
 
 class JsonParser {
  public:
-  JsonParser(std::string_view text, const std::string& source) : text_(text), source_(source) {
+  JsonParser(std::string_view text, const std::string& source, const Limits* limits = nullptr)
+      : text_(text), source_(source), limits_(limits) {
     // A byte-order mark is invisible in editors, so columns count from after it.
     if (text_.starts_with("\xEF\xBB\xBF")) at_ = line_start_ = 3;
   }
@@ -217,13 +220,19 @@ class JsonParser {
     std::string out;
     for (;;) {
       std::size_t run = at_;
-      while (run < text_.size()) {
+      const std::size_t stop = std::min(text_.size(), at_ + kScanChunk);
+      while (run < stop) {
         const auto c = static_cast<unsigned char>(text_[run]);
         if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
         ++run;
       }
       out.append(text_.substr(at_, run - at_));
       at_ = run;
+      if (run == stop && stop < text_.size()) {
+        // A string of megabytes: the bytes read, and the copy, must fit.
+        require_room(limits_, 2 * (out.size() + kScanChunk));
+        continue;
+      }
       if (at_ >= text_.size()) {
         fail(position(),
              "unterminated string: expected '\"' before end of input (opened at " + edn::format_pos(opened) + ")");
@@ -277,7 +286,7 @@ class JsonParser {
 
   Value parse_number(SourcePos start) {
     const std::size_t begin = at_;
-    while (at_ < text_.size() && is_word_char(text_[at_])) ++at_;
+    at_ = scan_token_end(text_, at_, limits_, is_word_char);
     const std::string_view token = text_.substr(begin, at_ - begin);
     auto invalid = [&](const char* why) { fail(start, "invalid number '" + std::string(token) + "'" + why); };
 
@@ -320,6 +329,7 @@ class JsonParser {
 
   std::string_view text_;
   const std::string& source_;
+  const Limits* limits_;
   std::size_t at_ = 0;
   std::uint32_t line_ = 1;
   std::size_t line_start_ = 0;
@@ -480,9 +490,9 @@ Value parse_json_value(std::string_view text, const std::string& source) {
 }
 
 void read_json_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
-  JsonParser parser(text, source);
+  JsonParser parser(text, source, plan.limits);
   TimeOrder times;
-  FlatJsonObjectReader flat;
+  FlatJsonObjectReader flat(plan.limits);
   auto read_events = [&](std::size_t depth) {
     parser.each_element(depth, [&](std::size_t inner) {
       const SourcePos pos = parser.position();

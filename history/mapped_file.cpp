@@ -75,13 +75,24 @@ MappedFile::MappedFile(const std::string& path, const Limits* limits) : path_(pa
 // Linux reports it neither readable nor hung up until a writer has come, so the loop
 // waits for the writer's data or its hang-up, and only then takes read()'s 0 as the end.
 void MappedFile::read_stream(int fd, const Limits* limits) {
+  char buffer[1 << 16];
   auto stop_at_limits = [&] {
     if (!limits) return;
-    // The copy is memory the watch sees only at its next sample: counted at once.
-    if (limits->memory_limit() != 0 && copy_.capacity() > limits->memory_limit()) limits->note_memory_exceeded();
     if (const Limit limit = limits->reached(); limit != Limit::none) throw LimitReached(limit, limits->describe());
   };
-  char buffer[1 << 16];
+  // The copy grows by half at a time, and each growth is asked for before it is
+  // made: the new buffer beside the old is memory the watch would see only at its
+  // next sample, tens of megabytes later at the speed of a pipe.
+  auto make_room = [&](std::size_t more) {
+    if (copy_.size() + more <= copy_.capacity()) return;
+    const std::size_t grown = std::max({copy_.capacity() + copy_.capacity() / 2, copy_.size() + more, sizeof buffer});
+    if (limits && limits->memory_limit() != 0 &&
+        (grown + copy_.capacity() > limits->memory_limit() || !limits->would_fit(grown))) {
+      limits->note_memory_exceeded();
+      throw LimitReached(Limit::memory, limits->describe(Limit::memory));
+    }
+    copy_.reserve(grown);
+  };
   for (;;) {
     pollfd wanted{fd, POLLIN, 0};
     const int ready = ::poll(&wanted, 1, kPollMilliseconds);
@@ -91,6 +102,7 @@ void MappedFile::read_stream(int fd, const Limits* limits) {
     for (;;) {
       const ::ssize_t n = ::read(fd, buffer, sizeof buffer);
       if (n > 0) {
+        make_room(static_cast<std::size_t>(n));
         copy_.append(buffer, static_cast<std::size_t>(n));
         stop_at_limits();
         continue;
@@ -118,6 +130,22 @@ void MappedFile::release_before(std::size_t offset) {
   if (end <= released_) return;
   ::madvise(static_cast<char*>(mapping_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
+}
+
+std::string_view MappedFile::read_at(std::size_t offset, std::size_t length, std::string& buffer) const {
+  if (offset >= text_.size()) return {};
+  length = std::min(length, text_.size() - offset);
+  if (!mapping_) return text_.substr(offset, length);
+  buffer.resize(length);
+  std::size_t done = 0;
+  while (done < length) {
+    const ::ssize_t n = ::pread(fd_, buffer.data() + done, length - done, static_cast<::off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // cut short or failing: check_unchanged() reports it later
+    done += static_cast<std::size_t>(n);
+  }
+  buffer.resize(done);
+  return buffer;
 }
 
 void MappedFile::check_unchanged() const {

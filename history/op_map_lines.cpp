@@ -4,10 +4,10 @@
 #include "history/op_map_lines.hpp"
 
 #include "history/flat_op_map.hpp"
+#include "history/scan_room.hpp"
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -22,11 +22,6 @@ namespace {
 // waiting (about 15,000 a megabyte) stay a small part of the history's memory.
 constexpr std::size_t kBlocksAheadPerWorker = 4;
 
-const char* line_end(const char* p, const char* end) {
-  const auto* newline = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-  return newline ? newline : end;
-}
-
 // What the fast path made of one block.
 struct Block {
   std::size_t begin = 0;
@@ -40,13 +35,14 @@ struct Block {
 // Reads lines with the fast path from `at` until `limit` or the first declined line;
 // hands each event to `emit` with its line number. Returns where it stopped.
 template <class Emit>
-LinePlace read_fast(std::string_view text, LinePlace at, std::size_t limit, FlatOpMapReader& fast, Emit emit) {
+LinePlace read_fast(std::string_view text, LinePlace at, std::size_t limit, FlatOpMapReader& fast, const Limits* limits,
+                    Emit emit) {
   const char* const base = text.data();
   const char* p = base + at.offset;
   const char* const stop = base + limit;
   Event event;
   while (p < stop) {
-    const char* end = line_end(p, base + text.size());
+    const char* end = find_line_end(p, base + text.size(), limits);
     const auto result = fast.read_line({p, static_cast<std::size_t>(end - p)}, at.line, event);
     if (result == FlatOpMapReader::Line::declined) break;
     if (result == FlatOpMapReader::Line::event) emit(std::move(event));
@@ -61,10 +57,10 @@ LinePlace read_fast(std::string_view text, LinePlace at, std::size_t limit, Flat
 // reader from each line it declines (`declined`: the line at `at` is known to be one).
 // Returns where the reading stands, at `limit` or past it.
 LinePlace read_stretch(std::string_view text, LinePlace at, std::size_t limit, bool declined, FlatOpMapReader& fast,
-                       EventSink& sink, GeneralLineReader& general) {
+                       EventSink& sink, GeneralLineReader& general, const Limits* limits) {
   while (at.offset < limit) {
     if (!declined) {
-      at = read_fast(text, at, limit, fast, [&](Event&& event) { sink.add(std::move(event)); });
+      at = read_fast(text, at, limit, fast, limits, [&](Event&& event) { sink.add(std::move(event)); });
       sink.passed(at.offset);
       if (at.offset >= limit) break;
     }
@@ -78,12 +74,12 @@ class ParallelLines {
  public:
   ParallelLines(std::string_view text, EventSink& sink, GeneralLineReader& general, const ReadPlan& plan,
                 unsigned workers)
-      : text_(text), sink_(sink), general_(general) {
+      : text_(text), sink_(sink), general_(general), limits_(plan.limits) {
     const std::size_t block = std::max<std::size_t>(plan.block_bytes, 1);
     for (std::size_t begin = 0; begin < text.size();) {
       std::size_t end = std::min(text.size(), begin + block);
       if (end < text.size()) {
-        const char* newline = line_end(text.data() + end, text.data() + text.size());
+        const char* newline = find_line_end(text.data() + end, text.data() + text.size(), limits_);
         end = std::min(text.size(), static_cast<std::size_t>(newline - text.data()) + 1);
       }
       blocks_.push_back({begin, end, {}, end, 0, false});
@@ -124,7 +120,7 @@ class ParallelLines {
       release(k);
       // A declined line, or general reading that ended inside this block: the rest of
       // the block is read here.
-      at = read_stretch(text_, at, block.end, declined, fast, sink_, general_);
+      at = read_stretch(text_, at, block.end, declined, fast, sink_, general_, limits_);
     }
   }
 
@@ -165,10 +161,11 @@ class ParallelLines {
       Block& block = blocks_[k];
       LinePlace stopped{block.begin, 0};
       try {
-        stopped =
-            read_fast(text_, stopped, block.end, fast, [&](Event&& event) { events.push_back(std::move(event)); });
+        stopped = read_fast(text_, stopped, block.end, fast, limits_,
+                            [&](Event&& event) { events.push_back(std::move(event)); });
       } catch (const std::exception&) {
-        // Out of memory, say: the calling thread reads the whole block again itself.
+        // Out of memory, or out of room under the memory limit, say: the calling thread
+        // reads the whole block again itself, and meets the limit there if it holds.
         events.clear();
         stopped = {block.begin, 0};
       }
@@ -187,6 +184,7 @@ class ParallelLines {
   std::string_view text_;
   EventSink& sink_;
   GeneralLineReader& general_;
+  const Limits* limits_;
   std::vector<Block> blocks_;
   std::size_t ahead_ = 1;
 
@@ -206,9 +204,8 @@ unsigned worker_count(const ReadPlan& plan) {
 
 }  // namespace
 
-LinePlace next_line_after(std::string_view text, std::size_t offset, std::uint32_t line) {
-  const char* end = line_end(text.data() + std::min(offset, text.size()), text.data() + text.size());
-  const auto newline = static_cast<std::size_t>(end - text.data());
+LinePlace next_line_after(std::string_view text, std::size_t offset, std::uint32_t line, const Limits* limits) {
+  const std::size_t newline = find_line_end(text, std::min(offset, text.size()), limits);
   return newline < text.size() ? LinePlace{newline + 1, line + 1} : LinePlace{text.size(), line};
 }
 
@@ -223,7 +220,7 @@ void read_op_map_lines(std::string_view text, EventSink& sink, GeneralLineReader
     return;
   }
   FlatOpMapReader fast;
-  read_stretch(text, {}, text.size(), false, fast, sink, general);
+  read_stretch(text, {}, text.size(), false, fast, sink, general, plan.limits);
 }
 
 }  // namespace ariadne

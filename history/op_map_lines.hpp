@@ -44,6 +44,7 @@ class GeneralLineReader {
 void read_op_map_lines(std::string_view text, EventSink& sink, GeneralLineReader& general, const ReadPlan& plan);
 
 // The place after the line that holds `offset`: the next line's start.
-LinePlace next_line_after(std::string_view text, std::size_t offset, std::uint32_t line);
+LinePlace next_line_after(std::string_view text, std::size_t offset, std::uint32_t line,
+                          const Limits* limits = nullptr);
 
 }  // namespace ariadne

@@ -42,7 +42,9 @@ void add_limit_options(CLI::App& command, SearchLimits& limits, const std::strin
       ->check(at_least(0, "zero or more"));
   command
       .add_option("--memory-limit", limits.memory_limit,
-                  "Search memory before answering unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" + scope)
+                  "Memory the command may take beyond the program itself, reading included, before answering "
+                  "unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" +
+                      scope)
       ->type_name("BYTES");
 }
 

@@ -1,0 +1,34 @@
+// Room for a reader's long scans under the memory limit (scan_room.hpp).
+#include "history/scan_room.hpp"
+
+#include <ariadne/limits.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ariadne {
+
+void require_room(const Limits* limits, std::size_t bytes) {
+  if (limits == nullptr || limits->memory_limit() == 0 || limits->would_fit(bytes)) return;
+  limits->note_memory_exceeded();
+  throw LimitReached(Limit::memory, limits->describe(Limit::memory) + " (one line or string of the history is " +
+                                        format_byte_count(bytes) + " or more, which a reading holds whole)");
+}
+
+const char* find_line_end(const char* from, const char* end, const Limits* limits) {
+  for (const char* p = from; p < end;) {
+    // The line is touched whole, then parsed: what is made of it is about its size.
+    if (p != from) require_room(limits, 2 * (static_cast<std::size_t>(p - from) + kScanChunk));
+    const auto chunk = std::min(static_cast<std::size_t>(end - p), kScanChunk);
+    if (const auto* newline = static_cast<const char*>(std::memchr(p, '\n', chunk))) return newline;
+    p += chunk;
+  }
+  return end;
+}
+
+std::size_t find_line_end(std::string_view text, std::size_t at, const Limits* limits) {
+  if (at >= text.size()) return text.size();
+  return static_cast<std::size_t>(find_line_end(text.data() + at, text.data() + text.size(), limits) - text.data());
+}
+
+}  // namespace ariadne
