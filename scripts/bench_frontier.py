@@ -389,9 +389,14 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ariadne-frontier-") as scratch:
         folder = args.keep or scratch
         os.makedirs(folder, exist_ok=True)
-        for setting in settings:
-            frontiers = bench_setting(args, cache, digest, folder, setting)
-            rows.append((setting, frontiers))
+        try:
+            for setting in settings:
+                frontiers = bench_setting(args, cache, digest, folder, setting)
+                rows.append((setting, frontiers))
+        except KeyboardInterrupt:
+            resume = f"; the same command continues from {args.cache}" if args.cache else " (no --cache given)"
+            print(f"\ninterrupted after {len(rows)} of {len(settings)} settings{resume}", file=sys.stderr)
+            sys.exit(130)
 
     all_runs = [r for _, frontiers in rows for f in frontiers.values() for r in f["runs"]]
     wrong = [r for r in all_runs if r.get("wrong")]
