@@ -109,8 +109,9 @@ bench-sequential: build
 # Issue 42's frontier: on generated cas-register, register, etcd and one-key kv histories
 # (values 3, 5; 5, 20, 40 processes; crash rates 0, 0.05, 0.2; linearizable and not; 3 seeds),
 # the largest of 10^3 to 10^5 ops the default check and each engine alone decide in 60 s and
-# 4 GiB, and WGL's steps per second (docs/frontier.md). The full grid takes most of a day on
-# 2 cores; FRONTIER_ARGS picks a subset, e.g. FRONTIER_ARGS='--models register --seeds 1'.
+# 4 GiB, and WGL's steps per second (docs/frontier.md). The full grid should take roughly 12 to
+# 20 hours on 2 cores (estimated from a subset); FRONTIER_ARGS picks a subset, e.g.
+# FRONTIER_ARGS='--models register --seeds 1'.
 # The cache lets an interrupted run continue where it stopped.
 FRONTIER_ARGS ?=
 bench-frontier: build
