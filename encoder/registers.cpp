@@ -36,6 +36,10 @@ using models::RegisterAccess;
 
 constexpr std::uint32_t kInitialWrite = UINT32_MAX;  // the virtual write of the initial value
 constexpr std::size_t kMaxDecompositions = 64;       // per read of a key with appends
+// How far the search for those ways may go: complete ways met (ruled out or kept),
+// and steps of the search, before the encoding is given up as too costly.
+constexpr std::size_t kMaxExploredDecompositions = 64 * kMaxDecompositions;
+constexpr std::size_t kMaxDecompositionSteps = std::size_t{1} << 20;
 
 struct Writer {
   std::uint32_t op = 0;
@@ -164,8 +168,24 @@ class RegisterEncoder {
     }
 
     std::vector<std::uint32_t> path;
+    // The ways of combining appends grow exponentially with appends of equal text
+    // (Jepsen's few-valued kv): the search polls the limits as it goes, and gives the
+    // encoding up once it has met many times more ways than it may keep, ruled out
+    // ones included, rather than spend the whole timeout here.
+    std::size_t steps = 0, complete = 0;
     const auto extend = [&](auto&& self, std::size_t at) -> void {
+      if ((++steps & 4095) == 0) builder_.poll();
+      if (steps > kMaxDecompositionSteps) {
+        throw EncodingUnsupported("a read of key " + std::to_string(k) + " (op " + op_id(reader.op) +
+                                  ") needs more than " + std::to_string(kMaxDecompositionSteps) +
+                                  " steps to find the ways of combining appends");
+      }
       if (at == seen.size()) {
+        if (++complete > kMaxExploredDecompositions) {
+          throw EncodingUnsupported("a read of key " + std::to_string(k) + " (op " + op_id(reader.op) +
+                                    ") matches more than " + std::to_string(kMaxExploredDecompositions) +
+                                    " ways of combining appends, ruled out or not");
+        }
         if (const auto overwriter = surely_overwritten(key, path, reader.op)) {
           pruned_by.push_back(*overwriter);
           return;
