@@ -60,22 +60,33 @@ class ConfigCache {
   // crashed ops bits[required_words, required_words + crashed_words); returns false if
   // it, or one that subsumes it, is present.
   bool insert(std::uint64_t hash, StateId state, const std::uint64_t* bits) {
+    return insert_keyed(hash, state, bits, required_words_, bits + required_words_);
+  }
+
+  // The same with the completed ops given as a key of its own, `key_words` long,
+  // instead of their whole bitset: a search that knows a shorter description of the
+  // completed set (WGL's frontier key, wgl.cpp) stores that. Two keys are the same set
+  // only if they are equal, and keys that begin with the same word have the same
+  // length (the first word says how long the key is, as in WGL's); every insert into
+  // one table uses the one kind of key.
+  bool insert_keyed(std::uint64_t hash, StateId state, const std::uint64_t* key, std::size_t key_words,
+                    const std::uint64_t* crashed) {
     hash |= 1;  // 0 marks an empty slot
     Shard& shard = shards_[hash >> kShardShift];
-    make_room(shard);
-    const std::uint64_t* crashed = bits + required_words_;
+    make_room(shard, key_words);
     const std::size_t mask = shard.slots.size() - 1;
     for (std::size_t i = slot_of(hash, mask);; i = (i + 1) & mask) {
       Slot& s = shard.slots[i];
       if (s.hash == 0) {
-        std::uint64_t* required = required_.allocate(required_words_);
-        if (required_words_) std::memcpy(required, bits, required_words_ * sizeof(std::uint64_t));
-        s = Slot{hash, state, required, crashed_words_ ? push_crashed(nullptr, crashed) : nullptr};
+        std::uint64_t* stored = required_.allocate(key_words);
+        if (key_words) std::memcpy(stored, key, key_words * sizeof(std::uint64_t));
+        s = Slot{hash, state, stored, crashed_words_ ? push_crashed(nullptr, crashed) : nullptr};
         ++shard.groups;
         return true;
       }
       if (s.hash == hash && s.state == state &&
-          (required_words_ == 0 || std::memcmp(s.required, bits, required_words_ * sizeof(std::uint64_t)) == 0)) {
+          (key_words == 0 || (s.required[0] == key[0] &&
+                              std::memcmp(s.required + 1, key + 1, (key_words - 1) * sizeof(std::uint64_t)) == 0))) {
         return crashed_words_ && insert_into_group(s, crashed);
       }
     }
@@ -105,7 +116,7 @@ class ConfigCache {
   struct Slot {
     std::uint64_t hash;
     StateId state;
-    const std::uint64_t* required;  // the completed-op words, in required_
+    const std::uint64_t* required;  // the completed-op words (or key), in required_
     std::uint64_t* head;            // the first crashed-set entry, in crashed_; nullptr ends the list
   };
 
@@ -160,11 +171,11 @@ class ConfigCache {
 
   // Makes sure the next insert into `shard` finds a free slot and arena room within
   // the byte limit, emptying the whole table (an eviction) when it would not.
-  void make_room(Shard& shard) {
+  void make_room(Shard& shard, std::size_t key_words) {
     const std::size_t slots = shard.slots.size();
     const bool slots_grow = (shard.groups + 1) * 2 > slots;
     const std::size_t growth = (slots_grow ? std::max(2 * slots, kFirstShardSlots) * sizeof(Slot) : 0) +
-                               required_.growth_bytes(required_words_) +
+                               required_.growth_bytes(key_words) +
                                (crashed_words_ ? crashed_.growth_bytes(crashed_words_ + 1) : 0);
     if (growth == 0) return;
     if (bytes() + growth > byte_limit_) {

@@ -181,6 +181,12 @@ std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model
 // few of them.
 std::unique_ptr<SearchEngine> make_wgl_required_first(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                                       const StopSignal& stop);
+// For tests of the memo table's keys: WGL with every configuration's hash a function
+// of its state alone, so that every probe meets every configuration of that state and
+// only the stored key (wgl.cpp's frontier key) tells them apart. Slow; the answer is
+// the same as make_wgl's exactly when the keys are right.
+std::unique_ptr<SearchEngine> make_wgl_with_colliding_hashes(const SubHistory& sub, const Model& model,
+                                                             MemoryBudget& memory, const StopSignal& stop);
 
 // A search over one time segment of a longer history (see segmented_search.cpp): the
 // model is compiled once for the whole history, so a state one segment ends in can

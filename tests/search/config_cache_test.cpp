@@ -97,3 +97,29 @@ TEST_CASE("config cache: no insert grows it by more than a chunk, and the byte l
   CHECK(limited.insert(1, 0, words.data()));
   CHECK_FALSE(limited.insert(1, 0, words.data()));
 }
+
+TEST_CASE("config cache: keys of their own length, told apart by their first word") {
+  // WGL's frontier keys: the first word is the frontier, and the frontier fixes how
+  // many window words follow. Keys of different frontiers but equal hashes, states
+  // and window words are different sets; equal keys are the same.
+  for (const std::size_t crashed_words : {0, 1}) {
+    CAPTURE(crashed_words);
+    ConfigCache cache(/*required_words=*/8, crashed_words);
+    Reference reference;
+    std::mt19937_64 rng(crashed_words + 11);
+    for (int i = 0; i < 20000; ++i) {
+      const std::uint64_t frontier = rng() % 6;
+      const std::size_t window_words = frontier % 3;  // a function of the frontier
+      std::vector<std::uint64_t> key{frontier};
+      for (std::size_t w = 0; w < window_words; ++w) key.push_back(rng() % 3);
+      std::vector<std::uint64_t> crashed(crashed_words);
+      for (auto& w : crashed) w = rng() & rng() & 0xf;
+      const std::uint64_t state = rng() % 4;
+      // A hash that ignores the frontier: only the keys' comparison tells them apart.
+      std::uint64_t hash = state * 0x9e3779b97f4a7c15ULL;
+      for (std::size_t w = 1; w < key.size(); ++w) hash ^= key[w] << (8 * w);
+      REQUIRE(cache.insert_keyed(hash, state, key.data(), key.size(), crashed.data()) ==
+              reference.insert(hash, state, key, crashed));
+    }
+  }
+}

@@ -1,5 +1,6 @@
-// WGL, WGL trying required ops first (make_wgl_required_first, for relaxed histories)
-// and JIT against the brute-force oracle on thousands of random small histories per
+// WGL, WGL trying required ops first (make_wgl_required_first, for relaxed histories),
+// WGL whose memo-table hashes all collide (its keys are then all that tell
+// configurations apart) and JIT against the brute-force oracle on thousands of random small histories per
 // model.
 // Every linearizable answer of either engine is also replayed by the certificate
 // checker inside check(), which throws on a bad witness.
@@ -17,15 +18,19 @@ using namespace ariadne;
 
 namespace {
 
-// WGL with required ops first, run directly (check() has no engine for it): its
-// verdict, and a witness it finds must replay. Unpartitioned models only, where the
-// whole history is one search.
-Verdict required_first_verdict(const History& h, const Model& model) {
+using MakeSearch = std::unique_ptr<search::SearchEngine> (*)(const search::SubHistory&, const Model&,
+                                                             search::MemoryBudget&, const search::StopSignal&);
+
+// A search run directly (check() has no engine for it): WGL with required ops first,
+// or WGL whose hashes all collide (make_wgl_with_colliding_hashes: the memo table's
+// keys alone tell configurations apart). Its verdict, and a witness it finds must
+// replay. Unpartitioned models only, where the whole history is one search.
+Verdict direct_verdict(const History& h, const Model& model, MakeSearch make) {
   search::SubHistory sub;
   for (const Operation& op : h.ops) sub.ops.push_back(&op);
   search::MemoryBudget memory(1ULL << 30);
   search::StopSignal stop;
-  auto engine = search::make_wgl_required_first(sub, model, memory, stop);
+  auto engine = make(sub, model, memory, stop);
   const search::Outcome outcome = engine->run(UINT64_MAX);
   if (outcome == search::Outcome::linearizable) {
     std::vector<std::uint32_t> order;
@@ -63,7 +68,11 @@ Tally compare_engines(const std::string& spec, int histories, const testing::Ran
     REQUIRE(c.verdict != Verdict::unknown);
     REQUIRE(verdict_name(a.verdict) == verdict_name(b.verdict));
     REQUIRE(verdict_name(c.verdict) == verdict_name(b.verdict));
-    if (!model->is_partitioned()) REQUIRE(verdict_name(required_first_verdict(h, *model)) == verdict_name(b.verdict));
+    if (!model->is_partitioned()) {
+      REQUIRE(verdict_name(direct_verdict(h, *model, search::make_wgl_required_first)) == verdict_name(b.verdict));
+      REQUIRE(verdict_name(direct_verdict(h, *model, search::make_wgl_with_colliding_hashes)) ==
+              verdict_name(b.verdict));
+    }
     (a.verdict == Verdict::linearizable ? tally.linearizable : tally.not_linearizable)++;
   }
   return tally;
@@ -104,6 +113,35 @@ TEST_SUITE("slow") {
       MESSAGE(spec, " crash-heavy: ", t.linearizable, " linearizable, ", t.not_linearizable, " not");
       CHECK(t.linearizable > 0);
       CHECK(t.not_linearizable > 0);
+    }
+  }
+}
+
+TEST_SUITE("search") {
+  // The frontier key (wgl.cpp) on histories long and concurrent enough for windows of
+  // several ops and for frontiers that move far: WGL whose hashes all collide against
+  // WGL with its hashes, which tell configurations apart whatever the keys say.
+  TEST_CASE("WGL's memo-table keys alone tell configurations apart") {
+    std::mt19937_64 rng(20261205);
+    for (const std::string spec : {"register(0)", "cas-register(0)", "fifo-queue()", "multi-register({:x 0 :y 0})"}) {
+      auto model = make_model_from_spec(spec);
+      testing::RandomHistoryShape shape;
+      shape.operations = 14;
+      shape.processes = 5;
+      shape.crash_probability = 0.15;
+      int linearizable = 0, refuted = 0;
+      for (int i = 0; i < 300; ++i) {
+        EventLog log = testing::random_history(spec, shape, rng);
+        History h = build_history(log, *model);
+        const Verdict colliding = direct_verdict(h, *model, search::make_wgl_with_colliding_hashes);
+        const Verdict hashed = direct_verdict(h, *model, search::make_wgl);
+        INFO("model ", spec, ", history #", i);
+        REQUIRE(verdict_name(colliding) == verdict_name(hashed));
+        (hashed == Verdict::linearizable ? linearizable : refuted)++;
+      }
+      MESSAGE(spec, ": ", linearizable, " linearizable, ", refuted, " not");
+      CHECK(linearizable > 0);
+      CHECK(refuted > 0);
     }
   }
 }
