@@ -222,33 +222,28 @@ class Wgl final : public SegmentSearch {
   // comes before the return of completed op j, in list order; the frontier key's
   // window for j is [j + 1, window_end_[j]).
   void build_windows() {
-    std::vector<std::int32_t> position(nodes_.size() - 1);
-    std::int32_t at = 0;
-    for (std::int32_t i = nodes_[head_].next; i != kNone; i = nodes_[i].next)
-      position[static_cast<std::size_t>(i)] = at++;
-    // The completed ops' calls in list order, each with the largest bit among the
-    // calls up to it: a binary search for a return's position then finds the window.
-    std::vector<std::pair<std::int32_t, std::uint32_t>> calls;  // (call position, bit)
-    std::vector<std::int32_t> return_position(required_words_ * 64, 0);
+    // A node's index is its place in the list as build_list made it, so the calls of
+    // the completed ops, walked in list order, come with their positions; each keeps
+    // the largest bit among the calls up to it, and a binary search for a return's
+    // position then finds its window.
+    std::vector<std::int32_t> call_positions;
+    std::vector<std::uint32_t> largest_bit;
+    std::vector<std::int32_t> return_position(required_left_, 0);
     for (std::int32_t i = nodes_[head_].next; i != kNone; i = nodes_[i].next) {
       const std::uint32_t op = nodes_[i].op;
-      if (!sub_.ops[op]->must_take_effect() || !nodes_[i].is_call) continue;
-      calls.emplace_back(position[static_cast<std::size_t>(i)], bit_of_[op]);
-      return_position[bit_of_[op]] = position[static_cast<std::size_t>(nodes_[i].match)];
-    }
-    std::vector<std::uint32_t> largest_bit(calls.size());
-    for (std::size_t k = 0; k < calls.size(); ++k) {
-      largest_bit[k] = std::max(calls[k].second, k ? largest_bit[k - 1] : 0);
+      if (!nodes_[i].is_call || !sub_.ops[op]->must_take_effect()) continue;
+      call_positions.push_back(i);
+      largest_bit.push_back(std::max(bit_of_[op], largest_bit.empty() ? 0u : largest_bit.back()));
+      return_position[bit_of_[op]] = nodes_[i].match;
     }
     window_end_.assign(required_left_ + 1, 0);
     for (std::uint32_t j = 0; j < required_left_; ++j) {
-      const auto before = std::lower_bound(calls.begin(), calls.end(), std::make_pair(return_position[j], 0u),
-                                           [](const auto& a, const auto& b) { return a.first < b.first; }) -
-                          calls.begin();
       // The call of j itself comes before its return, so `before` is at least 1.
-      window_end_[j] = std::max(j + 1, largest_bit[static_cast<std::size_t>(before) - 1] + 1);
+      const auto before = static_cast<std::size_t>(
+          std::lower_bound(call_positions.begin(), call_positions.end(), return_position[j]) - call_positions.begin());
+      window_end_[j] = std::max(j + 1, largest_bit[before - 1] + 1);
     }
-    window_end_[required_left_] = required_left_;
+    window_end_[required_left_] = static_cast<std::uint32_t>(required_left_);
     key_.assign(1 + required_words_ + 1, 0);
   }
 
