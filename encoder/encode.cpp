@@ -6,6 +6,7 @@
 #include "encoder/theories.hpp"
 #include "models/semantics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ariadne::encoder {
@@ -24,15 +25,35 @@ std::string theory_name(models::Theory theory) {
   return "direct";
 }
 
+// Observes the state and changes nothing: reads, and a set's read.
+bool observes_only(const models::OpMeaning& meaning) {
+  if (meaning.effect == models::Effect::read_set) return true;
+  if (meaning.effect != models::Effect::registers) return false;
+  return std::ranges::all_of(meaning.accesses, [](const models::RegisterAccess& access) {
+    return access.kind == models::RegisterAccess::Kind::read ||
+           access.kind == models::RegisterAccess::Kind::read_other_than;
+  });
+}
+
 // A completed op took effect; a crashed one may have; one that changes and observes
 // nothing is left out, since leaving it out is always allowed and keeps witnesses
 // short; an impossible op that must take effect makes the formula unsatisfiable.
 //
+// Under real time an op that may or may not take effect and changes nothing (a read
+// of a relaxed history's core question, a crashed read of a set) is left out as well:
+// leaving out an op that changes no state keeps every other op's observations, so a
+// linearization with it is one without it, and the formula keeps its answer. The
+// reads of a one-key kv history with few values each combine appends in
+// exponentially many ways: encoded, every relaxed read of a core question cost the
+// search for them, and the core of a one-op violation ran out of time at the whole
+// key. Under program order an op left out would break the chain of its process's
+// order, so there the rule is not used.
+//
 // With selectors (OpSelector), a kept op's presence answers to its selector: a
 // completed one took effect exactly when the selector holds, a crashed one only if it
 // does; its relaxed twin may take effect only when the selector does not hold.
-void set_presence(FormulaBuilder& builder, const models::Semantics& semantics,
-                  const std::vector<OpSelector>& selectors) {
+void set_presence(FormulaBuilder& builder, const models::Semantics& semantics, const std::vector<OpSelector>& selectors,
+                  bool real_time) {
   std::vector<Literal> selector_literals;
   for (const OpSelector& s : selectors) {
     if (s.side == OpSelector::Side::none) continue;
@@ -44,7 +65,9 @@ void set_presence(FormulaBuilder& builder, const models::Semantics& semantics,
     const OpSelector::Side side = selectors.empty() ? OpSelector::Side::none : selectors[i].side;
     if (side != OpSelector::Side::none) {
       const Literal selector = selector_literals[selectors[i].selector];
-      const bool inert = meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible;
+      // Reaching here, the op may be left out (see above).
+      const bool inert = meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible ||
+                         (real_time && observes_only(meaning));
       if (side == OpSelector::Side::kept && meaning.must_take_effect) {
         builder.set_presence(i, selector);
         if (meaning.effect == models::Effect::impossible) {
@@ -68,7 +91,8 @@ void set_presence(FormulaBuilder& builder, const models::Semantics& semantics,
         builder.add_clause({kFalse});
         builder.end_group();
       }
-    } else if (meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible) {
+    } else if (meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible ||
+               (real_time && observes_only(meaning))) {
       builder.set_presence(i, kFalse);
     } else {
       builder.set_presence(i, builder.new_variable());
@@ -110,7 +134,7 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
   if (!options.selectors.empty() && options.selectors.size() != ops.size()) {
     throw std::logic_error("encode: one selector entry per op, or none");
   }
-  set_presence(builder, *semantics, options.selectors);
+  set_presence(builder, *semantics, options.selectors, keeps_real_time(options.consistency));
   switch (semantics->theory) {
     case models::Theory::registers: encode_registers(builder, *semantics); break;
     case models::Theory::mutex: encode_mutex(builder, *semantics); break;

@@ -55,11 +55,23 @@ RelaxedHistory RelaxedChecker::relaxed_of(const std::vector<bool>& keep) {
   return relax(ops_, keep, &leave_out);
 }
 
+bool RelaxedChecker::worth_encoding(const RelaxedHistory& relaxed) const {
+  std::size_t unencodable = SIZE_MAX;
+  {
+    const std::lock_guard lock(unencodable_mutex_);
+    unencodable = unencodable_kept_;
+  }
+  if (unencodable == SIZE_MAX) return true;
+  const auto kept = static_cast<std::size_t>(std::count(relaxed.kept.begin(), relaxed.kept.end(), true));
+  return 2 * kept <= unencodable;
+}
+
 RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
   const RelaxedHistory relaxed = relaxed_of(keep);
-  if (encodable_) {
-    RelaxedDecision decision = decide_by_solver(relaxed, stop_, memory_limit_);
-    if (encodable_) return decision;
+  if (worth_encoding(relaxed)) {
+    bool unsupported = false;
+    RelaxedDecision decision = decide_by_solver(relaxed, stop_, memory_limit_, &unsupported);
+    if (!unsupported) return decision;
   }
   return decide_by_search(relaxed, 0, stop_, memory_limit_, true);
 }
@@ -72,15 +84,21 @@ RelaxedDecision RelaxedChecker::decide_quickly(const RelaxedHistory& relaxed,
   }
   search::StopSignal within = stop_;
   if (budget) within.deadline = std::min(within.deadline, std::chrono::steady_clock::now() + *budget);
-  if (encodable_) {
+  if (worth_encoding(relaxed)) {
     // Each side may hold up to half the memory limit.
+    std::atomic<bool> unsupported{false};
     RelaxedDecision decision = race_decision(
         within,
         [&](const search::StopSignal& stop) { return decide_by_search(relaxed, 0, stop, memory_limit_ / 2, false); },
-        [&](const search::StopSignal& stop) { return decide_by_solver(relaxed, stop, memory_limit_ / 2); });
+        [&](const search::StopSignal& stop) {
+          bool found_unsupported = false;
+          RelaxedDecision by_solver = decide_by_solver(relaxed, stop, memory_limit_ / 2, &found_unsupported);
+          unsupported = found_unsupported;
+          return by_solver;
+        });
     // Unless the solver found that the model has no direct encoding, which stopped the
     // search racing it.
-    if (encodable_ || decision.verdict != RelaxedVerdict::undecided) return decision;
+    if (!unsupported || decision.verdict != RelaxedVerdict::undecided) return decision;
   }
   return decide_by_search(relaxed, 0, within, memory_limit_, false);
 }
@@ -100,7 +118,7 @@ RelaxedDecision RelaxedChecker::look_by_closure(const RelaxedHistory& relaxed, c
 }
 
 RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, const search::StopSignal& stop,
-                                                 std::uint64_t memory_limit) {
+                                                 std::uint64_t memory_limit, bool* unsupported) {
   const std::vector<const Operation*> pointers = relaxed.pointers();
   const RelaxedSolverLimits limits{stop, memory_limit};
   encoder::Formula formula;
@@ -114,9 +132,15 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, 
   } catch (const encoder::EncodingStopped&) {
     return {};
   } catch (const encoder::EncodingUnsupported&) {
-    // Too many states to unroll, or kv reads with too many decompositions: relaxing
-    // more ops rarely changes that, so later decisions go straight to the search.
-    encodable_ = false;
+    // Too many states to unroll, or kv reads with too many decompositions. Relaxing a
+    // few more ops rarely changes that, so later decisions go straight to the search,
+    // until one keeps at most half as many ops: relaxed reads are left out of the
+    // formula (encoder/encode.cpp), and a core question that keeps a few reads of a
+    // one-key kv history is encoded in microseconds where the partition is not.
+    const auto kept = static_cast<std::size_t>(std::count(relaxed.kept.begin(), relaxed.kept.end(), true));
+    const std::lock_guard lock(unencodable_mutex_);
+    unencodable_kept_ = std::min(unencodable_kept_, kept);
+    *unsupported = true;
     return {};
   }
   const std::unique_ptr<solvers::Solver> solver = solvers::make_cadical_solver();

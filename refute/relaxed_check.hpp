@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -127,10 +128,12 @@ class RelaxedChecker {
 
  private:
   // With `stop` and `memory_limit` given, so that a race's two sides can each have
-  // their own. The solver sets encodable_ to false, and answers undecided, when the
-  // model has no direct encoding for the partition.
+  // their own. Answers undecided, setting *unsupported, when the model has no direct
+  // encoding for the relaxed history; then the solver is not tried again until a
+  // relaxed history keeps at most half as many ops (worth_encoding).
   RelaxedDecision decide_by_solver(const RelaxedHistory& relaxed, const search::StopSignal& stop,
-                                   std::uint64_t memory_limit);
+                                   std::uint64_t memory_limit, bool* unsupported);
+  bool worth_encoding(const RelaxedHistory& relaxed) const;
   // Gives up (undecided) after `step_budget` model steps; 0 means no limit.
   RelaxedDecision decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget,
                                    const search::StopSignal& stop, std::uint64_t memory_limit, bool closure_first);
@@ -143,7 +146,10 @@ class RelaxedChecker {
   std::shared_ptr<const RelaxedRelevance> relevance_;  // which relaxed ops each decision leaves out
   const search::StopSignal& stop_;
   std::uint64_t memory_limit_;
-  bool encodable_ = true;
+  // The fewest kept ops of a relaxed history the encoder found unsupported; SIZE_MAX
+  // while none was. Written by a race's solver side, hence the mutex.
+  std::size_t unencodable_kept_ = SIZE_MAX;
+  mutable std::mutex unencodable_mutex_;
   bool closure_applies_ = true;  // false once a closure grew too large (relaxed_closure.hpp)...
   int look_misses_ = 0;          // ...or this many looks in a row answered nothing
   std::uint64_t decisions_ = 0;
