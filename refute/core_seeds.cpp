@@ -96,57 +96,110 @@ namespace {
 
 using models::RegisterAccess;
 
-bool writes(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
-  return std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
-    return a.kind == RegisterAccess::Kind::write && a.key == key && a.value == value;
-  });
-}
-
 bool reads(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
   return std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
     return a.kind == RegisterAccess::Kind::read && a.key == key && a.value == value;
   });
 }
 
-// A write of something other than `value` to `key`, taking effect for certain.
-bool overwrites(const models::OpMeaning& meaning, std::uint32_t key, std::uint32_t value) {
-  return meaning.effect == models::Effect::registers && meaning.must_take_effect &&
-         std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
-           return a.kind == RegisterAccess::Kind::write && a.key == key && a.value != value;
-         });
-}
+// What a read of `key` saw, and which writes could have left it: for plain registers
+// a write of the same value; for strings that appends concatenate (kv), a write of a
+// text the read's text begins with, the rest of it made of the key's append texts
+// (each usable any number of times). Appends never change a text's beginning, so
+// after a write that could not have left it the read cannot see it until a write
+// that could comes: such a write is an overwrite, as one of another value is for a
+// plain register, and the argument of stale_read_seeds() below holds with "a write
+// of v" read as "a write that could leave what the read saw".
+class SeenValue {
+ public:
+  SeenValue(const models::Semantics& semantics, std::uint32_t key, std::uint32_t value)
+      : semantics_(semantics), key_(key), value_(value) {
+    if (!semantics.strings) return;
+    const std::string_view seen = semantics.text(value);
+    std::vector<std::string_view> appends;
+    for (const models::OpMeaning& meaning : semantics.ops) {
+      if (meaning.effect != models::Effect::registers) continue;
+      for (const RegisterAccess& a : meaning.accesses) {
+        if (a.key != key || a.kind != RegisterAccess::Kind::append) continue;
+        const std::string_view text = semantics.text(a.value);
+        if (!text.empty() && std::find(appends.begin(), appends.end(), text) == appends.end()) appends.push_back(text);
+      }
+    }
+    // completes_[i]: seen[i..] is made of append texts.
+    completes_.assign(seen.size() + 1, false);
+    completes_[seen.size()] = true;
+    for (std::size_t i = seen.size(); i-- > 0;) {
+      for (const std::string_view text : appends) {
+        if (i + text.size() <= seen.size() && completes_[i + text.size()] && seen.substr(i).starts_with(text)) {
+          completes_[i] = true;
+          break;
+        }
+      }
+    }
+  }
+
+  // Whether a write of `value` to the key could have left what the read saw.
+  bool could_leave(std::uint32_t value) const {
+    if (!semantics_.strings) return value == value_;
+    const std::string_view seen = semantics_.text(value_);
+    const std::string_view base = semantics_.text(value);
+    return seen.starts_with(base) && completes_[base.size()];
+  }
+
+  bool writes(const models::OpMeaning& meaning) const {
+    return std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
+      return a.kind == RegisterAccess::Kind::write && a.key == key_ && could_leave(a.value);
+    });
+  }
+
+  // Reads what the read saw (a cas from it): writing it back changes nothing.
+  bool reads(const models::OpMeaning& meaning) const { return ariadne::refute::reads(meaning, key_, value_); }
+
+  // A write that could not have left what the read saw, taking effect for certain.
+  bool overwrites(const models::OpMeaning& meaning) const {
+    return meaning.effect == models::Effect::registers && meaning.must_take_effect &&
+           std::any_of(meaning.accesses.begin(), meaning.accesses.end(), [&](const RegisterAccess& a) {
+             return a.kind == RegisterAccess::Kind::write && a.key == key_ && !could_leave(a.value);
+           });
+  }
+
+ private:
+  const models::Semantics& semantics_;
+  std::uint32_t key_;
+  std::uint32_t value_;
+  std::vector<bool> completes_;
+};
 
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
                                                          const models::Semantics* semantics, std::uint32_t failing_op) {
   std::vector<std::vector<std::uint32_t>> seeds;
-  if (!semantics || semantics->theory != models::Theory::registers || semantics->strings) return seeds;
+  if (!semantics || semantics->theory != models::Theory::registers) return seeds;
   const std::size_t n = ops.size();
   const bool has_twins = semantics->ops.size() >= 2 * n;
   const Operation& read = *ops[failing_op];
   for (const RegisterAccess& access : semantics->ops[failing_op].accesses) {
     if (access.kind != RegisterAccess::Kind::read) continue;
-    const std::uint32_t key = access.key, value = access.value;
+    const std::uint32_t key = access.key;
+    const SeenValue seen(*semantics, key, access.value);
     std::vector<std::uint32_t> seed{failing_op};
     // Writes of the value that completed before the read began, as real-time
     // intervals [completed, read began): each needs an overwrite inside its interval.
     std::vector<std::uint64_t> completed;
-    if (key < semantics->initial.size() && semantics->initial[key] == value) completed.push_back(0);
+    if (key < semantics->initial.size() && seen.could_leave(semantics->initial[key])) completed.push_back(0);
     for (std::uint32_t j = 0; j < n; ++j) {
       if (j == failing_op) continue;
       const models::OpMeaning& recorded = semantics->ops[j];
-      const bool twin_writes =
-          has_twins && writes(semantics->ops[n + j], key, value) && !reads(semantics->ops[n + j], key, value);
-      if (!twin_writes && !writes(recorded, key, value)) continue;
+      const bool twin_writes = has_twins && seen.writes(semantics->ops[n + j]) && !seen.reads(semantics->ops[n + j]);
+      if (!twin_writes && !seen.writes(recorded)) continue;
       seed.push_back(j);
-      if (writes(recorded, key, value) && before(*ops[j], read)) completed.push_back(ops[j]->ret + 1);
+      if (seen.writes(recorded) && before(*ops[j], read)) completed.push_back(ops[j]->ret + 1);
     }
     // The overwrites: one inside every interval if some write fits them all, else the
     // first found for each.
     const auto between = [&](std::uint32_t x, std::uint64_t after) {
-      return x != failing_op && overwrites(semantics->ops[x], key, value) && ops[x]->call >= after &&
-             before(*ops[x], read);
+      return x != failing_op && seen.overwrites(semantics->ops[x]) && ops[x]->call >= after && before(*ops[x], read);
     };
     if (!completed.empty()) {
       const std::uint64_t latest = *std::max_element(completed.begin(), completed.end());

@@ -82,3 +82,28 @@ TEST_CASE("reads-from seed: none for a write, nor for models other than register
   q.invoke(0, "enqueue", I(1)).ok(0, "enqueue", I(1)).invoke(0, "dequeue").ok(0, "dequeue", I(1));
   CHECK(seeds_of(q, "fifo-queue", 1).seeds.empty());
 }
+
+TEST_CASE("reads-from seed: kv, a put that could begin the text read, and a put that could not, between") {
+  // op 0: put "v3 "; op 1: append "v1 " (concurrent with nothing); op 2: put "v4 ";
+  // op 3: a get of "v3 v1 " after all of them. Only the put of "v3 " begins the text
+  // read with the rest made of appends; the put of "v4 " that follows it overwrites
+  // it, and appends never change a text's beginning: a core without the append.
+  const auto S = [](const char* text) { return Value::string(text); };
+  const Value k = S("k");
+  EventScript s;
+  s.invoke(0, "put", S("v3 "), k).ok(0, "put", S("v3 "), k);
+  s.invoke(0, "append", S("v1 "), k).ok(0, "append", S("v1 "), k);
+  s.invoke(0, "put", S("v4 "), k).ok(0, "put", S("v4 "), k);
+  s.invoke(1, "get", {}, k).ok(1, "get", S("v3 v1 "), k);
+  expect_refuted_seed(s, "kv", 3, {0, 2, 3});
+}
+
+TEST_CASE("reads-from seed: kv, a text no put and appends make is a core alone") {
+  const auto S = [](const char* text) { return Value::string(text); };
+  const Value k = S("k");
+  EventScript s;
+  s.invoke(0, "put", S("v0 "), k).ok(0, "put", S("v0 "), k);
+  s.invoke(0, "append", S("v1 "), k).ok(0, "append", S("v1 "), k);
+  s.invoke(1, "get", {}, k).ok(1, "get", S("v1 v0 "), k);
+  expect_refuted_seed(s, "kv", 2, {2});
+}
