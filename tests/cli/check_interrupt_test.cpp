@@ -122,14 +122,15 @@ TEST_SUITE("limits") {
   }
 
   TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
-    // A 400-op kv history over three values with one planted violation: the verdict
-    // comes in milliseconds, shrinking its core takes longer than the minute asked for.
+    // A 20,000-op mutex history with one planted violation: the verdict comes in a
+    // fraction of a second, shrinking its core to 1,827 ops takes about 45 s. (A
+    // 400-op kv history served until its core became a 3-op seed found in 0.1 ms.)
     TempDir dir;
-    const std::string kv = generated(
-        dir, "kv.edn",
-        {"atomic", "--model", "kv", "--values", "3", "--ops", "400", "--processes", "8", "--violation", "--seed", "2"});
-    const Interrupted r =
-        interrupt_during({"check", kv, "--model", "kv", "--json", "--core-budget", "60"}, "the minimal core", SIGTERM);
+    const std::string mutex =
+        generated(dir, "mutex.edn",
+                  {"atomic", "--model", "mutex", "--ops", "20000", "--processes", "10", "--violation", "--seed", "2"});
+    const Interrupted r = interrupt_during({"check", mutex, "--model", "mutex", "--json", "--core-budget", "60"},
+                                           "the minimal core", SIGTERM);
     CHECK(r.seconds < kBound);
     CHECK(r.status == 143);
     const Json answer = parse_json(r.out);
