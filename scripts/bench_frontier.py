@@ -60,6 +60,8 @@ import sys
 import tempfile
 import time
 
+from history_headers import read_headers
+
 ENGINES = ["default", "wgl", "jit", "sat", "smt"]
 KINDS = ["linearizable", "violation"]
 EXPECTED = {"linearizable": "linearizable", "violation": "not-linearizable"}
@@ -120,17 +122,6 @@ class Cache:
         if self.path:
             with open(self.path, "a") as f:
                 f.write(json.dumps(run, sort_keys=True) + "\n")
-
-
-def read_headers(path):
-    found = {}
-    with open(path) as f:
-        for line in f:
-            if not line.startswith(";"):
-                break
-            key, _, value = line[1:].strip().partition(": ")
-            found[key] = value
-    return found
 
 
 def generate(args, folder, setting, ops, seed):

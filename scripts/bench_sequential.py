@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from history_headers import read_headers
+
 
 def generate(args, ops, seed, violation):
     name = f"lagging-follower-{ops}-{seed}{'-violation' if violation else ''}.edn"
@@ -39,17 +41,6 @@ def generate(args, ops, seed, violation):
         subprocess.run(command, check=True)
         os.replace(path + ".part", path)
     return path
-
-
-def headers(path):
-    found = {}
-    with open(path) as f:
-        for line in f:
-            if not line.startswith(";"):
-                break
-            key, _, value = line[1:].strip().partition(": ")
-            found[key] = value
-    return found
 
 
 def check(args, path, consistency):
@@ -81,7 +72,7 @@ def main():
         for seed in range(1, args.seeds + 1):
             for violation in (False, True):
                 path = generate(args, ops, seed, violation)
-                expected = headers(path)
+                expected = read_headers(path)
                 lin, seq = [], []
                 for _ in range(args.runs):
                     lin.append(check(args, path, "linearizable"))

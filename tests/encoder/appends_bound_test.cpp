@@ -14,20 +14,30 @@
 
 using namespace ariadne;
 
+namespace {
+
+// `generate atomic --model kv --keys 1 --values 3 --processes 5 --ops 1000
+// --crash-rate 0 --violation --seed 1`: a stale read of "v3 " among 1,000 ops on one
+// key whose puts and appends draw from three tokens.
+History one_key_kv_stale_read(const Model& model) {
+  generators::AtomicShape shape;
+  shape.model_spec = "kv";
+  shape.keys = 1;
+  shape.values = 3;
+  shape.processes = 5;
+  shape.operations = 1000;
+  shape.crash_rate = 0;
+  shape.violation = true;
+  shape.seed = 1;
+  return build_history(generators::generate_atomic_history(shape).log, model);
+}
+
+}  // namespace
+
 TEST_SUITE("encoder") {
   TEST_CASE("the ways of combining appends are searched within a bound, not for the whole timeout") {
-    generators::AtomicShape shape;
-    shape.model_spec = "kv";
-    shape.keys = 1;
-    shape.values = 3;
-    shape.processes = 5;
-    shape.operations = 1000;
-    shape.crash_rate = 0;
-    shape.violation = true;
-    shape.seed = 1;
-    const auto generated = generators::generate_atomic_history(shape);
-    const auto model = make_model_from_spec(generated.model_spec);
-    const History history = build_history(generated.log, *model);
+    const auto model = make_model_from_spec("kv");
+    const History history = one_key_kv_stale_read(*model);
     for (const Engine engine : {Engine::sat, Engine::smt}) {
       CAPTURE(engine_name(engine));
       // A timeout no run of the suite reaches: the engine must stop on its own.
@@ -49,18 +59,8 @@ TEST_SUITE("refute") {
   // left out of the formula, the reads-from seed knows kv's texts, and the solver is
   // asked again once a question keeps half as many ops.
   TEST_CASE("a one-key kv stale read with few values has its three-op core") {
-    generators::AtomicShape shape;
-    shape.model_spec = "kv";
-    shape.keys = 1;
-    shape.values = 3;
-    shape.processes = 5;
-    shape.operations = 1000;
-    shape.crash_rate = 0;
-    shape.violation = true;
-    shape.seed = 1;
-    const auto generated = generators::generate_atomic_history(shape);
-    const auto model = make_model_from_spec(generated.model_spec);
-    const History history = build_history(generated.log, *model);
+    const auto model = make_model_from_spec("kv");
+    const History history = one_key_kv_stale_read(*model);
     const CheckResult result = check(history, *model, {.timeout_seconds = 600, .jobs = 1});
     REQUIRE(result.verdict == Verdict::not_linearizable);
     CHECK(result.core_minimal);
