@@ -45,6 +45,7 @@
 #include "search/twin_classes.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <random>
 
@@ -222,26 +223,19 @@ class Wgl final : public SegmentSearch {
   // comes before the return of completed op j, in list order; the frontier key's
   // window for j is [j + 1, window_end_[j]).
   void build_windows() {
-    // A node's index is its place in the list as build_list made it, so the calls of
-    // the completed ops, walked in list order, come with their positions; each keeps
-    // the largest bit among the calls up to it, and a binary search for a return's
-    // position then finds its window.
-    std::vector<std::int32_t> call_positions;
-    std::vector<std::uint32_t> largest_bit;
-    std::vector<std::int32_t> return_position(required_left_, 0);
+    // One walk of the list in time order: at each completed op's return, the largest
+    // bit among the completed ops called so far ends its window.
+    window_end_.assign(required_left_ + 1, 0);
+    std::uint32_t largest_called = 0;
     for (std::int32_t i = nodes_[head_].next; i != kNone; i = nodes_[i].next) {
       const std::uint32_t op = nodes_[i].op;
-      if (!nodes_[i].is_call || !sub_.ops[op]->must_take_effect()) continue;
-      call_positions.push_back(i);
-      largest_bit.push_back(std::max(bit_of_[op], largest_bit.empty() ? 0u : largest_bit.back()));
-      return_position[bit_of_[op]] = nodes_[i].match;
-    }
-    window_end_.assign(required_left_ + 1, 0);
-    for (std::uint32_t j = 0; j < required_left_; ++j) {
-      // The call of j itself comes before its return, so `before` is at least 1.
-      const auto before = static_cast<std::size_t>(
-          std::lower_bound(call_positions.begin(), call_positions.end(), return_position[j]) - call_positions.begin());
-      window_end_[j] = std::max(j + 1, largest_bit[before - 1] + 1);
+      if (!sub_.ops[op]->must_take_effect()) continue;
+      const std::uint32_t bit = bit_of_[op];
+      if (nodes_[i].is_call) {
+        largest_called = std::max(largest_called, bit);
+      } else {
+        window_end_[bit] = std::max(bit, largest_called) + 1;
+      }
     }
     window_end_[required_left_] = static_cast<std::uint32_t>(required_left_);
     key_.assign(1 + required_words_ + 1, 0);
@@ -250,11 +244,21 @@ class Wgl final : public SegmentSearch {
   // The frontier key of the completed ops linearized now (see the header) in key_;
   // returns its length in words.
   std::size_t frontier_key() {
-    // The first completed op not linearized: on from where it was last seen.
-    while (frontier_ < required_left_total() && bit_is_set(frontier_)) ++frontier_;
+    // The first completed op not linearized: on from where it was last seen, a word
+    // at a time (bits past the completed ops in the last word are clear).
+    const std::uint32_t total = required_left_total();
+    while (frontier_ < total) {
+      const std::uint64_t clear = ~bits_[frontier_ >> 6] >> (frontier_ & 63);
+      if (clear != 0) {
+        frontier_ += static_cast<std::uint32_t>(std::countr_zero(clear));
+        break;
+      }
+      frontier_ = (frontier_ | 63) + 1;
+    }
+    frontier_ = std::min(frontier_, total);
     const std::uint32_t p = frontier_;
     key_[0] = p;
-    if (p >= required_left_total()) return 1;
+    if (p >= total) return 1;
     const std::uint32_t first = p + 1, end = window_end_[p];
     std::size_t words = 0;
     for (std::uint32_t b = first; b < end; b += 64) {
@@ -267,7 +271,6 @@ class Wgl final : public SegmentSearch {
     return 1 + words;
   }
 
-  bool bit_is_set(std::uint32_t bit) const { return (bits_[bit >> 6] >> (bit & 63)) & 1; }
   std::uint32_t required_left_total() const { return static_cast<std::uint32_t>(window_end_.size() - 1); }
 
   void build_symmetry_classes() {
@@ -306,10 +309,11 @@ class Wgl final : public SegmentSearch {
     const std::uint32_t op = nodes_[call].op;
     const bool optional = !sub_.ops[op]->must_take_effect();
     toggle(op);
+    // Every successor shares the set of linearized ops, so one key serves them all.
+    const std::size_t key_words = frontier_key();
     for (std::uint32_t i = next; i < end; ++i) {
       StateId s = succ_pool_[i];
       if (optional && s == state_) continue;
-      const std::size_t key_words = frontier_key();
       if (!cache_.insert_keyed(config_hash(s), s, key_.data(), key_words, bits_.data() + required_words_)) continue;
       stack_.push_back(Frame{call, state_, begin, end, i + 1});
       state_ = s;
@@ -371,7 +375,8 @@ class Wgl final : public SegmentSearch {
     const auto fixed = static_cast<std::int64_t>(
         compiled_->memory_bytes() + nodes_.capacity() * sizeof(Node) + stack_.capacity() * sizeof(Frame) +
         succ_pool_.capacity() * sizeof(StateId) + zobrist_.capacity() * sizeof(std::uint64_t) +
-        bit_of_.capacity() * sizeof(std::uint32_t));
+        bit_of_.capacity() * sizeof(std::uint32_t) + window_end_.capacity() * sizeof(std::uint32_t) +
+        key_.capacity() * sizeof(std::uint64_t));
     const auto usage = fixed + static_cast<std::int64_t>(cache_.bytes());
     const bool ok = memory_.report(usage);
     const std::int64_t others = memory_.budget().used() - usage;
