@@ -230,7 +230,7 @@ class JsonParser {
       at_ = run;
       if (run == stop && stop < text_.size()) {
         // A string of megabytes: the bytes read, and the copy, must fit.
-        require_room(limits_, 2 * (out.size() + kScanChunk));
+        require_room(limits_, out.size());
         continue;
       }
       if (at_ >= text_.size()) {

@@ -8,17 +8,18 @@
 
 namespace ariadne {
 
-void require_room(const Limits* limits, std::size_t bytes) {
-  if (limits == nullptr || limits->memory_limit() == 0 || limits->would_fit(bytes)) return;
+void require_room(const Limits* limits, std::size_t seen) {
+  if (limits == nullptr || limits->memory_limit() == 0 || limits->would_fit(2 * (seen + kScanChunk))) return;
   limits->note_memory_exceeded();
-  throw LimitReached(Limit::memory, limits->describe(Limit::memory) + " (one line or string of the history is " +
-                                        format_byte_count(bytes) + " or more, which a reading holds whole)");
+  throw LimitReached(Limit::memory,
+                     limits->describe(Limit::memory) + " (one line or string of the history is longer than " +
+                         format_byte_count(seen) + ", and a reading holds it whole, with what it makes of it)");
 }
 
 const char* find_line_end(const char* from, const char* end, const Limits* limits) {
   for (const char* p = from; p < end;) {
     // The line is touched whole, then parsed: what is made of it is about its size.
-    if (p != from) require_room(limits, 2 * (static_cast<std::size_t>(p - from) + kScanChunk));
+    if (p != from) require_room(limits, static_cast<std::size_t>(p - from));
     const auto chunk = std::min(static_cast<std::size_t>(end - p), kScanChunk);
     if (const auto* newline = static_cast<const char*>(std::memchr(p, '\n', chunk))) return newline;
     p += chunk;

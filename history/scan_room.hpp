@@ -22,9 +22,12 @@ class Limits;
 // limit, large enough that asking costs nothing measurable.
 inline constexpr std::size_t kScanChunk = std::size_t{1} << 20;
 
-// Throws LimitReached (memory), with the limit noted as exceeded, when `bytes` more
-// would pass the memory limit; nothing without limits or a memory limit.
-void require_room(const Limits* limits, std::size_t bytes);
+// Before a scan reads on through the next chunk of a line or token of which it has
+// read `seen` bytes: throws LimitReached (memory), with the limit noted as exceeded,
+// when twice `seen` and the chunk (its bytes touched, and what a reader makes of
+// them, about as large) would pass the memory limit; nothing without limits or a
+// memory limit.
+void require_room(const Limits* limits, std::size_t seen);
 
 // The first '\n' in [from, end), or `end`: memchr a chunk at a time, asking for room
 // before each chunk past the first for twice the line so far: a line is touched
@@ -45,7 +48,7 @@ std::size_t scan_token_end(std::string_view text, std::size_t at, const Limits* 
     const std::size_t stop = ask_at < text.size() ? ask_at : text.size();
     while (at < stop && in_token(text[at])) ++at;
     if (at < ask_at) return at;
-    require_room(limits, 2 * (at - begin + kScanChunk));
+    require_room(limits, at - begin);
   }
 }
 
