@@ -6,7 +6,6 @@
 #include "encoder/theories.hpp"
 #include "models/semantics.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace ariadne::encoder {
@@ -23,16 +22,6 @@ std::string theory_name(models::Theory theory) {
     case models::Theory::set: return "membership (set)";
   }
   return "direct";
-}
-
-// Observes the state and changes nothing: reads, and a set's read.
-bool observes_only(const models::OpMeaning& meaning) {
-  if (meaning.effect == models::Effect::read_set) return true;
-  if (meaning.effect != models::Effect::registers) return false;
-  return std::ranges::all_of(meaning.accesses, [](const models::RegisterAccess& access) {
-    return access.kind == models::RegisterAccess::Kind::read ||
-           access.kind == models::RegisterAccess::Kind::read_other_than;
-  });
 }
 
 // A completed op took effect; a crashed one may have; one that changes and observes
@@ -67,7 +56,7 @@ void set_presence(FormulaBuilder& builder, const models::Semantics& semantics, c
       const Literal selector = selector_literals[selectors[i].selector];
       // Reaching here, the op may be left out (see above).
       const bool inert = meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible ||
-                         (real_time && observes_only(meaning));
+                         (real_time && models::observes_only(meaning));
       if (side == OpSelector::Side::kept && meaning.must_take_effect) {
         builder.set_presence(i, selector);
         if (meaning.effect == models::Effect::impossible) {
@@ -92,7 +81,7 @@ void set_presence(FormulaBuilder& builder, const models::Semantics& semantics, c
         builder.end_group();
       }
     } else if (meaning.effect == models::Effect::none || meaning.effect == models::Effect::impossible ||
-               (real_time && observes_only(meaning))) {
+               (real_time && models::observes_only(meaning))) {
       builder.set_presence(i, kFalse);
     } else {
       builder.set_presence(i, builder.new_variable());

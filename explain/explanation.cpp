@@ -41,16 +41,7 @@ struct SearchOps {
 // Whether relaxed op `meaning` can never change the state: a read or observation
 // only constrains where it goes, and a relaxed op need not take effect at all.
 bool cannot_change_state(const models::OpMeaning& meaning) {
-  switch (meaning.effect) {
-    case models::Effect::none:
-    case models::Effect::impossible:
-    case models::Effect::read_set: return true;
-    case models::Effect::registers:
-      return std::all_of(meaning.accesses.begin(), meaning.accesses.end(), [](const models::RegisterAccess& a) {
-        return a.kind == models::RegisterAccess::Kind::read || a.kind == models::RegisterAccess::Kind::read_other_than;
-      });
-    default: return false;
-  }
+  return meaning.effect == models::Effect::impossible || models::observes_only(meaning);
 }
 
 // Registers: which relaxed ops could rescue a blocked core op. A register op is only

@@ -4,6 +4,8 @@
 #include "models/builtin_model.hpp"
 #include "models/value_table.hpp"
 
+#include <algorithm>
+
 namespace ariadne::models {
 
 void name_values(Semantics& semantics, const ValueTable& values) {
@@ -49,6 +51,18 @@ std::optional<Semantics> semantics_of(const Model& model, std::span<const Operat
 std::optional<std::string> unique_values_out_of_reach(const Model& model, std::span<const Operation* const> ops) {
   if (const auto* builtin = dynamic_cast<const BuiltinModel*>(&model)) return builtin->unique_values_out_of_reach(ops);
   return std::nullopt;
+}
+
+bool observes_only(const OpMeaning& meaning) {
+  switch (meaning.effect) {
+    case Effect::none:
+    case Effect::read_set: return true;
+    case Effect::registers:
+      return std::ranges::all_of(meaning.accesses, [](const RegisterAccess& a) {
+        return a.kind == RegisterAccess::Kind::read || a.kind == RegisterAccess::Kind::read_other_than;
+      });
+    default: return false;
+  }
 }
 
 }  // namespace ariadne::models

@@ -67,6 +67,11 @@ struct OpMeaning {
   std::vector<std::uint32_t> elements;  // read_set: sorted, without repeats
 };
 
+// Whether the op can never change the state: it changes nothing at all, or only
+// observes (reads, a failed cas's read of another value, a set's read). Engines and
+// encodings may leave such an op out wherever it need not take effect.
+bool observes_only(const OpMeaning& meaning);
+
 struct Semantics {
   Theory theory = Theory::registers;
   std::vector<OpMeaning> ops;  // one per op of the span described

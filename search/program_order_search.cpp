@@ -53,19 +53,6 @@ constexpr std::uint64_t kStopPollEvery = 1024;
 // Bytes a memo entry costs beyond its key: the node, the hash and the string header.
 constexpr std::int64_t kBytesPerMemoEntry = 80;
 
-// Whether an op can never change the model's state: its semantics only observe.
-bool observes_only(const models::OpMeaning& meaning) {
-  switch (meaning.effect) {
-    case models::Effect::none:
-    case models::Effect::read_set: return true;
-    case models::Effect::registers:
-      return std::ranges::all_of(meaning.accesses, [](const models::RegisterAccess& a) {
-        return a.kind == models::RegisterAccess::Kind::read || a.kind == models::RegisterAccess::Kind::read_other_than;
-      });
-    default: return false;
-  }
-}
-
 class ProgramOrderSearch final : public SearchEngine {
  public:
   ProgramOrderSearch(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
@@ -91,7 +78,7 @@ class ProgramOrderSearch final : public SearchEngine {
     }
     if (auto semantics = models::semantics_of(model, sub.ops)) {
       for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
-        observer_[i] = sub.ops[i]->must_take_effect() && observes_only(semantics->ops[i]);
+        observer_[i] = sub.ops[i]->must_take_effect() && models::observes_only(semantics->ops[i]);
       }
       registers_ = RegisterFacts(*semantics, sub.ops);
     }
