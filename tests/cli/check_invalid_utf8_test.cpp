@@ -20,20 +20,6 @@ const std::string kHistory =
     " {:process 1, :type :ok, :f :read, :value \"a\xfe"
     "b\"}]\n";
 
-// The first byte at which `text` is not well-formed UTF-8, or npos.
-std::size_t first_invalid_byte(const std::string& text) {
-  for (std::size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    const std::size_t length = utf8_sequence_length(text, i);
-    if (length == 0) return i;
-    i += length;
-  }
-  return std::string::npos;
-}
-
 }  // namespace
 
 TEST_SUITE("cli") {
@@ -49,8 +35,8 @@ TEST_SUITE("cli") {
       args.insert(args.end(), option.begin(), option.end());
       const RunResult run = run_cli(args);
       REQUIRE_MESSAGE(run.status == 1, run.err);
-      const std::size_t invalid = first_invalid_byte(run.out);
-      CHECK_MESSAGE(invalid == std::string::npos, run.out.substr(invalid == std::string::npos ? 0 : invalid));
+      const std::size_t invalid = first_invalid_utf8(run.out);
+      CHECK_MESSAGE(invalid == run.out.size(), run.out.substr(invalid));
       if (option[0] == "--json") {
         CHECK(run.out.find("a\\ufffdb") != std::string::npos);
       } else {
@@ -58,7 +44,7 @@ TEST_SUITE("cli") {
       }
     }
     const std::string page = read_text(html);
-    CHECK(first_invalid_byte(page) == std::string::npos);
+    CHECK(first_invalid_utf8(page) == page.size());
     CHECK(page.find("bytes-\uFFFD.edn") != std::string::npos);
   }
 }  // TEST_SUITE
