@@ -49,10 +49,19 @@ const std::array<EngineRow, kEngineCount - 1> kRows = {{
      "near-linear tests for histories whose values are written, enqueued,\n"
      "pushed or added once: register, cas-register, etcd without failed cas,\n"
      "each key of kv (gets and puts), fifo-queue, unordered-queue, stack, set;\n"
-     "declines any other history (a value written twice, an append, a crashed\n"
-     "removal it cannot place), saying why (docs/unique-values.md)",
+     "any register history (kv too) with a stale read, a read whose every\n"
+     "write real time lets come before it was overwritten before it began, is\n"
+     "refuted at once; declines any other history (a value written twice, an\n"
+     "append, a crashed removal it cannot place), saying why\n"
+     "(docs/unique-values.md)",
      [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
        return search::make_unique_values(sub, model, stop);
+     },
+     [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
+       return search::make_unique_values(sub, model, stop, search::UniqueTests::unique_values);
+     },
+     [](const search::SubHistory& sub, const Model& model, search::MemoryBudget&, const search::StopSignal& stop) {
+       return search::make_unique_values(sub, model, stop, search::UniqueTests::stale_reads);
      }},
     {Engine::program_order, "program-order", EngineKind::native, RaceRole::opening, kDecidesSequential, nullptr,
      kNativeFailingOpSteps,
@@ -66,10 +75,11 @@ const std::array<EngineRow, kEngineCount - 1> kRows = {{
 const std::string_view kAutomaticHelp =
     "the default: the unique-value test first, which answers at once on the\n"
     "histories it covers and declines the others; then WGL alone for each\n"
-    "partition's first 100 ms, which decides nearly every real history; then a\n"
-    "race of WGL and SAT, joined a second later by JIT and SMT; the first\n"
-    "certified answer wins, the rest are stopped. Under --consistency\n"
-    "sequential: the program-order search, raced with SAT, then SMT";
+    "partition's first 100 ms, which decides nearly every real history; then\n"
+    "the stale-read test (unique's other half), then a race of WGL and SAT,\n"
+    "joined a second later by JIT and SMT; the first certified answer wins,\n"
+    "the rest are stopped. Under --consistency sequential: the program-order\n"
+    "search, raced with SAT, then SMT";
 
 std::span<const EngineRow> engine_rows() { return kRows; }
 

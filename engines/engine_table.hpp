@@ -60,8 +60,17 @@ struct EngineRow {
   // Its entry in `--help`'s list of engines: lines of at most 80 columns after the
   // name's, the later ones indented to line up with the first.
   std::string_view help;
-  std::unique_ptr<search::SearchEngine> (*make)(const search::SubHistory& sub, const Model& model,
-                                                search::MemoryBudget& memory, const search::StopSignal& stop);
+  using Make = std::unique_ptr<search::SearchEngine> (*)(const search::SubHistory& sub, const Model& model,
+                                                         search::MemoryBudget& memory, const search::StopSignal& stop);
+  // The engine, as --engine runs it alone.
+  Make make;
+  // Under --engine auto, when set: what a RaceRole::first engine runs on every
+  // partition in place of `make` (its cheap part), and what it runs once on a
+  // partition the opening search has not decided within kRaceAfter, before the race
+  // starts (the part that costs a pass over the partition, not worth it where the
+  // search answers in milliseconds).
+  Make make_first = nullptr;
+  Make make_before_race = nullptr;
 };
 
 // Whether `row`'s engine decides `c` (both sequential conditions read alike).

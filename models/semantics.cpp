@@ -48,6 +48,14 @@ std::optional<Semantics> semantics_of(const Model& model, std::span<const Operat
   return std::nullopt;
 }
 
+Operation relaxed_twin(const Operation& op) {
+  Operation twin = op;
+  twin.status = OpStatus::crashed;
+  twin.value = twin.invoke_value;
+  twin.ret = kNever;
+  return twin;
+}
+
 std::optional<std::string> unique_values_out_of_reach(const Model& model, std::span<const Operation* const> ops) {
   if (const auto* builtin = dynamic_cast<const BuiltinModel*>(&model)) return builtin->unique_values_out_of_reach(ops);
   return std::nullopt;

@@ -108,6 +108,11 @@ Semantics describe_container(Theory theory, const Value& initial, std::string_vi
 // (a model defined outside models/).
 std::optional<Semantics> semantics_of(const Model& model, std::span<const Operation* const> ops);
 
+// An op relaxed (refute/relaxed_history.hpp): a crashed op with its invocation's f,
+// key and argument, which may take effect anywhere or never. Its interval and process
+// are the caller's to set; its meaning (semantics_of) is what the relaxed op could do.
+Operation relaxed_twin(const Operation& op);
+
 // BuiltinModel::unique_values_out_of_reach for any model (nullopt for the others).
 std::optional<std::string> unique_values_out_of_reach(const Model& model, std::span<const Operation* const> ops);
 

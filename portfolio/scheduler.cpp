@@ -159,7 +159,8 @@ class Scheduler {
             } else if (o != Outcome::undecided) {
               p.answer.winner = p.run.engine->id();
             } else if (engine_ == Engine::automatic && p.answer.searched >= kRaceAfter) {
-              o = race(i, /*with_native=*/true);
+              o = before_race(p);
+              if (o == Outcome::undecided) o = race(i, /*with_native=*/true);
             }
           }
         }
@@ -282,11 +283,37 @@ class Scheduler {
     for (const engines::EngineRow& row : engines::engine_rows()) {
       if (row.race != engines::RaceRole::first || !engines::decides(row, p.sub.consistency)) continue;
       if (distrusts(row.engine)) continue;
-      std::unique_ptr<search::SearchEngine> engine = row.make(p.sub, model_, memory_, *p.run.stop);
+      const engines::EngineRow::Make make = row.make_first ? row.make_first : row.make;
+      std::unique_ptr<search::SearchEngine> engine = make(p.sub, model_, memory_, *p.run.stop);
       const Outcome o = engine->run(UINT64_MAX);
       if (o == Outcome::linearizable || o == Outcome::not_linearizable) return engine;
     }
     return nullptr;
+  }
+
+  // The first engines' costlier parts (EngineRow::make_before_race), once, on a
+  // partition the opening search has not decided within kRaceAfter. An answer ends
+  // the partition as the first pass's would: the engine that gave it replaces the
+  // opening search (whose memo table goes with it). Undecided when none answers.
+  Outcome before_race(Partition& p) {
+    for (const engines::EngineRow& row : engines::engine_rows()) {
+      if (row.race != engines::RaceRole::first || !row.make_before_race) continue;
+      if (!engines::decides(row, p.sub.consistency) || distrusts(row.engine)) continue;
+      std::unique_ptr<search::SearchEngine> engine = row.make_before_race(p.sub, model_, memory_, *p.run.stop);
+      const auto started = std::chrono::steady_clock::now();
+      Outcome o;
+      {
+        const RunningScope running(limits_, engine->id());
+        o = engine->run(UINT64_MAX);
+      }
+      p.answer.searched += std::chrono::steady_clock::now() - started;
+      if (o != Outcome::linearizable && o != Outcome::not_linearizable) continue;
+      p.answer.steps = p.run.engine->steps() + engine->steps();
+      p.answer.winner = engine->id();
+      p.run.engine = std::move(engine);
+      return o;
+    }
+    return Outcome::undecided;
   }
 
   bool distrusts(Engine e) const {

@@ -24,6 +24,7 @@
 #include <ariadne/history.hpp>
 
 #include "models/semantics.hpp"
+#include "search/stale_reads.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -59,30 +60,10 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
                                                       const models::Semantics* semantics, std::size_t limit,
                                                       const std::function<bool()>& should_stop = {});
 
-// Registers: for each value the op `failing_op` read (an index into `ops`), the seed
-// made of it, every op whose relaxed twin could write that value to that key (relaxed,
-// any of them could supply it at any moment), and for the writes of it that completed
-// before the read began (the initial value included), writes of other values that
-// came between them and the read in real time: one that follows them all if there is
-// one, else one after each. Empty for other models.
-std::vector<std::vector<std::uint32_t>> reads_from_seeds(std::span<const Operation* const> ops,
-                                                         const models::Semantics* semantics, std::uint32_t failing_op);
-
-// Registers, without a failing op: the stale reads of the whole partition, found by
-// real time alone, each as the seed reads_from_seeds() would make of it, at most
-// `limit` of them, earliest read first. A read of v at key k is stale here when every
-// op that could leave v in k as recorded (a completed write of v, a cas to v that is
-// not also a read of v, the initial value) either was invoked after the read
-// completed or completed before it began with a completed overwrite (a write of
-// another value to k) between them in real time, and no crashed op that could write
-// v was invoked before the read completed. Each such seed is a core (the argument is
-// in core_seeds.cpp), so the caller's first decision of it refutes it; seeds are
-// still decided before use. With repeated values this is what makes a core of a
-// partition of thousands of ops cheap: the failing-op search may not finish within
-// its budget, and without it the first core would be the partition itself.
-// O(n log n) in the partition's size, plus O(n) per seed made.
-std::vector<std::vector<std::uint32_t>> stale_read_seeds(std::span<const Operation* const> ops,
-                                                         const models::Semantics* semantics, std::size_t limit,
-                                                         const std::function<bool()>& should_stop = {});
+// Registers: reads_from_seeds() and stale_read_seeds(), the seeds a read of a stale
+// value makes, live in search/stale_reads.hpp (the unique-value engine refutes with
+// them too); they are seeds of the core as much as the others here.
+using search::reads_from_seeds;
+using search::stale_read_seeds;
 
 }  // namespace ariadne::refute

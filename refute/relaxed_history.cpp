@@ -1,5 +1,7 @@
 #include "refute/relaxed_history.hpp"
 
+#include "models/semantics.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
@@ -75,12 +77,9 @@ RelaxedHistory build_relaxed(std::span<const Operation* const> ops, const std::v
   std::uint64_t time = 0;
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     if (!twin[i]) continue;
-    Operation op = *ops[i];
-    op.status = OpStatus::crashed;
-    op.value = op.invoke_value;
+    Operation op = models::relaxed_twin(*ops[i]);
     op.process = fresh.next();
     op.call = time++;
-    op.ret = kNever;
     relaxed.original_id.push_back(op.id);
     relaxed.ops.push_back(std::move(op));
     relaxed.source_index.push_back(i);

@@ -215,8 +215,15 @@ std::unique_ptr<SearchEngine> make_segmented_wgl(const SubHistory& sub, const Mo
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
 // The tests for histories whose values are unique (unique_values.hpp): each decides
-// at once, or declines (stopped, with a withdrawal reason) at once.
-std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Model& model, const StopSignal& stop);
+// at once, or declines (stopped, with a withdrawal reason) at once. With `tests`
+// all, a register history they decline is refuted still if a read in it is stale by
+// real time alone (stale_reads.hpp); --engine auto runs the two parts apart: the
+// unique-value tests on every partition first, the stale reads, which cost a pass
+// of O(n log n), only where the opening search did not decide within its first
+// 100 ms.
+enum class UniqueTests : std::uint8_t { all, unique_values, stale_reads };
+std::unique_ptr<SearchEngine> make_unique_values(const SubHistory& sub, const Model& model, const StopSignal& stop,
+                                                 UniqueTests tests = UniqueTests::all);
 // Exhaustive enumeration of orders, for tiny histories (at most kBruteForceMaxOps,
 // <ariadne/engine.hpp>): the test oracle.
 std::unique_ptr<SearchEngine> make_brute_force(const SubHistory& sub, const Model& model, const StopSignal& stop);

@@ -18,6 +18,7 @@
 #include <ariadne/history.hpp>
 
 #include "models/semantics.hpp"
+#include "search/search_engine.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -59,6 +60,12 @@ UniqueValueAnalysis analyse_unique_bag(std::span<const Operation* const> ops, co
 // The test for the semantics' object kind, or a decline naming the kind none covers.
 UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops, const models::Semantics& semantics,
                                           const UniqueStopPoll& should_stop = {});
+
+// What the unique engine (make_unique_values) concludes on `ops` under `model`: the
+// test for its object kind, and with `tests` asking for them (not unique_values), on a
+// register history the test declined or cannot take, its first stale read.
+UniqueValueAnalysis analyse_as_unique_engine(std::span<const Operation* const> ops, const Model& model,
+                                             UniqueTests tests, const UniqueStopPoll& should_stop = {});
 
 // What every test does with its answer: the plumbing shared by the files above.
 class UniqueAnswer {

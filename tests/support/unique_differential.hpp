@@ -70,9 +70,8 @@ inline UniqueTally compare_unique_with_brute_force(const UniqueDifferential& run
     ++tally.refuted;
     std::vector<const Operation*> ops;
     for (const Operation& op : history.ops) ops.push_back(&op);
-    const auto semantics = models::semantics_of(*model, ops);
-    REQUIRE(semantics);
-    const search::UniqueValueAnalysis analysis = search::analyse_unique_values(ops, *semantics);
+    const search::UniqueValueAnalysis analysis =
+        search::analyse_as_unique_engine(ops, *model, search::UniqueTests::all);
     REQUIRE(analysis.answer == search::UniqueValueAnalysis::Answer::not_linearizable);
     REQUIRE_FALSE(analysis.violation.empty());
     INFO(analysis.why);
