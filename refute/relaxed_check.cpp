@@ -192,7 +192,7 @@ RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, 
   search::MemoryBudget memory(memory_limit);
   RelaxedDecision result;
   try {
-    auto engine = search::make_wgl_required_first(sub, model_, memory, stop);
+    auto engine = search::make_wgl(sub, model_, memory, stop);
     search::Outcome outcome = engine->run(step_budget ? step_budget : 1 << 16);
     while (outcome == search::Outcome::undecided && step_budget == 0) outcome = engine->run(1 << 16);
     if (outcome == search::Outcome::linearizable) {

@@ -170,17 +170,16 @@ class SearchEngine {
   virtual std::vector<std::uint32_t> refuting_ops() const { return {}; }
 };
 
+// Wing-Gong-Lowe (wgl.cpp). On a history with crashed ops it tries, at each
+// configuration, the ops that must take effect before the optional (crashed) ones,
+// which it tries only where the required ones are stuck. Every enabled op is still
+// tried, so the answer is the same as the textbook order's; what changes is which
+// order is found first, and how soon.
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
-// The same search, trying at each configuration the ops that must take effect before
-// the optional (crashed) ones, which it tries only where the required ones are stuck.
-// Every enabled op is still tried, so the answer is the same; what changes is which
-// order is found first. For relaxed histories (refute/relaxed_history.hpp), where
-// most ops are optional and enabled everywhere, the plain order tries placing each of
-// them at every step before the next required op, and misses orders that need only a
-// few of them.
-std::unique_ptr<SearchEngine> make_wgl_required_first(const SubHistory& sub, const Model& model, MemoryBudget& memory,
-                                                      const StopSignal& stop);
+// For the differential tests: the textbook order, every candidate in call order.
+std::unique_ptr<SearchEngine> make_wgl_in_call_order(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                                     const StopSignal& stop);
 // For tests of the memo table's keys: WGL with every configuration's hash a function
 // of its state alone, so that every probe meets every configuration of that state and
 // only the stored key (wgl.cpp's frontier key) tells them apart. Slow; the answer is

@@ -1,4 +1,4 @@
-// WGL, WGL trying required ops first (make_wgl_required_first, for relaxed histories),
+// WGL, WGL in the textbook call order (make_wgl_in_call_order),
 // WGL whose memo-table hashes all collide (its keys are then all that tell
 // configurations apart) and JIT against the brute-force oracle on thousands of random small histories per
 // model.
@@ -69,7 +69,7 @@ Tally compare_engines(const std::string& spec, int histories, const testing::Ran
     REQUIRE(verdict_name(a.verdict) == verdict_name(b.verdict));
     REQUIRE(verdict_name(c.verdict) == verdict_name(b.verdict));
     if (!model->is_partitioned()) {
-      REQUIRE(verdict_name(direct_verdict(h, *model, search::make_wgl_required_first)) == verdict_name(b.verdict));
+      REQUIRE(verdict_name(direct_verdict(h, *model, search::make_wgl_in_call_order)) == verdict_name(b.verdict));
       REQUIRE(verdict_name(direct_verdict(h, *model, search::make_wgl_with_colliding_hashes)) ==
               verdict_name(b.verdict));
     }
