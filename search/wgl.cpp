@@ -68,9 +68,14 @@ constexpr std::uint64_t kMaxEvictions = 16;
 struct Node {
   std::int32_t prev = kNone;
   std::int32_t next = kNone;
+  // The list of required ops' entries alone (the head's too), which the scan for
+  // required ops walks: it never meets a crashed op, however many are pending.
+  std::int32_t required_prev = kNone;
+  std::int32_t required_next = kNone;
   std::uint32_t op = 0;
   std::int32_t match = kNone;  // a call's return node
   bool is_call = false;
+  bool required = false;  // its op must take effect: the entry is in both lists
 };
 
 struct Frame {
@@ -87,7 +92,10 @@ class Wgl final : public SegmentSearch {
       : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt}, memory, stop) {}
 
   // make_wgl_in_call_order: every candidate in call order, crashed or not.
-  void scan_in_call_order() { required_first_ = false; }
+  void scan_in_call_order() {
+    required_first_ = false;
+    cursor_ = first_entry();
+  }
 
   // make_wgl_with_colliding_hashes: no op changes the hash of the completed set.
   void make_hashes_collide() { std::fill(zobrist_.begin(), zobrist_.end(), 0); }
@@ -123,7 +131,7 @@ class Wgl final : public SegmentSearch {
     required_left_ = next_required;
     build_windows();
     state_ = start.initial ? *start.initial : compiled_->initial();
-    cursor_ = nodes_[head_].next;
+    cursor_ = first_entry();
     account_memory();
   }
 
@@ -164,7 +172,7 @@ class Wgl final : public SegmentSearch {
         // scan for optional ones (after the required ones got stuck) the required.
         const bool skipped_by_phase = required_first_ && op.must_take_effect() == optional_phase_;
         if (skipped_by_phase || !is_first_of_class(node.op)) {
-          cursor_ = node.next;
+          cursor_ = after(cursor_);
           continue;
         }
         auto begin = static_cast<std::uint32_t>(succ_pool_.size());
@@ -172,7 +180,7 @@ class Wgl final : public SegmentSearch {
         ++steps_;
         if (!try_successors(cursor_, begin, static_cast<std::uint32_t>(succ_pool_.size()), begin)) {
           succ_pool_.resize(begin);
-          cursor_ = node.next;
+          cursor_ = after(cursor_);
         }
         continue;
       }
@@ -217,6 +225,7 @@ class Wgl final : public SegmentSearch {
     head_ = static_cast<std::int32_t>(2 * n);
     std::vector<std::int32_t> call_node(n), ret_node(n);
     std::int32_t prev = head_;
+    std::int32_t required_prev = head_;
     for (std::size_t k = 0; k < points.size(); ++k) {
       auto idx = static_cast<std::int32_t>(k);
       nodes_[idx].op = points[k].op;
@@ -224,9 +233,16 @@ class Wgl final : public SegmentSearch {
       nodes_[idx].prev = prev;
       nodes_[prev].next = idx;
       prev = idx;
+      nodes_[idx].required = sub_.ops[points[k].op]->must_take_effect();
+      if (nodes_[idx].required) {
+        nodes_[idx].required_prev = required_prev;
+        nodes_[required_prev].required_next = idx;
+        required_prev = idx;
+      }
       (points[k].is_call ? call_node : ret_node)[points[k].op] = idx;
     }
     nodes_[prev].next = kNone;
+    nodes_[required_prev].required_next = kNone;
     for (std::size_t i = 0; i < n; ++i) nodes_[call_node[i]].match = ret_node[i];
   }
 
@@ -331,8 +347,8 @@ class Wgl final : public SegmentSearch {
       lift(call);
       if (sub_.ops[op]->must_take_effect()) --required_left_;
       if (class_of_[op] != kNoClass) ++class_linearized_[class_of_[op]];
-      cursor_ = nodes_[head_].next;
       optional_phase_ = false;  // a new configuration: required ops first
+      cursor_ = first_entry();
       return true;
     }
     toggle(op);
@@ -353,20 +369,37 @@ class Wgl final : public SegmentSearch {
     succ_pool_.resize(f.succ_end);
     if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
       succ_pool_.resize(f.succ_begin);
-      cursor_ = nodes_[f.call_node].next;
+      cursor_ = after(f.call_node);
     }
+  }
+
+  // Where the scan starts in a configuration: the first required entry when the
+  // required ops go first, else the first entry.
+  std::int32_t first_entry() const { return after(head_); }
+
+  // The entry the scan visits after entry i, in the list of the current phase (the
+  // required ops' list while they go first). Entry i belongs to that list: the scan
+  // for required ops only ever stands on required entries.
+  std::int32_t after(std::int32_t i) const {
+    return required_first_ && !optional_phase_ ? nodes_[i].required_next : nodes_[i].next;
   }
 
   void unlink(std::int32_t i) {
     Node& n = nodes_[i];
     nodes_[n.prev].next = n.next;
     if (n.next != kNone) nodes_[n.next].prev = n.prev;
+    if (!n.required) return;
+    nodes_[n.required_prev].required_next = n.required_next;
+    if (n.required_next != kNone) nodes_[n.required_next].required_prev = n.required_prev;
   }
 
   void relink(std::int32_t i) {
     Node& n = nodes_[i];
     nodes_[n.prev].next = i;
     if (n.next != kNone) nodes_[n.next].prev = i;
+    if (!n.required) return;
+    nodes_[n.required_prev].required_next = i;
+    if (n.required_next != kNone) nodes_[n.required_next].required_prev = i;
   }
 
   void lift(std::int32_t call) {
