@@ -17,15 +17,14 @@ namespace {
 // `generate atomic --model cas-register --values 5 --processes 5 --crash-rate 0.05
 // --ops 5000 --violation --seed 1`, or its kv twin on one key.
 History frontier_stale_read(const std::string& spec, std::size_t keys, const Model& model) {
-  generators::AtomicShape shape;
-  shape.model_spec = spec;
-  shape.keys = keys;
-  shape.values = 5;
-  shape.processes = 5;
-  shape.operations = 5000;
-  shape.crash_rate = 0.05;
-  shape.violation = true;
-  shape.seed = 1;
+  const generators::AtomicShape shape{.model_spec = spec,
+                                      .operations = 5000,
+                                      .processes = 5,
+                                      .keys = keys,
+                                      .values = 5,
+                                      .crash_rate = 0.05,
+                                      .violation = true,
+                                      .seed = 1};
   return build_history(generators::generate_atomic_history(shape).log, model);
 }
 

@@ -13,7 +13,7 @@
 //   seed 1): every engine alone; SAT and SMT spend their time encoding a formula of
 //   millions of clauses, WGL and JIT their memo tables and configurations. (The
 //   race refutes it at once: its stale-read test runs before the race.)
-// - the race: 5,000 ops of a cas-register over three values by 40 processes, 20% of
+// - the race: 5,000 ops of a cas-register over five values by 40 processes, 5% of
 //   them crashed, linearizable (generate atomic, seed 1), a history of issue 42's
 //   frontier that no engine decides in minutes.
 // - a linearizable crash storm of 2,000 ops: Z3 itself (loading and solving; SMT
@@ -76,14 +76,8 @@ HardHistory two_value_register() {
 }
 
 HardHistory crashed_cas_register() {
-  generators::AtomicShape shape;
-  shape.model_spec = "cas-register";
-  shape.operations = 5000;
-  shape.processes = 40;
-  shape.values = 3;
-  shape.crash_rate = 0.2;
-  shape.seed = 1;
-  generators::GeneratedHistory generated = generators::generate_atomic_history(shape);
+  generators::GeneratedHistory generated = generators::generate_atomic_history(
+      {.model_spec = "cas-register", .operations = 5000, .processes = 40, .values = 5, .crash_rate = 0.05, .seed = 1});
   return {"cas-register-5000-crashed", generated.model_spec, std::move(generated.log)};
 }
 
