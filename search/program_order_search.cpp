@@ -56,7 +56,7 @@ constexpr std::int64_t kBytesPerMemoEntry = 80;
 class ProgramOrderSearch final : public SearchEngine {
  public:
   ProgramOrderSearch(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
-      : sub_(sub), stop_(stop), memory_(memory), compiled_(model.compile(sub.ops)) {
+      : stop_(stop), memory_(memory), compiled_(model.compile(sub.ops)) {
     // Processes in order of their first op; each one's ops in call order.
     std::map<std::int64_t, std::uint32_t> process_index;
     crashed_ordinal_.assign(sub.ops.size(), kNotCrashed);
@@ -279,7 +279,6 @@ class ProgramOrderSearch final : public SearchEngine {
 
   std::int64_t compiled_bytes() const { return static_cast<std::int64_t>(compiled_->memory_bytes()); }
 
-  const SubHistory& sub_;
   const StopSignal& stop_;
   MemoryBudget& memory_;
   MemoryShare share_{memory_};
