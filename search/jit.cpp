@@ -12,11 +12,21 @@
 // time: it wins when few configurations survive each return, and loses when many
 // pending crashed ops multiply them (Knossos' corpus measurements show both).
 //
+// Crashed ops, which multiply the configurations, are pruned two ways, as in WGL:
+// - one whose step leaves the state unchanged is not linearized: the configuration
+//   it would make (same state, one fewer open op) is dominated by the one it comes
+//   from, which can do everything it can and never has to linearize the op;
+// - of twins (crashed ops with the same f, argument and key, search/twin_classes.hpp)
+//   open in a configuration only the one in the lowest slot is tried: the others
+//   would make configurations differing only in which twin is still open, and twins
+//   are interchangeable (both invoked, neither ever forced).
+//
 // Open ops occupy slots, reused once an op returns, so a configuration's open set is
 // a bitset over at most the history's maximum concurrency. Each configuration
 // carries a trail (a persistent list of the ops it linearized), from which the
 // witness is read when the history is linearizable.
 #include "search/search_engine.hpp"
+#include "search/twin_classes.hpp"
 
 #include <algorithm>
 
@@ -25,6 +35,7 @@ namespace ariadne::search {
 namespace {
 
 constexpr std::uint32_t kNoTrail = 0xffffffffu;
+constexpr std::uint32_t kNoClass = 0xffffffffu;
 
 struct Event {
   std::uint64_t time;
@@ -106,6 +117,12 @@ class Jit final : public SearchEngine {
     }
     std::sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
     assign_slots();
+    TwinClasses twins;
+    class_of_.assign(sub.ops.size(), kNoClass);
+    for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
+      if (!sub.ops[i]->must_take_effect()) class_of_[i] = twins.add(*sub.ops[i], i);
+    }
+    class_tried_at_.assign(twins.size(), 0);
     configs_ = std::make_unique<ConfigSet>(words_);
     std::vector<std::uint64_t> first(2 + words_, 0);
     first[0] = compiled_->initial();
@@ -231,8 +248,15 @@ class Jit final : public SearchEngine {
     while (!frontier.empty()) {
       const std::uint32_t index = frontier.back();
       frontier.pop_back();
+      ++expansion_;  // class_tried_at_ entries older than this are from other configurations
       for (std::uint32_t s = 0; s < op_in_slot_.size(); ++s) {
         if (!test_bit(explored.at(index) + 2, s)) continue;
+        const std::uint32_t candidate_class = class_of_[op_in_slot_[s]];
+        if (candidate_class != kNoClass) {
+          // A twin in a lower slot of this configuration came first.
+          if (class_tried_at_[candidate_class] == expansion_) continue;
+          class_tried_at_[candidate_class] = expansion_;
+        }
         if ((++iterations & 1023) == 0) {
           if (auto why = stop_.check(); why != StopSignal::Why::none) {
             stop_reason_ = why;
@@ -245,6 +269,7 @@ class Jit final : public SearchEngine {
         compiled_->step(explored.at(index)[0], candidate, successors);
         ++steps_;
         for (StateId after : successors) {
+          if (candidate_class != kNoClass && after == explored.at(index)[0]) continue;
           const std::size_t growth = trail_growth() + explored.growth_on_insert() + next->growth_on_insert();
           if (!room_to_grow(explored.bytes() + next->bytes(), growth)) return Resolution::out_of_memory;
           // `explored` may reallocate on insert, so copy the parent before changing it.
@@ -317,6 +342,9 @@ class Jit final : public SearchEngine {
   std::vector<Event> events_;
   std::vector<std::uint32_t> slot_;
   std::vector<std::uint32_t> op_in_slot_;
+  std::vector<std::uint32_t> class_of_;        // per op: its twin class if crashed, else kNoClass
+  std::vector<std::uint64_t> class_tried_at_;  // per class: the expansion that last tried a member
+  std::uint64_t expansion_ = 0;
   std::size_t words_ = 1;
   std::unique_ptr<ConfigSet> configs_;
   std::vector<TrailNode> trail_;
