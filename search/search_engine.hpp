@@ -196,7 +196,14 @@ struct SegmentStart {
   // empty when they are the same ops.
   std::vector<std::uint32_t> model_index;
   std::optional<StateId> initial;  // the compiled model's own initial state if empty
+  // Per op `compiled` was compiled for: whether it can never change the state
+  // (models::observes_only), which WGL takes at once where it is legal (wgl.cpp);
+  // null when the model describes no semantics.
+  std::shared_ptr<const std::vector<bool>> observers;
 };
+// The observers of SegmentStart for `sub` under `model`: null for a model without
+// semantics.
+std::shared_ptr<const std::vector<bool>> observers_of(const SubHistory& sub, const Model& model);
 class SegmentSearch : public SearchEngine {
  public:
   // After `linearizable`: the state the linearization ends in.

@@ -44,7 +44,12 @@ class SegmentedWgl final : public SearchEngine {
  public:
   SegmentedWgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop,
                std::vector<std::uint32_t> starts)
-      : sub_(sub), memory_(memory), stop_(stop), starts_(std::move(starts)), compiled_(model.compile(sub.ops)) {
+      : sub_(sub),
+        memory_(memory),
+        stop_(stop),
+        starts_(std::move(starts)),
+        compiled_(model.compile(sub.ops)),
+        observers_(observers_of(sub, model)) {
     starts_.push_back(static_cast<std::uint32_t>(sub.ops.size()));
     boundaries_.resize(starts_.size());
     boundaries_[0].state = compiled_->initial();
@@ -106,7 +111,7 @@ class SegmentedWgl final : public SearchEngine {
     for (std::uint32_t i = starts_[first_]; i < starts_[last_ + 1]; ++i) run_ops_.push_back(i);
     run_sub_.ops.clear();
     for (std::uint32_t i : run_ops_) run_sub_.ops.push_back(sub_.ops[i]);
-    engine_ = make_wgl_segment(run_sub_, SegmentStart{compiled_, run_ops_, from.state}, memory_, stop_);
+    engine_ = make_wgl_segment(run_sub_, SegmentStart{compiled_, run_ops_, from.state, observers_}, memory_, stop_);
   }
 
   // Keeps the run's order and moves on; returns true when it was the last piece.
@@ -160,8 +165,9 @@ class SegmentedWgl final : public SearchEngine {
   const StopSignal& stop_;
   std::vector<std::uint32_t> starts_;  // piece k is sub_.ops[starts_[k], starts_[k+1])
   std::shared_ptr<CompiledModel> compiled_;
-  std::vector<Boundary> boundaries_;  // boundaries_[k]: where piece k starts
-  std::vector<Piece> pieces_;         // accepted, in order, covering pieces 0..first_-1
+  std::shared_ptr<const std::vector<bool>> observers_;  // per op of sub_ (observers_of)
+  std::vector<Boundary> boundaries_;                    // boundaries_[k]: where piece k starts
+  std::vector<Piece> pieces_;                           // accepted, in order, covering pieces 0..first_-1
   std::size_t first_ = 0;
   std::size_t last_ = 0;
   std::size_t width_ = 1;

@@ -48,6 +48,21 @@
 // ones are stuck, which is where some op needs one. For the relaxed histories of core
 // questions, where nearly every op is optional, the difference is larger still.
 // make_wgl_in_call_order keeps the plain order, for the differential tests.
+//
+// Observers: a required op that can never change the state (a read; models::
+// observes_only) and is enabled and legal at a configuration is taken at once, as
+// the configuration's only move. If any order from the configuration exists, one
+// begins with it: move the observer from its place in that order to the front. It
+// is legal at the front (it is here), leaves the state as it was, so every op after
+// it steps from the same state as before, and it left no change behind where it
+// was. Real time allows it: every op whose return precedes the observer's call is
+// linearized already (the scan met its call before any pending return), and ops it
+// must precede come later anyway. Crashed ops change nothing in the argument. So if
+// the observer fails, the configuration fails, and the other candidates need not be
+// tried: on read-heavy histories with many processes that is most of the branching.
+// The same reasoning as the program-order search's reads placed at once
+// (program_order_search.cpp), there under program order.
+#include "models/semantics.hpp"
 #include "search/config_cache.hpp"
 #include "search/search_engine.hpp"
 #include "search/twin_classes.hpp"
@@ -84,12 +99,15 @@ struct Frame {
   std::uint32_t succ_begin;  // successors of this step in succ_pool_
   std::uint32_t succ_end;
   std::uint32_t succ_next;  // the next successor to try on backtracking
+  // An observer taken at once (see "Observers" above): when it fails, the
+  // configuration it was taken in fails with it.
+  bool forced = false;
 };
 
 class Wgl final : public SegmentSearch {
  public:
   Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
-      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt}, memory, stop) {}
+      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt, observers_of(sub, model)}, memory, stop) {}
 
   // make_wgl_in_call_order: every candidate in call order, crashed or not.
   void scan_in_call_order() {
@@ -114,6 +132,14 @@ class Wgl final : public SegmentSearch {
     required_first_ = count_required(sub) < sub.ops.size();
     build_list();
     build_symmetry_classes();
+    observer_.assign(sub.ops.size(), false);
+    if (start.observers) {
+      for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
+        const std::uint32_t at = model_index_.empty() ? i : model_index_[i];
+        observer_[i] = sub.ops[i]->must_take_effect() && (*start.observers)[at];
+        any_observer_ = any_observer_ || observer_[i];
+      }
+    }
     // Completed ops take the first words of the bitset, crashed ops the rest; only the
     // completed ones feed the hash, so subsuming configurations share a probe run.
     std::mt19937_64 rng(0x5eed);
@@ -164,6 +190,15 @@ class Wgl final : public SegmentSearch {
         if (!account_memory() || cache_.evictions() > kMaxEvictions) return finish(Outcome::out_of_memory);
         if (steps_ >= step_limit) return Outcome::undecided;
       }
+      if (fresh_config_) {
+        fresh_config_ = false;
+        const Observed observed = take_observer();
+        if (observed == Observed::taken) continue;
+        if (observed == Observed::dead) {
+          if (!backtrack()) return finish(Outcome::not_linearizable);
+          continue;
+        }
+      }
       if (cursor_ == kNone) return finish(Outcome::linearizable);
       const Node& node = nodes_[cursor_];
       const Operation& op = *sub_.ops[node.op];
@@ -191,8 +226,7 @@ class Wgl final : public SegmentSearch {
         cursor_ = nodes_[head_].next;
         continue;
       }
-      if (stack_.empty()) return finish(Outcome::not_linearizable);
-      backtrack();
+      if (!backtrack()) return finish(Outcome::not_linearizable);
     }
   }
 
@@ -330,9 +364,37 @@ class Wgl final : public SegmentSearch {
 
   std::uint64_t config_hash(StateId s) const { return ConfigCache::hash(bits_hash_, s); }
 
+  enum class Observed : std::uint8_t { none, taken, dead };
+
+  // At a configuration first reached: the first enabled observer (a required op that
+  // can never change the state) that is legal here, taken at once as the only move.
+  // `dead` when its configuration is one already seen: the memo table holds only
+  // configurations that failed, so this one fails too.
+  Observed take_observer() {
+    if (!any_observer_) return Observed::none;
+    for (std::int32_t i = first_entry(); i != kNone;
+         i = nodes_[i].required ? nodes_[i].required_next : nodes_[i].next) {
+      const Node& node = nodes_[i];
+      if (!node.is_call) return Observed::none;  // a return: the candidates end here
+      if (!observer_[node.op]) continue;
+      auto begin = static_cast<std::uint32_t>(succ_pool_.size());
+      compiled_->step(state_, model_index_.empty() ? node.op : model_index_[node.op], succ_pool_);
+      ++steps_;
+      const auto end = static_cast<std::uint32_t>(succ_pool_.size());
+      if (end == begin + 1 && succ_pool_[begin] == state_) {
+        if (try_successors(i, begin, end, begin, /*forced=*/true)) return Observed::taken;
+        succ_pool_.resize(begin);
+        return Observed::dead;
+      }
+      succ_pool_.resize(begin);
+    }
+    return Observed::none;
+  }
+
   // Tries the successors [next, end) of the step at call node `call`; on the first whose
   // configuration is new, linearizes the op and returns true.
-  bool try_successors(std::int32_t call, std::uint32_t begin, std::uint32_t end, std::uint32_t next) {
+  bool try_successors(std::int32_t call, std::uint32_t begin, std::uint32_t end, std::uint32_t next,
+                      bool forced = false) {
     const std::uint32_t op = nodes_[call].op;
     const bool optional = !sub_.ops[op]->must_take_effect();
     toggle(op);
@@ -342,35 +404,51 @@ class Wgl final : public SegmentSearch {
       StateId s = succ_pool_[i];
       if (optional && s == state_) continue;
       if (!cache_.insert_keyed(config_hash(s), s, key_.data(), key_words, bits_.data() + required_words_)) continue;
-      stack_.push_back(Frame{call, state_, begin, end, i + 1});
+      stack_.push_back(Frame{call, state_, begin, end, i + 1, forced});
       state_ = s;
       lift(call);
       if (sub_.ops[op]->must_take_effect()) --required_left_;
       if (class_of_[op] != kNoClass) ++class_linearized_[class_of_[op]];
       optional_phase_ = false;  // a new configuration: required ops first
       cursor_ = first_entry();
+      fresh_config_ = true;
       return true;
     }
     toggle(op);
     return false;
   }
 
-  void backtrack() {
-    Frame f = stack_.back();
-    stack_.pop_back();
+  // Undoes the last step and tries what comes after it; false when there is no step
+  // left to undo (the history is not linearizable).
+  bool backtrack() {
+    Frame f;
+    do {
+      if (stack_.empty()) return false;
+      f = stack_.back();
+      stack_.pop_back();
+      undo(f);
+      // An observer taken at once was its configuration's only move: that one fails too.
+      if (f.forced) succ_pool_.resize(f.succ_begin);
+    } while (f.forced);
+    // Back in the parent configuration, in the phase that had chosen this op.
+    optional_phase_ = required_first_ && !sub_.ops[nodes_[f.call_node].op]->must_take_effect();
+    succ_pool_.resize(f.succ_end);
+    if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
+      succ_pool_.resize(f.succ_begin);
+      cursor_ = after(f.call_node);
+    }
+    return true;
+  }
+
+  // Takes back the step of frame f: the op goes back into the list and out of the
+  // linearized set, the state back to what it was.
+  void undo(const Frame& f) {
     const std::uint32_t op = nodes_[f.call_node].op;
     unlift(f.call_node);
     state_ = f.prev_state;
     toggle(op);
     if (sub_.ops[op]->must_take_effect()) ++required_left_;
     if (class_of_[op] != kNoClass) --class_linearized_[class_of_[op]];
-    // Back in the parent configuration, in the phase that had chosen this op.
-    optional_phase_ = required_first_ && !sub_.ops[op]->must_take_effect();
-    succ_pool_.resize(f.succ_end);
-    if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
-      succ_pool_.resize(f.succ_begin);
-      cursor_ = after(f.call_node);
-    }
   }
 
   // Where the scan starts in a configuration: the first required entry when the
@@ -468,12 +546,23 @@ class Wgl final : public SegmentSearch {
   std::uint64_t steps_ = 0;
   bool finished_ = false;
   bool required_first_ = false;  // see "Required first" above
+  std::vector<bool> observer_;   // per op: see "Observers" above
+  bool any_observer_ = false;
+  bool fresh_config_ = true;     // the scan is at a configuration not scanned before
   bool optional_phase_ = false;  // required_first_: scanning for optional ops
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };
 
 }  // namespace
+
+std::shared_ptr<const std::vector<bool>> observers_of(const SubHistory& sub, const Model& model) {
+  const std::optional<models::Semantics> semantics = models::semantics_of(model, sub.ops);
+  if (!semantics) return nullptr;
+  auto observers = std::make_shared<std::vector<bool>>(sub.ops.size(), false);
+  for (std::uint32_t i = 0; i < sub.ops.size(); ++i) (*observers)[i] = models::observes_only(semantics->ops[i]);
+  return observers;
+}
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop) {
