@@ -190,20 +190,33 @@ std::unique_ptr<SearchEngine> make_wgl_with_colliding_hashes(const SubHistory& s
 // A search over one time segment of a longer history (see segmented_search.cpp): the
 // model is compiled once for the whole history, so a state one segment ends in can
 // start the next.
+// Which ops can never change the state (models::observes_only), worked out from the
+// model's semantics the first time a search asks for them: a pass over the ops that a
+// search deciding its history without backtracking (most of them, in milliseconds)
+// never pays for. Shared by the pieces of a segmented search, asked by one at a time.
+class ObserverTable {
+ public:
+  ObserverTable(const SubHistory& sub, const Model& model) : sub_(sub), model_(model) {}
+  // Per op of the sub-history; empty when the model describes no semantics.
+  const std::vector<bool>& flags();
+
+ private:
+  const SubHistory& sub_;
+  const Model& model_;
+  bool known_ = false;
+  std::vector<bool> flags_;
+};
+
 struct SegmentStart {
   std::shared_ptr<CompiledModel> compiled;
   // For each op of the segment, its index among the ops `compiled` was compiled for;
   // empty when they are the same ops.
   std::vector<std::uint32_t> model_index;
   std::optional<StateId> initial;  // the compiled model's own initial state if empty
-  // Per op `compiled` was compiled for: whether it can never change the state
-  // (models::observes_only), which WGL takes at once where it is legal (wgl.cpp);
-  // null when the model describes no semantics.
-  std::shared_ptr<const std::vector<bool>> observers;
+  // Per op `compiled` was compiled for: whether it can never change the state, which
+  // WGL takes at once where it is legal (wgl.cpp); null for none.
+  std::shared_ptr<ObserverTable> observers;
 };
-// The observers of SegmentStart for `sub` under `model`: null for a model without
-// semantics.
-std::shared_ptr<const std::vector<bool>> observers_of(const SubHistory& sub, const Model& model);
 class SegmentSearch : public SearchEngine {
  public:
   // After `linearizable`: the state the linearization ends in.

@@ -49,7 +49,7 @@ class SegmentedWgl final : public SearchEngine {
         stop_(stop),
         starts_(std::move(starts)),
         compiled_(model.compile(sub.ops)),
-        observers_(observers_of(sub, model)) {
+        observers_(std::make_shared<ObserverTable>(sub, model)) {
     starts_.push_back(static_cast<std::uint32_t>(sub.ops.size()));
     boundaries_.resize(starts_.size());
     boundaries_[0].state = compiled_->initial();
@@ -165,9 +165,9 @@ class SegmentedWgl final : public SearchEngine {
   const StopSignal& stop_;
   std::vector<std::uint32_t> starts_;  // piece k is sub_.ops[starts_[k], starts_[k+1])
   std::shared_ptr<CompiledModel> compiled_;
-  std::shared_ptr<const std::vector<bool>> observers_;  // per op of sub_ (observers_of)
-  std::vector<Boundary> boundaries_;                    // boundaries_[k]: where piece k starts
-  std::vector<Piece> pieces_;                           // accepted, in order, covering pieces 0..first_-1
+  std::shared_ptr<ObserverTable> observers_;  // per op of sub_
+  std::vector<Boundary> boundaries_;          // boundaries_[k]: where piece k starts
+  std::vector<Piece> pieces_;                 // accepted, in order, covering pieces 0..first_-1
   std::size_t first_ = 0;
   std::size_t last_ = 0;
   std::size_t width_ = 1;

@@ -107,7 +107,8 @@ struct Frame {
 class Wgl final : public SegmentSearch {
  public:
   Wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop)
-      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt, observers_of(sub, model)}, memory, stop) {}
+      : Wgl(sub, SegmentStart{model.compile(sub.ops), {}, std::nullopt, std::make_shared<ObserverTable>(sub, model)},
+            memory, stop) {}
 
   // make_wgl_in_call_order: every candidate in call order, crashed or not.
   void scan_in_call_order() {
@@ -132,14 +133,7 @@ class Wgl final : public SegmentSearch {
     required_first_ = count_required(sub) < sub.ops.size();
     build_list();
     build_symmetry_classes();
-    observer_.assign(sub.ops.size(), false);
-    if (start.observers) {
-      for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
-        const std::uint32_t at = model_index_.empty() ? i : model_index_[i];
-        observer_[i] = sub.ops[i]->must_take_effect() && (*start.observers)[at];
-        any_observer_ = any_observer_ || observer_[i];
-      }
-    }
+    observer_table_ = std::move(start.observers);
     // Completed ops take the first words of the bitset, crashed ops the rest; only the
     // completed ones feed the hash, so subsuming configurations share a probe run.
     std::mt19937_64 rng(0x5eed);
@@ -364,6 +358,19 @@ class Wgl final : public SegmentSearch {
 
   std::uint64_t config_hash(StateId s) const { return ConfigCache::hash(bits_hash_, s); }
 
+  void load_observers() {
+    // The table may be this search's alone: it goes only once read.
+    const std::shared_ptr<ObserverTable> table = std::move(observer_table_);
+    const std::vector<bool>& flags = table->flags();
+    if (flags.empty()) return;
+    observer_.assign(sub_.ops.size(), false);
+    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
+      const std::uint32_t at = model_index_.empty() ? i : model_index_[i];
+      observer_[i] = sub_.ops[i]->must_take_effect() && flags[at];
+      any_observer_ = any_observer_ || observer_[i];
+    }
+  }
+
   enum class Observed : std::uint8_t { none, taken, dead };
 
   // At a configuration first reached: the first enabled observer (a required op that
@@ -421,6 +428,8 @@ class Wgl final : public SegmentSearch {
   // Undoes the last step and tries what comes after it; false when there is no step
   // left to undo (the history is not linearizable).
   bool backtrack() {
+    // The first dead end: the search branches after all, and observers cut that down.
+    if (observer_table_) load_observers();
     Frame f;
     do {
       if (stack_.empty()) return false;
@@ -545,8 +554,9 @@ class Wgl final : public SegmentSearch {
   std::vector<std::uint32_t> class_linearized_;
   std::uint64_t steps_ = 0;
   bool finished_ = false;
-  bool required_first_ = false;  // see "Required first" above
-  std::vector<bool> observer_;   // per op: see "Observers" above
+  bool required_first_ = false;                    // see "Required first" above
+  std::shared_ptr<ObserverTable> observer_table_;  // until the first dead end loads observer_
+  std::vector<bool> observer_;                     // per op: see "Observers" above
   bool any_observer_ = false;
   bool fresh_config_ = true;     // the scan is at a configuration not scanned before
   bool optional_phase_ = false;  // required_first_: scanning for optional ops
@@ -556,12 +566,14 @@ class Wgl final : public SegmentSearch {
 
 }  // namespace
 
-std::shared_ptr<const std::vector<bool>> observers_of(const SubHistory& sub, const Model& model) {
-  const std::optional<models::Semantics> semantics = models::semantics_of(model, sub.ops);
-  if (!semantics) return nullptr;
-  auto observers = std::make_shared<std::vector<bool>>(sub.ops.size(), false);
-  for (std::uint32_t i = 0; i < sub.ops.size(); ++i) (*observers)[i] = models::observes_only(semantics->ops[i]);
-  return observers;
+const std::vector<bool>& ObserverTable::flags() {
+  if (known_) return flags_;
+  known_ = true;
+  if (const std::optional<models::Semantics> semantics = models::semantics_of(model_, sub_.ops)) {
+    flags_.assign(sub_.ops.size(), false);
+    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) flags_[i] = models::observes_only(semantics->ops[i]);
+  }
+  return flags_;
 }
 
 std::unique_ptr<SearchEngine> make_wgl(const SubHistory& sub, const Model& model, MemoryBudget& memory,
