@@ -187,9 +187,6 @@ std::unique_ptr<SearchEngine> make_wgl_in_call_order(const SubHistory& sub, cons
 std::unique_ptr<SearchEngine> make_wgl_with_colliding_hashes(const SubHistory& sub, const Model& model,
                                                              MemoryBudget& memory, const StopSignal& stop);
 
-// A search over one time segment of a longer history (see segmented_search.cpp): the
-// model is compiled once for the whole history, so a state one segment ends in can
-// start the next.
 // Which ops can never change the state (models::observes_only), worked out from the
 // model's semantics the first time a search asks for them: a pass over the ops that a
 // search deciding its history without backtracking (most of them, in milliseconds)
@@ -207,6 +204,9 @@ class ObserverTable {
   std::vector<bool> flags_;
 };
 
+// A search over one time segment of a longer history (see segmented_search.cpp): the
+// model is compiled once for the whole history, so a state one segment ends in can
+// start the next.
 struct SegmentStart {
   std::shared_ptr<CompiledModel> compiled;
   // For each op of the segment, its index among the ops `compiled` was compiled for;

@@ -381,8 +381,7 @@ class Wgl final : public SegmentSearch {
   // configurations that failed, so this one fails too.
   Observed take_observer() {
     if (!any_observer_) return Observed::none;
-    for (std::int32_t i = first_entry(); i != kNone;
-         i = nodes_[i].required ? nodes_[i].required_next : nodes_[i].next) {
+    for (std::int32_t i = first_entry(); i != kNone; i = after(i)) {
       const Node& node = nodes_[i];
       if (!node.is_call) return Observed::none;  // a return: the candidates end here
       if (!observer_[node.op]) continue;
