@@ -38,7 +38,10 @@ class CompiledRegister final : public CompiledModel {
   // states describe as "absent"; nullopt where every state is a value.
   CompiledRegister(ValueTable values, std::vector<RegisterOp> ops, std::uint32_t initial,
                    std::optional<std::uint32_t> absent = std::nullopt)
-      : values_(std::move(values)), ops_(std::move(ops)), initial_(initial), absent_(absent) {}
+      : values_(std::move(values)), ops_(std::move(ops)), initial_(initial), absent_(absent) {
+    for (const RegisterOp& o : ops_)
+      any_cas_ = any_cas_ || o.kind == RegisterStep::cas || o.kind == RegisterStep::cas_unknown;
+  }
 
   StateId initial() override { return initial_; }
 
@@ -61,6 +64,33 @@ class CompiledRegister final : public CompiledModel {
     }
   }
 
+  // A write lands on its value from every state. Between writes only a cas moves the
+  // register, from its old value to its new one: a read of a, or a cas from a, can
+  // become legal in state s only if s is a, or a chain of available cas ops leads
+  // from s to a (a cas's own move starts at a, so listing it changes nothing).
+  bool resets(std::uint32_t op) const override { return ops_[op].kind == RegisterStep::write; }
+
+  bool may_become_legal(StateId state, std::uint32_t op, std::span<const std::uint32_t> available) override {
+    const RegisterOp& o = ops_[op];
+    if ((o.kind != RegisterStep::read && o.kind != RegisterStep::cas) || state == o.a) return true;
+    if (!any_cas_) return false;
+    if (values_.size() > 64 || state >= values_.size()) return true;  // beyond the bitset: claim nothing
+    // The values reachable from state through available cas ops, each at most once
+    // (allowing reuse only finds more: still a sound answer).
+    std::uint64_t reached = std::uint64_t{1} << state;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const std::uint32_t a : available) {
+        const RegisterOp& c = ops_[a];
+        const bool moves = c.kind == RegisterStep::cas || c.kind == RegisterStep::cas_unknown;
+        if (!moves || ((reached >> c.a) & 1) == 0 || ((reached >> c.b) & 1) != 0) continue;
+        reached |= std::uint64_t{1} << c.b;
+        grew = true;
+      }
+    }
+    return ((reached >> o.a) & 1) != 0;
+  }
+
   std::string describe_state(StateId state) const override {
     if (absent_ && state == *absent_) return "absent";
     return values_.at(static_cast<std::uint32_t>(state)).to_edn();
@@ -71,6 +101,7 @@ class CompiledRegister final : public CompiledModel {
  private:
   ValueTable values_;
   std::vector<RegisterOp> ops_;
+  bool any_cas_ = false;  // a cas among the ops: reads may become legal without a write
   std::uint32_t initial_;
   std::optional<std::uint32_t> absent_;
 };

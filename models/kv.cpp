@@ -10,7 +10,8 @@
 // string ids, interned again. Long runs of appends make many distinct strings, so
 // every put and append step is memoised: a search revisiting a step finds its
 // successor with one probe. Crashed ops: a get reveals nothing and changes nothing;
-// a put or an append applies.
+// a put or an append applies. For one key the model tells searches that only a put
+// can shorten or change the start of a string (resets, may_become_legal).
 #include "models/builtin_model.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"
@@ -18,6 +19,7 @@
 #include "models/step_cache.hpp"
 #include "models/value_table.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -70,6 +72,35 @@ class CompiledKv final : public CompiledModel {
       case KvStep::append: cache_.append_successor(state, op, next, [&] { return write(state, o); }); break;
       case KvStep::never: break;
     }
+  }
+
+  // Compiled for one key, a put lands on its string whatever the state, and the
+  // other steps (appends, gets, crashed gets) only ever lengthen the string: a get can
+  // become legal without a put only if its string is the key's string followed by
+  // the strings of available appends, each used once. For several keys a put keeps
+  // the other keys' strings, so nothing is claimed.
+  bool resets(std::uint32_t op) const override { return single_key_ && ops_[op].kind == KvStep::put; }
+
+  bool may_become_legal(StateId state, std::uint32_t op, std::span<const std::uint32_t> available) override {
+    const KvOp& o = ops_[op];
+    if (!single_key_ || o.kind != KvStep::get) return true;
+    const auto have = strings_.at(static_cast<std::uint32_t>(state));
+    const auto want = strings_.at(o.string);
+    if (have.size() > want.size() || !std::equal(have.begin(), have.end(), want.begin())) return false;
+    if (have.size() == want.size()) return true;
+    appendable_.clear();
+    for (const std::uint32_t a : available) {
+      if (ops_[a].kind != KvStep::append) continue;
+      auto it = std::find_if(appendable_.begin(), appendable_.end(),
+                             [&](const auto& e) { return e.first == ops_[a].string; });
+      if (it == appendable_.end()) {
+        appendable_.emplace_back(ops_[a].string, 1);
+      } else {
+        ++it->second;
+      }
+    }
+    std::uint32_t budget = kSpellingBudget;
+    return spells(want.subspan(have.size()), budget);
   }
 
   std::string describe_state(StateId state) const override {
@@ -125,6 +156,26 @@ class CompiledKv final : public CompiledModel {
     return states_.intern(scratch_);
   }
 
+  // Whether `rest` is a concatenation of appendable_ strings, each used at most as
+  // often as it is counted there. A search of at most `budget` tries (tokens of
+  // different lengths, one a prefix of another, can branch); past it, yes.
+  bool spells(std::span<const char> rest, std::uint32_t& budget) {
+    if (rest.empty()) return true;
+    for (auto& [string, count] : appendable_) {
+      if (count == 0) continue;
+      const auto token = strings_.at(string);
+      if (token.empty() || token.size() > rest.size() || !std::equal(token.begin(), token.end(), rest.begin()))
+        continue;
+      if (budget == 0) return true;
+      --budget;
+      --count;
+      const bool found = spells(rest.subspan(token.size()), budget);
+      ++count;
+      if (found) return true;
+    }
+    return false;
+  }
+
   Value string_value(std::uint32_t id) const {
     const auto text = strings_.at(id);
     return Value::string(std::string(text.begin(), text.end()));
@@ -138,6 +189,8 @@ class CompiledKv final : public CompiledModel {
   std::vector<KvOp> ops_;
   std::vector<std::uint32_t> scratch_;
   std::vector<char> text_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> appendable_;  // may_become_legal(): string, count
+  static constexpr std::uint32_t kSpellingBudget = 256;
   std::uint32_t initial_ = 0;
   bool single_key_ = true;
 };

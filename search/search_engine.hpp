@@ -186,6 +186,11 @@ std::unique_ptr<SearchEngine> make_wgl_in_call_order(const SubHistory& sub, cons
 // the same as make_wgl's exactly when the keys are right.
 std::unique_ptr<SearchEngine> make_wgl_with_colliding_hashes(const SubHistory& sub, const Model& model,
                                                              MemoryBudget& memory, const StopSignal& stop);
+// For the differential tests: WGL with its observers and lookahead (wgl.cpp) at work
+// from the first configuration, not only after many dead ends, so that small
+// histories exercise them.
+std::unique_ptr<SearchEngine> make_wgl_eager(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                             const StopSignal& stop);
 
 // Which ops can never change the state (models::observes_only), worked out from the
 // model's semantics the first time a search asks for them: a pass over the ops that a

@@ -34,6 +34,20 @@
 //   which prunes the k! orders of k identical crashed writes (common in etcd
 //   histories, where the values are 0-4) without losing any linearization.
 //
+// Symmetry of completed ops: B need not be tried while a twin A (the same status, f,
+// value and key, so the same step from every state) that was invoked before B and
+// returned before B is not linearized yet. Say some order from this configuration
+// begins with B, A coming later. Exchange them: the states along the order are the
+// same, since the two step alike. A may go first: B being enabled, every op that
+// returned before B's call is linearized, and A, invoked earlier, needs nothing
+// more. B may go where A was: every op between them in the order is one the order
+// put before A, so it was invoked before A returned, hence before B returned, and
+// needed not follow B. So an order beginning with A exists, and the search tries A.
+// On a kv key with many writers appending the same few tokens, this prunes the
+// orders of concurrent twin appends and puts, which the memo table cannot merge
+// (their linearized sets differ). Only twins overlapping B's call can be pending when
+// B is enabled: those are listed once, at most kMaxTwinsAhead per op.
+//
 // Required first, whenever the history has crashed ops: at each configuration, one
 // scan tries the required ops up to the first blocking return, and only then a
 // second scan the optional ones up to the same return. The two scans together try
@@ -62,6 +76,24 @@
 // tried: on read-heavy histories with many processes that is most of the branching.
 // The same reasoning as the program-order search's reads placed at once
 // (program_order_search.cpp), there under program order.
+//
+// Lookahead: a configuration fails at once when an enabled required op G cannot
+// become legal before its return, whatever comes next. Every order from here puts G
+// after some sequence σ of ops not yet linearized, each invoked before G returns (an
+// op invoked after G's return must follow G). If σ holds no op that resets (the
+// model's CompiledModel::resets: a put, a write, landing on one state from any), the
+// state G meets was reached from this one by steps that do not reset, and the model's
+// may_become_legal(state, G) must hold; if it does, let R be σ's last reset: the state
+// G meets was reached from the state R lands on, and may_become_legal must hold
+// there. So when neither this state nor the landing state of any reset not yet
+// linearized and invoked before G's return can make G legal, no order exists. Crashed
+// ops are in the argument like the others (a crashed reset counts as one that may
+// rescue G; a crashed op that does not reset is one more step that does not reset),
+// and twins change nothing: every member of a class is counted. On a kv key with many
+// writers, the wrong orders of concurrent appends die here at the first append that
+// no pending get's string allows, instead of after every order of the rest; on a
+// register, a read whose value no pending write can give. Worked out from the same
+// dead end as the observers.
 #include "models/semantics.hpp"
 #include "search/config_cache.hpp"
 #include "search/search_engine.hpp"
@@ -71,6 +103,7 @@
 #include <bit>
 #include <optional>
 #include <random>
+#include <unordered_map>
 
 namespace ariadne::search {
 
@@ -81,6 +114,8 @@ constexpr std::uint32_t kNoClass = 0xffffffffu;
 constexpr std::uint64_t kMaxEvictions = 16;
 // Dead ends met before observers are worked out (see backtrack()).
 constexpr std::uint32_t kDeadEndsBeforeObservers = 4096;
+// Twins invoked and returned before an op, kept per op (see "Symmetry of completed ops").
+constexpr std::size_t kMaxTwinsAhead = 8;
 
 struct Node {
   std::int32_t prev = kNone;
@@ -118,6 +153,12 @@ class Wgl final : public SegmentSearch {
     cursor_ = first_entry();
   }
 
+  // make_wgl_eager: observers and lookahead from the first configuration.
+  void load_eagerly() {
+    if (observer_table_) load_observers();
+    load_lookahead();
+  }
+
   // make_wgl_with_colliding_hashes: no op changes the hash of the completed set.
   void make_hashes_collide() { std::fill(zobrist_.begin(), zobrist_.end(), 0); }
 
@@ -135,6 +176,7 @@ class Wgl final : public SegmentSearch {
     required_first_ = count_required(sub) < sub.ops.size();
     build_list();
     build_symmetry_classes();
+    build_twins_ahead();
     observer_table_ = std::move(start.observers);
     // Completed ops take the first words of the bitset, crashed ops the rest; only the
     // completed ones feed the hash, so subsuming configurations share a probe run.
@@ -190,7 +232,7 @@ class Wgl final : public SegmentSearch {
         fresh_config_ = false;
         const Observed observed = take_observer();
         if (observed == Observed::taken) continue;
-        if (observed == Observed::dead) {
+        if (observed == Observed::dead || (lookahead_ && stuck_ahead())) {
           if (!backtrack()) return finish(Outcome::not_linearizable);
           continue;
         }
@@ -202,7 +244,7 @@ class Wgl final : public SegmentSearch {
         // Required first: the scan for required ops passes optional ones by, and the
         // scan for optional ones (after the required ones got stuck) the required.
         const bool skipped_by_phase = required_first_ && op.must_take_effect() == optional_phase_;
-        if (skipped_by_phase || !is_first_of_class(node.op)) {
+        if (skipped_by_phase || !is_first_of_class(node.op) || twin_goes_first(node.op)) {
           cursor_ = after(cursor_);
           continue;
         }
@@ -338,6 +380,52 @@ class Wgl final : public SegmentSearch {
     class_linearized_.assign(twins_.size(), 0);
   }
 
+  // twins_ahead_[twins_ahead_begin_[op] ..]: the completed twins invoked before op and
+  // returning between its call and its return (see "Symmetry of completed ops").
+  void build_twins_ahead() {
+    TwinClasses completed_twins[3];  // by status: ok, failed (kept as an observation)
+    std::vector<std::uint32_t> class_of(sub_.ops.size(), kNoClass);
+    std::vector<std::uint32_t> required;
+    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
+      const Operation& op = *sub_.ops[i];
+      if (!op.must_take_effect()) continue;
+      // Classes of the two statuses are told apart by an offset far past the others.
+      const auto status = static_cast<std::uint32_t>(op.status);
+      class_of[i] = completed_twins[status].add(op, i) + status * (1u << 28);
+      required.push_back(i);
+    }
+    // In call order, each class's members still open at the current call.
+    std::sort(required.begin(), required.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return sub_.ops[a]->call < sub_.ops[b]->call; });
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> open;
+    twins_ahead_begin_.assign(sub_.ops.size() + 1, 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // (op, twin ahead)
+    for (const std::uint32_t b : required) {
+      const Operation& op = *sub_.ops[b];
+      std::vector<std::uint32_t>& members = open[class_of[b]];
+      std::erase_if(members, [&](std::uint32_t a) { return sub_.ops[a]->ret < op.call; });
+      std::size_t kept = 0;
+      for (const std::uint32_t a : members) {
+        if (sub_.ops[a]->ret < op.ret && kept++ < kMaxTwinsAhead) pairs.emplace_back(b, a);
+      }
+      members.push_back(b);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    for (const auto& [b, a] : pairs) ++twins_ahead_begin_[b + 1];
+    for (std::size_t i = 1; i < twins_ahead_begin_.size(); ++i) twins_ahead_begin_[i] += twins_ahead_begin_[i - 1];
+    twins_ahead_.reserve(pairs.size());
+    for (const auto& [b, a] : pairs) twins_ahead_.push_back(a);
+  }
+
+  // A twin invoked and returned before op is not linearized: try that one instead.
+  bool twin_goes_first(std::uint32_t op) const {
+    for (std::uint32_t k = twins_ahead_begin_[op]; k < twins_ahead_begin_[op + 1]; ++k) {
+      const std::uint32_t bit = bit_of_[twins_ahead_[k]];
+      if (((bits_[bit >> 6] >> (bit & 63)) & 1) == 0) return true;
+    }
+    return false;
+  }
+
   bool is_first_of_class(std::uint32_t op) const {
     std::uint32_t cls = class_of_[op];
     return cls == kNoClass || twins_.members(cls)[class_linearized_[cls]] == op;
@@ -374,6 +462,65 @@ class Wgl final : public SegmentSearch {
   }
 
   enum class Observed : std::uint8_t { none, taken, dead };
+
+  std::uint32_t model_op(std::uint32_t op) const { return model_index_.empty() ? op : model_index_[op]; }
+
+  void load_lookahead() {
+    lookahead_ = true;
+    resets_.assign(sub_.ops.size(), false);
+    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) resets_[i] = compiled_->resets(model_op(i));
+    reset_state_.assign(sub_.ops.size(), std::nullopt);
+  }
+
+  // Where reset op `op` lands: the same from every state where it is legal, so
+  // worked out once, from the first state met where it is.
+  std::optional<StateId> reset_state(std::uint32_t op) {
+    if (reset_state_[op]) return reset_state_[op];
+    auto begin = static_cast<std::uint32_t>(succ_pool_.size());
+    compiled_->step(state_, model_op(op), succ_pool_);
+    if (succ_pool_.size() == begin + 1) reset_state_[op] = succ_pool_[begin];
+    succ_pool_.resize(begin);
+    return reset_state_[op];
+  }
+
+  // Lookahead (see the header): true when some enabled required op cannot become
+  // legal before its return, from this state or from where any reset invoked before
+  // that return lands, with the ops invoked before that return. One walk of the list
+  // in time order: at a return, every call met is of an op invoked before it.
+  bool stuck_ahead() {
+    awaited_.clear();
+    landings_.clear();
+    available_.clear();
+    bool enabled = true;  // before the first return: the ops that may go next
+    for (std::int32_t i = nodes_[head_].next; i != kNone; i = nodes_[i].next) {
+      const Node& node = nodes_[i];
+      const std::uint32_t op = model_op(node.op);
+      if (node.is_call) {
+        if (resets_[node.op]) {
+          const std::optional<StateId> landed = reset_state(node.op);
+          if (!landed) return false;  // not legal here: claim nothing
+          landings_.push_back(*landed);
+          continue;
+        }
+        available_.push_back(op);
+        // Not legal now (nothing stepped first): its return will tell.
+        if (enabled && node.required && !compiled_->may_become_legal(state_, op, {})) awaited_.push_back(node.op);
+        continue;
+      }
+      enabled = false;
+      const auto it = std::find(awaited_.begin(), awaited_.end(), node.op);
+      if (it != awaited_.end()) {
+        const bool reachable = compiled_->may_become_legal(state_, op, available_) ||
+                               std::any_of(landings_.begin(), landings_.end(), [&](StateId landed) {
+                                 return compiled_->may_become_legal(landed, op, available_);
+                               });
+        if (!reachable) return true;
+        awaited_.erase(it);
+      }
+      if (awaited_.empty()) return false;
+    }
+    return false;
+  }
 
   // At a configuration first reached: the first enabled observer (a required op that
   // can never change the state) that is legal here, taken at once as the only move.
@@ -432,7 +579,10 @@ class Wgl final : public SegmentSearch {
     // The search branches after all: observers cut that down. Not at the first dead
     // end: a 2·10^4-op history of 5 processes meets a few hundred, and is decided in
     // about 8 ms, of which the observers' table would take 1.5.
-    if (observer_table_ && ++dead_ends_ >= kDeadEndsBeforeObservers) load_observers();
+    if (!lookahead_ && ++dead_ends_ >= kDeadEndsBeforeObservers) {
+      if (observer_table_) load_observers();
+      load_lookahead();
+    }
     Frame f;
     do {
       if (stack_.empty()) return false;
@@ -555,15 +705,23 @@ class Wgl final : public SegmentSearch {
   std::vector<std::uint32_t> class_of_;
   TwinClasses twins_;
   std::vector<std::uint32_t> class_linearized_;
+  std::vector<std::uint32_t> twins_ahead_begin_;  // see build_twins_ahead
+  std::vector<std::uint32_t> twins_ahead_;
   std::uint64_t steps_ = 0;
   bool finished_ = false;
   bool required_first_ = false;                    // see "Required first" above
   std::shared_ptr<ObserverTable> observer_table_;  // until enough dead ends load observer_
   std::vector<bool> observer_;                     // per op: see "Observers" above
   bool any_observer_ = false;
-  std::uint32_t dead_ends_ = 0;  // until observers are loaded
-  bool fresh_config_ = true;     // the scan is at a configuration not scanned before
-  bool optional_phase_ = false;  // required_first_: scanning for optional ops
+  std::uint32_t dead_ends_ = 0;                      // until observers and the lookahead are loaded
+  bool lookahead_ = false;                           // see "Lookahead" above
+  std::vector<bool> resets_;                         // per op: the model's resets()
+  std::vector<std::optional<StateId>> reset_state_;  // per reset op: where it lands, once known
+  std::vector<std::uint32_t> awaited_;               // stuck_ahead(): enabled ops not legal now
+  std::vector<StateId> landings_;                    // stuck_ahead(): where the resets met land
+  std::vector<std::uint32_t> available_;             // stuck_ahead(): the other ops met, as the model knows them
+  bool fresh_config_ = true;                         // the scan is at a configuration not scanned before
+  bool optional_phase_ = false;                      // required_first_: scanning for optional ops
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };
@@ -596,6 +754,13 @@ std::unique_ptr<SearchEngine> make_wgl_with_colliding_hashes(const SubHistory& s
                                                              MemoryBudget& memory, const StopSignal& stop) {
   auto wgl = std::make_unique<Wgl>(sub, model, memory, stop);
   wgl->make_hashes_collide();
+  return wgl;
+}
+
+std::unique_ptr<SearchEngine> make_wgl_eager(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                                             const StopSignal& stop) {
+  auto wgl = std::make_unique<Wgl>(sub, model, memory, stop);
+  wgl->load_eagerly();
   return wgl;
 }
 

@@ -45,6 +45,21 @@ class CompiledModel {
   virtual std::string describe_state(StateId state) const = 0;
   // Bytes held by interning tables, counted against --memory-limit.
   virtual std::size_t memory_bytes() const { return 0; }
+
+  // Optional facts that let a search give up on a configuration before trying its
+  // orders; the defaults claim nothing, and a model that says more must say only
+  // what holds for every op of the span it was compiled for.
+  // resets(op): op's successor is the same from every state where it is legal (a
+  // put, a plain write), so where it lands does not depend on what came before.
+  virtual bool resets(std::uint32_t /*op*/) const { return false; }
+  // may_become_legal(state, op, available): false only when op is not legal in
+  // `state` and no sequence of distinct ops from `available` that do not reset, each
+  // stepped at most once, leads from `state` to a state where it is (a kv get whose
+  // string is not the key's string followed by appends available). `available` holds
+  // indices like op's and may list op itself, which does not count.
+  virtual bool may_become_legal(StateId /*state*/, std::uint32_t /*op*/, std::span<const std::uint32_t> /*available*/) {
+    return true;
+  }
 };
 
 class Model {
