@@ -8,6 +8,8 @@
 
 #include <ariadne/model.hpp>
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -70,23 +72,24 @@ class CompiledRegister final : public CompiledModel {
   // from s to a (a cas's own move starts at a, so listing it changes nothing).
   bool resets(std::uint32_t op) const override { return ops_[op].kind == RegisterStep::write; }
 
-  bool may_become_legal(StateId state, std::uint32_t op, std::span<const std::uint32_t> available) override {
+  bool may_become_legal(StateId state, std::uint32_t op, std::span<const Available> available) override {
     const RegisterOp& o = ops_[op];
     if ((o.kind != RegisterStep::read && o.kind != RegisterStep::cas) || state == o.a) return true;
     if (!any_cas_) return false;
     if (values_.size() > 64 || state >= values_.size()) return true;  // beyond the bitset: claim nothing
-    // The values reachable from state through available cas ops, each at most once
-    // (allowing reuse only finds more: still a sound answer).
+    // The values reachable from state through available cas ops (allowing each to be
+    // used more than once only finds more: still a sound answer).
+    std::array<std::uint64_t, 64> moves{};
+    for (const Available& a : available) {
+      const RegisterOp& c = ops_[a.op];
+      if (c.kind == RegisterStep::cas || c.kind == RegisterStep::cas_unknown) moves[c.a] |= std::uint64_t{1} << c.b;
+    }
     std::uint64_t reached = std::uint64_t{1} << state;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (const std::uint32_t a : available) {
-        const RegisterOp& c = ops_[a];
-        const bool moves = c.kind == RegisterStep::cas || c.kind == RegisterStep::cas_unknown;
-        if (!moves || ((reached >> c.a) & 1) == 0 || ((reached >> c.b) & 1) != 0) continue;
-        reached |= std::uint64_t{1} << c.b;
-        grew = true;
-      }
+    for (std::uint64_t frontier = reached; frontier != 0;) {
+      std::uint64_t next = 0;
+      for (std::uint64_t f = frontier; f != 0; f &= f - 1) next |= moves[static_cast<unsigned>(std::countr_zero(f))];
+      frontier = next & ~reached;
+      reached |= next;
     }
     return ((reached >> o.a) & 1) != 0;
   }

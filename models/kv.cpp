@@ -81,7 +81,7 @@ class CompiledKv final : public CompiledModel {
   // the other keys' strings, so nothing is claimed.
   bool resets(std::uint32_t op) const override { return single_key_ && ops_[op].kind == KvStep::put; }
 
-  bool may_become_legal(StateId state, std::uint32_t op, std::span<const std::uint32_t> available) override {
+  bool may_become_legal(StateId state, std::uint32_t op, std::span<const Available> available) override {
     const KvOp& o = ops_[op];
     if (!single_key_ || o.kind != KvStep::get) return true;
     const auto have = strings_.at(static_cast<std::uint32_t>(state));
@@ -89,14 +89,14 @@ class CompiledKv final : public CompiledModel {
     if (have.size() > want.size() || !std::equal(have.begin(), have.end(), want.begin())) return false;
     if (have.size() == want.size()) return true;
     appendable_.clear();
-    for (const std::uint32_t a : available) {
+    for (const auto& [a, count] : available) {
       if (ops_[a].kind != KvStep::append) continue;
       auto it = std::find_if(appendable_.begin(), appendable_.end(),
                              [&](const auto& e) { return e.first == ops_[a].string; });
       if (it == appendable_.end()) {
-        appendable_.emplace_back(ops_[a].string, 1);
+        appendable_.emplace_back(ops_[a].string, count);
       } else {
-        ++it->second;
+        it->second += count;
       }
     }
     std::uint32_t budget = kSpellingBudget;

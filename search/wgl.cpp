@@ -237,14 +237,18 @@ class Wgl final : public SegmentSearch {
           continue;
         }
       }
+      if (optional_phase_) {
+        if (!try_optional()) {
+          if (!backtrack()) return finish(Outcome::not_linearizable);
+        }
+        continue;
+      }
       if (cursor_ == kNone) return finish(Outcome::linearizable);
       const Node& node = nodes_[cursor_];
       const Operation& op = *sub_.ops[node.op];
       if (node.is_call) {
-        // Required first: the scan for required ops passes optional ones by, and the
-        // scan for optional ones (after the required ones got stuck) the required.
-        const bool skipped_by_phase = required_first_ && op.must_take_effect() == optional_phase_;
-        if (skipped_by_phase || !is_first_of_class(node.op) || twin_goes_first(node.op)) {
+        // In call order, optional ones come in the same scan; else try_optional().
+        if (!is_first_of_class(node.op) || twin_goes_first(node.op)) {
           cursor_ = after(cursor_);
           continue;
         }
@@ -258,10 +262,11 @@ class Wgl final : public SegmentSearch {
         continue;
       }
       if (!op.must_take_effect()) return finish(Outcome::linearizable);
-      if (required_first_ && !optional_phase_) {
-        // The required ops are stuck here: now the optional ones, from the start.
+      if (required_first_) {
+        // The required ops are stuck here, at this return: now the optional ones.
         optional_phase_ = true;
-        cursor_ = nodes_[head_].next;
+        optional_limit_ = cursor_;
+        optional_class_ = 0;
         continue;
       }
       if (!backtrack()) return finish(Outcome::not_linearizable);
@@ -295,7 +300,9 @@ class Wgl final : public SegmentSearch {
     std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
     nodes_.resize(2 * n + 1);
     head_ = static_cast<std::int32_t>(2 * n);
-    std::vector<std::int32_t> call_node(n), ret_node(n);
+    std::vector<std::int32_t>& call_node = call_entry_;
+    call_node.assign(n, kNone);
+    std::vector<std::int32_t> ret_node(n);
     std::int32_t prev = head_;
     std::int32_t required_prev = head_;
     for (std::size_t k = 0; k < points.size(); ++k) {
@@ -466,10 +473,19 @@ class Wgl final : public SegmentSearch {
   std::uint32_t model_op(std::uint32_t op) const { return model_index_.empty() ? op : model_index_[op]; }
 
   void load_lookahead() {
-    lookahead_ = true;
     resets_.assign(sub_.ops.size(), false);
     for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) resets_[i] = compiled_->resets(model_op(i));
     reset_state_.assign(sub_.ops.size(), std::nullopt);
+    // Each class of crashed twins by the list entries of its members' calls: a class's
+    // pending members are its last ones (twins are linearized in member order), so
+    // how many are pending before a return is a difference of two counts.
+    class_calls_.assign(twins_.size(), {});
+    for (std::uint32_t c = 0; c < twins_.size(); ++c) {
+      for (const std::uint32_t member : twins_.members(c)) class_calls_[c].push_back(call_entry_[member]);
+      // Members are added in call order; were they not, the counts would be wrong.
+      if (!std::is_sorted(class_calls_[c].begin(), class_calls_[c].end())) return;
+    }
+    lookahead_ = true;
   }
 
   // Where reset op `op` lands: the same from every state where it is legal, so
@@ -485,14 +501,16 @@ class Wgl final : public SegmentSearch {
 
   // Lookahead (see the header): true when some enabled required op cannot become
   // legal before its return, from this state or from where any reset invoked before
-  // that return lands, with the ops invoked before that return. One walk of the list
-  // in time order: at a return, every call met is of an op invoked before it.
+  // that return lands, with the ops invoked before that return. One walk of the
+  // required ops' list in time order (at a return, every call met is of an op invoked
+  // before it); the crashed ops, pending by the thousand in a long history, are
+  // counted by class at each return that matters (crashed_ahead).
   bool stuck_ahead() {
     awaited_.clear();
     landings_.clear();
     available_.clear();
     bool enabled = true;  // before the first return: the ops that may go next
-    for (std::int32_t i = nodes_[head_].next; i != kNone; i = nodes_[i].next) {
+    for (std::int32_t i = nodes_[head_].required_next; i != kNone; i = nodes_[i].required_next) {
       const Node& node = nodes_[i];
       const std::uint32_t op = model_op(node.op);
       if (node.is_call) {
@@ -502,24 +520,48 @@ class Wgl final : public SegmentSearch {
           landings_.push_back(*landed);
           continue;
         }
-        available_.push_back(op);
+        available_.push_back({op, 1});
         // Not legal now (nothing stepped first): its return will tell.
-        if (enabled && node.required && !compiled_->may_become_legal(state_, op, {})) awaited_.push_back(node.op);
+        if (enabled && !compiled_->may_become_legal(state_, op, {})) awaited_.push_back(node.op);
         continue;
       }
       enabled = false;
       const auto it = std::find(awaited_.begin(), awaited_.end(), node.op);
       if (it != awaited_.end()) {
-        const bool reachable = compiled_->may_become_legal(state_, op, available_) ||
-                               std::any_of(landings_.begin(), landings_.end(), [&](StateId landed) {
-                                 return compiled_->may_become_legal(landed, op, available_);
-                               });
-        if (!reachable) return true;
+        if (!crashed_ahead(i)) return false;  // a crashed reset that is not legal here: claim nothing
+        auto may_from = [&](StateId from) { return compiled_->may_become_legal(from, op, with_crashed_); };
+        if (!may_from(state_) && std::none_of(landings_.begin(), landings_.end(), may_from) &&
+            std::none_of(crashed_landings_.begin(), crashed_landings_.end(), may_from)) {
+          return true;
+        }
         awaited_.erase(it);
       }
       if (awaited_.empty()) return false;
     }
     return false;
+  }
+
+  // with_crashed_: available_ and the crashed ops pending and invoked before list
+  // entry `entry`, a class at a time; crashed_landings_: where the crashed resets among
+  // them land. False when one of those resets is not legal here (nothing is claimed).
+  bool crashed_ahead(std::int32_t entry) {
+    with_crashed_.assign(available_.begin(), available_.end());
+    crashed_landings_.clear();
+    for (std::uint32_t c = 0; c < class_calls_.size(); ++c) {
+      const std::vector<std::int32_t>& calls = class_calls_[c];
+      const auto invoked =
+          static_cast<std::uint32_t>(std::lower_bound(calls.begin(), calls.end(), entry) - calls.begin());
+      if (invoked <= class_linearized_[c]) continue;
+      const std::uint32_t first_pending = twins_.members(c)[class_linearized_[c]];
+      if (resets_[first_pending]) {
+        const std::optional<StateId> landed = reset_state(first_pending);
+        if (!landed) return false;
+        crashed_landings_.push_back(*landed);
+      } else {
+        with_crashed_.push_back({model_op(first_pending), invoked - class_linearized_[c]});
+      }
+    }
+    return true;
   }
 
   // At a configuration first reached: the first enabled observer (a required op that
@@ -544,6 +586,36 @@ class Wgl final : public SegmentSearch {
       succ_pool_.resize(begin);
     }
     return Observed::none;
+  }
+
+  // The optional phase of a configuration (required first): each class of crashed
+  // twins from optional_class_ on offers its first pending member, if invoked before
+  // the return the required ops are stuck at (optional_limit_). A class at a time, not
+  // the list: thousands of crashed ops may be pending, in a few classes. True when one
+  // is linearized; false when none is left.
+  bool try_optional() {
+    for (; optional_class_ < twins_.size(); ++optional_class_) {
+      const std::uint32_t c = optional_class_;
+      const std::vector<std::uint32_t>& members = twins_.members(c);
+      if (class_linearized_[c] >= members.size()) continue;
+      const std::uint32_t op = members[class_linearized_[c]];
+      const std::int32_t call = call_entry_[op];
+      if (call > optional_limit_) continue;  // invoked after the return: not yet
+      auto begin = static_cast<std::uint32_t>(succ_pool_.size());
+      compiled_->step(state_, model_op(op), succ_pool_);
+      ++steps_;
+      if (try_successors(call, begin, static_cast<std::uint32_t>(succ_pool_.size()), begin)) return true;
+      succ_pool_.resize(begin);
+    }
+    return false;
+  }
+
+  // The return the required ops are stuck at in this configuration: the first return
+  // in the list (crashed ops' returns all come last).
+  std::int32_t first_return() const {
+    std::int32_t i = nodes_[head_].required_next;
+    while (i != kNone && nodes_[i].is_call) i = nodes_[i].required_next;
+    return i;
   }
 
   // Tries the successors [next, end) of the step at call node `call`; on the first whose
@@ -593,11 +665,17 @@ class Wgl final : public SegmentSearch {
       if (f.forced) succ_pool_.resize(f.succ_begin);
     } while (f.forced);
     // Back in the parent configuration, in the phase that had chosen this op.
-    optional_phase_ = required_first_ && !sub_.ops[nodes_[f.call_node].op]->must_take_effect();
+    const std::uint32_t op = nodes_[f.call_node].op;
+    optional_phase_ = required_first_ && !sub_.ops[op]->must_take_effect();
     succ_pool_.resize(f.succ_end);
     if (!try_successors(f.call_node, f.succ_begin, f.succ_end, f.succ_next)) {
       succ_pool_.resize(f.succ_begin);
-      cursor_ = after(f.call_node);
+      if (optional_phase_) {
+        optional_limit_ = first_return();
+        optional_class_ = class_of_[op] + 1;
+      } else {
+        cursor_ = after(f.call_node);
+      }
     }
     return true;
   }
@@ -617,12 +695,9 @@ class Wgl final : public SegmentSearch {
   // required ops go first, else the first entry.
   std::int32_t first_entry() const { return after(head_); }
 
-  // The entry the scan visits after entry i, in the list of the current phase (the
-  // required ops' list while they go first). Entry i belongs to that list: the scan
-  // for required ops only ever stands on required entries.
-  std::int32_t after(std::int32_t i) const {
-    return required_first_ && !optional_phase_ ? nodes_[i].required_next : nodes_[i].next;
-  }
+  // The entry the scan visits after entry i: in the required ops' list while they go
+  // first (the optional ones are offered by try_optional()), else in the whole list.
+  std::int32_t after(std::int32_t i) const { return required_first_ ? nodes_[i].required_next : nodes_[i].next; }
 
   void unlink(std::int32_t i) {
     Node& n = nodes_[i];
@@ -719,9 +794,16 @@ class Wgl final : public SegmentSearch {
   std::vector<std::optional<StateId>> reset_state_;  // per reset op: where it lands, once known
   std::vector<std::uint32_t> awaited_;               // stuck_ahead(): enabled ops not legal now
   std::vector<StateId> landings_;                    // stuck_ahead(): where the resets met land
-  std::vector<std::uint32_t> available_;             // stuck_ahead(): the other ops met, as the model knows them
-  bool fresh_config_ = true;                         // the scan is at a configuration not scanned before
-  bool optional_phase_ = false;                      // required_first_: scanning for optional ops
+  std::vector<CompiledModel::Available>
+      available_;  // stuck_ahead(): the other required ops met, as the model knows them
+  std::vector<CompiledModel::Available> with_crashed_;  // crashed_ahead(): and the crashed ops pending
+  std::vector<StateId> crashed_landings_;               // crashed_ahead(): where the crashed resets land
+  std::vector<std::vector<std::int32_t>> class_calls_;  // per class of crashed twins: its members' call entries
+  bool fresh_config_ = true;                            // the scan is at a configuration not scanned before
+  bool optional_phase_ = false;                         // required_first_: offering optional ops (try_optional)
+  std::int32_t optional_limit_ = kNone;                 // the optional phase: the return the required ops are stuck at
+  std::uint32_t optional_class_ = 0;                    // the optional phase: the next class of crashed twins to offer
+  std::vector<std::int32_t> call_entry_;                // per op: its call's list entry
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };

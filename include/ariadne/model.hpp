@@ -53,11 +53,16 @@ class CompiledModel {
   // put, a plain write), so where it lands does not depend on what came before.
   virtual bool resets(std::uint32_t /*op*/) const { return false; }
   // may_become_legal(state, op, available): false only when op is not legal in
-  // `state` and no sequence of distinct ops from `available` that do not reset, each
-  // stepped at most once, leads from `state` to a state where it is (a kv get whose
-  // string is not the key's string followed by appends available). `available` holds
-  // indices like op's and may list op itself, which does not count.
-  virtual bool may_become_legal(StateId /*state*/, std::uint32_t /*op*/, std::span<const std::uint32_t> /*available*/) {
+  // `state` and no sequence of distinct ops from `available` that do not reset leads
+  // from `state` to a state where it is (a kv get whose string is not the key's string
+  // followed by appends available). Each entry stands for `count` ops that step alike
+  // (as op `op` does), each of which may be stepped once; op itself may be listed,
+  // and does not count.
+  struct Available {
+    std::uint32_t op;  // an index like op's
+    std::uint32_t count;
+  };
+  virtual bool may_become_legal(StateId /*state*/, std::uint32_t /*op*/, std::span<const Available> /*available*/) {
     return true;
   }
 };
