@@ -50,6 +50,16 @@ class ConfigCache {
   ConfigCache(std::size_t required_words, std::size_t crashed_words)
       : required_words_(required_words), crashed_words_(crashed_words) {}
 
+  // Crashed ops given as counts instead of a bitset: `words` words of 16-bit lanes,
+  // and one configuration subsumes another when none of its counts is larger. For a
+  // search that uses crashed ops in a fixed order within classes (WGL's twins), where
+  // how many of a class are used names the set: 2 bytes a class instead of a bit an
+  // op. Only before the first insert.
+  void use_counts(std::size_t words) {
+    crashed_words_ = words;
+    counts_ = true;
+  }
+
   // The table never grows past this many bytes: when the next growth would cross it,
   // the table is emptied instead (an eviction). Forgetting configurations keeps the
   // search complete, only slower, and keeps --memory-limit a hard limit.
@@ -141,7 +151,17 @@ class ConfigCache {
     return entry;
   }
 
-  static bool subset(const std::uint64_t* a, const std::uint64_t* b, std::size_t n) {
+  // Whether crashed part a uses no crashed op that b does not: a subset of bits, or
+  // no count larger.
+  bool subset(const std::uint64_t* a, const std::uint64_t* b, std::size_t n) const {
+    if (counts_) {
+      for (std::size_t w = 0; w < n; ++w) {
+        for (unsigned shift = 0; shift < 64; shift += 16) {
+          if (((a[w] >> shift) & 0xffff) > ((b[w] >> shift) & 0xffff)) return false;
+        }
+      }
+      return true;
+    }
     for (std::size_t w = 0; w < n; ++w) {
       if (a[w] & ~b[w]) return false;
     }
@@ -201,6 +221,7 @@ class ConfigCache {
 
   std::size_t required_words_;
   std::size_t crashed_words_;
+  bool counts_ = false;  // see use_counts()
   std::size_t byte_limit_ = SIZE_MAX;
   std::uint64_t evictions_ = 0;
   std::array<Shard, kShards> shards_;
