@@ -474,6 +474,9 @@ class Wgl final : public SegmentSearch {
     const std::uint32_t bit = bit_of_[op];
     bits_[bit >> 6] ^= std::uint64_t{1} << (bit & 63);
     bits_hash_ ^= zobrist_[op];
+    // A crashed op's class count changes with its bit, before the configuration it
+    // belongs to is looked up (the count is the memo's key for it).
+    if (class_of_[op] != kNoClass) count_class(class_of_[op], ((bits_[bit >> 6] >> (bit & 63)) & 1) != 0);
     // A completed op put back before the frontier is the new frontier; one linearized
     // at it moves the frontier on when the next key is made.
     if (bit < frontier_) frontier_ = bit;
@@ -661,7 +664,6 @@ class Wgl final : public SegmentSearch {
       state_ = s;
       lift(call);
       if (sub_.ops[op]->must_take_effect()) --required_left_;
-      if (class_of_[op] != kNoClass) count_class(class_of_[op], true);
       optional_phase_ = false;  // a new configuration: required ops first
       cursor_ = first_entry();
       fresh_config_ = true;
@@ -714,7 +716,6 @@ class Wgl final : public SegmentSearch {
     state_ = f.prev_state;
     toggle(op);
     if (sub_.ops[op]->must_take_effect()) ++required_left_;
-    if (class_of_[op] != kNoClass) count_class(class_of_[op], false);
   }
 
   // Where the scan starts in a configuration: the first required entry when the

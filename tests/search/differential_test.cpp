@@ -145,6 +145,18 @@ TEST_SUITE("slow") {
 }
 
 TEST_SUITE("search") {
+  // corpus/regressions/wgl-crashed-counts-keyed-before-the-step.edn: two crashed ops
+  // of different classes reach one state, and only the second one tried leads on.
+  TEST_CASE("WGL keys a configuration by the crashed ops it used, the last one included") {
+    auto model = make_model_from_spec("cas-register(0)");
+    const History h = read_history(
+        std::string(ARIADNE_SOURCE_DIR) + "/corpus/regressions/wgl-crashed-counts-keyed-before-the-step.edn", *model);
+    for (MakeSearch make : {MakeSearch{search::make_wgl}, MakeSearch{search::make_wgl_eager},
+                            MakeSearch{search::make_wgl_in_call_order}}) {
+      CHECK(verdict_name(direct_verdict(h, *model, make)) == verdict_name(Verdict::linearizable));
+    }
+  }
+
   // The frontier key (wgl.cpp) on histories long and concurrent enough for windows of
   // several ops and for frontiers that move far: WGL whose hashes all collide against
   // WGL with its hashes, which tell configurations apart whatever the keys say.
