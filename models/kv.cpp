@@ -8,8 +8,9 @@
 // Strings are interned by content in one table. Compiled for one key, as partitioned
 // engines do, a state is its string's id; for several keys it is the list of their
 // string ids, interned again. Long runs of appends make many distinct strings, so
-// every put and append step is memoised: a search revisiting a step finds its
-// successor with one probe. Crashed ops: a get reveals nothing and changes nothing;
+// every append step (and, for several keys, every put) is memoised: a search
+// revisiting a step finds its successor with one probe; for one key the memo is by
+// the appended string, which every twin append shares. Crashed ops: a get reveals nothing and changes nothing;
 // a put or an append applies. For one key the model tells searches that only a put
 // can shorten or change the start of a string (resets, may_become_legal).
 #include "models/builtin_model.hpp"
@@ -69,7 +70,17 @@ class CompiledKv final : public CompiledModel {
         if (string_of(state, o.key) == o.string) next.push_back(state);
         break;
       case KvStep::put:
-      case KvStep::append: cache_.append_successor(state, op, next, [&] { return write(state, o); }); break;
+        // One key: the put's string, whatever the state (nothing to intern).
+        if (single_key_) {
+          next.push_back(o.string);
+          break;
+        }
+        cache_.append_successor(state, op, next, [&] { return write(state, o); });
+        break;
+      case KvStep::append:
+        // One key: every append of the same string steps alike, so they share entries.
+        cache_.append_successor(state, single_key_ ? o.string : op, next, [&] { return write(state, o); });
+        break;
       case KvStep::never: break;
     }
   }
