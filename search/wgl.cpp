@@ -457,7 +457,11 @@ class Wgl final : public SegmentSearch {
     for (std::uint32_t c = 0; c < twins_.size(); ++c) {
       if (twins_.members(c).size() > 0xffff) return;  // past a lane: the bitset
     }
-    class_counts_.assign((twins_.size() + 3) / 4, 0);
+    // Counts only where they are shorter: in a core question's relaxed history nearly
+    // every op is crashed, most in classes of their own, and a bit each is less.
+    const std::size_t count_words = (twins_.size() + 3) / 4;
+    if (count_words >= bits_.size() - required_words_) return;
+    class_counts_.assign(count_words, 0);
     cache_.use_counts(class_counts_.size());
   }
 
