@@ -100,14 +100,15 @@ class CompiledKv final : public CompiledModel {
     if (have.size() > want.size() || !std::equal(have.begin(), have.end(), want.begin())) return false;
     if (have.size() == want.size()) return true;
     appendable_.clear();
-    for (const auto& [a, count] : available) {
-      if (ops_[a].kind != KvStep::append) continue;
+    for (const Available& a : available) {
+      const KvOp& appended = ops_[a.op];
+      if (appended.kind != KvStep::append) continue;
       auto it = std::find_if(appendable_.begin(), appendable_.end(),
-                             [&](const auto& e) { return e.first == ops_[a].string; });
+                             [&](const auto& e) { return e.first == appended.string; });
       if (it == appendable_.end()) {
-        appendable_.emplace_back(ops_[a].string, count);
+        appendable_.emplace_back(appended.string, a.count);
       } else {
-        it->second += count;
+        it->second += a.count;
       }
     }
     std::uint32_t budget = kSpellingBudget;

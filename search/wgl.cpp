@@ -35,10 +35,11 @@
 //   histories, where the values are 0-4) without losing any linearization. So the
 //   crashed ops linearized are, class by class, the first members: the memo table
 //   keys them by each class's count (ConfigCache::use_counts), a few words where a
-//   bit per crashed op took 79 on a 10^5-op history with 5,000 crashed ops, and the
-//   scan for crashed ops offers one op a class (try_optional) instead of walking
-//   past every pending one. A 10^5-op cas-register history of 40 processes with 5%
-//   crashed: undecided in 60 s before both, 3.4 s after (docs/frontier.md).
+//   bit per crashed op took 79 on a 10^5-op history with 5,000 crashed ops (where
+//   counts are shorter), and the scan for crashed ops finds each class's first
+//   pending member through a bitset (try_optional) instead of walking past every
+//   pending one. A 10^5-op cas-register history of 40 processes with 5% crashed:
+//   undecided in 60 s before both, 3.4 s after (docs/frontier.md).
 //
 // Symmetry of completed ops: B need not be tried while a twin A (the same status, f,
 // value and key, so the same step from every state) that was invoked before B and
@@ -66,11 +67,12 @@
 // crashed it builds orders that use crashed ops nobody needed and backtracks out of
 // them (a 5,000-op cas-register history of 40 processes and 3 values: undecided
 // after 10 s; required first, 14 ms). Crashed ops are used only where the required
-// ones are stuck, which is where some op needs one. (The second scan finds its
-// candidates a class of crashed twins at a time, see above, and tries them in call
-// order, as the list would offer them: tried a class after another, a 5,000-op kv
-// history of 5 processes with a fifth crashed went from 1.4 s to undecided.) For the relaxed histories of core
-// questions, where nearly every op is optional, the difference is larger still.
+// ones are stuck, which is where some op needs one. For the relaxed histories of
+// core questions, where nearly every op is optional, the difference is larger still.
+// (The second scan finds its candidates a class of crashed twins at a time, see
+// above, and tries them in call order, as the list would offer them: tried a class
+// after another, a 5,000-op kv history of 5 processes with a fifth crashed went from
+// 1.4 s to undecided.)
 // make_wgl_in_call_order keeps the plain order, for the differential tests.
 //
 // Observers: a required op that can never change the state (a read; models::

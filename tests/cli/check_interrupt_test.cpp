@@ -13,6 +13,7 @@
 #include "background_cli.hpp"
 #include "cli_runner.hpp"
 #include "mini_json.hpp"
+#include "support/slow_history.hpp"
 
 #include <doctest/doctest.h>
 
@@ -182,7 +183,7 @@ TEST_SUITE("limits") {
   // refutation's certificate) and explore (the search) take Ctrl-C the same way.
   TEST_CASE("cross-check and explore: Ctrl-C ends them at once, with what they have, exit 130") {
     TempDir dir;
-    generated(dir, "storm.edn", {"crash-storm", "--ops", "100", "--crashed-writes", "30"});
+    dir.write("slow.edn", testing::wgl_slow_history_edn());
     for (const std::vector<std::string>& command :
          {std::vector<std::string>{"cross-check", dir.path().string(), "--engines", "wgl", "--timeout", "0", "--jobs",
                                    "1"},

@@ -1,10 +1,11 @@
 // Ctrl-C during `ariadne corpus`: the CLI runs as a child process on a corpus whose
-// first rows are instant and whose last rows are crash storms that WGL alone would
+// first rows are instant and whose last rows are histories that WGL alone would
 // search for minutes; a signal sent a second in must cancel the running search, skip
 // the rows not started, print the rows done with a line saying how many were not
 // checked, and exit with 128 + the signal's number, all within a few seconds.
 #include "background_cli.hpp"
 #include "cli_runner.hpp"
+#include "support/slow_history.hpp"
 
 #include <doctest/doctest.h>
 
@@ -25,15 +26,14 @@ constexpr const char* kInstant =
     " {:process 1, :type :invoke, :f :read, :value nil}\n"
     " {:process 1, :type :ok, :f :read, :value 1}]\n";
 
-// Three instant rows (a-*.edn sort first) and three crash storms of 100 operations
-// with 30 crashed writes: with --engine wgl and no timeout, each storm takes far
-// longer than this test may wait (WGL's search was still running after 20 s when
-// measured), while its memory stays small (23 MB after 3 s).
+// Three instant rows (a-*.edn sort first) and three slow ones (support/slow_history.hpp):
+// with --engine wgl and no timeout, each takes far longer than this test may wait,
+// while its memory stays small (about 120 MB after 2 s).
 void write_slow_corpus(const TempDir& dir) {
   for (const char* name : {"a-instant-1.edn", "a-instant-2.edn", "a-instant-3.edn"}) dir.write(name, kInstant);
-  const auto generated = run_cli({"generate", "crash-storm", "--ops", "100", "--crashed-writes", "30", "--count", "3",
-                                  "--out-dir", dir.path().string()});
-  REQUIRE_MESSAGE(generated.status == 0, generated.err);
+  for (const char* name : {"b-slow-1.edn", "b-slow-2.edn", "b-slow-3.edn"}) {
+    dir.write(name, testing::wgl_slow_history_edn());
+  }
 }
 
 // Sends `signal_number` a second (or `delay`) after starting the run and waits for
@@ -67,7 +67,7 @@ TEST_SUITE("cli") {
     for (const char* name : {"a-instant-1.edn", "a-instant-2.edn", "a-instant-3.edn"}) {
       CHECK_MESSAGE(out.find(name) != std::string::npos, out);
     }
-    CHECK(out.find("crash-storm") == std::string::npos);  // cancelled or never started: not in the table
+    CHECK(out.find("b-slow") == std::string::npos);  // cancelled or never started: not in the table
     CHECK_MESSAGE(out.find("rows 3  matches 3") != std::string::npos, out);
     CHECK_MESSAGE(out.find("interrupted by SIGINT: 3 of 6 rows not checked") != std::string::npos, out);
   }

@@ -19,14 +19,16 @@ namespace {
 
 Value S(const char* s) { return Value::string(s); }
 
-// n writes of distinct values, all concurrent, and a read of a value nobody wrote that
-// overlaps them all: refuting it means trying every subset of the writes, 2^n configs.
+// n writes of distinct values, all concurrent, and overlapping them all reads of 1,
+// 2 and 1 again in one process: the second read of 1 is impossible, but no read is on
+// its own (WGL's lookahead sees a write for each), so refuting it means trying the
+// subsets of the other writes, 2^(n-2) configurations (support/slow_history.hpp).
+// A read of a value nobody wrote served here until the lookahead refuted it at once.
 EventScript exponential_history(int n) {
   EventScript s;
   for (int p = 0; p < n; ++p) s.invoke(p, "write", I(p + 1));
-  s.invoke(n, "read");
+  for (const int value : {1, 2, 1}) s.invoke(n, "read").ok(n, "read", I(value));
   for (int p = 0; p < n; ++p) s.ok(p, "write", I(p + 1));
-  s.ok(n, "read", I(999));
   return s;
 }
 

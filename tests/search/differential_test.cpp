@@ -69,6 +69,24 @@ Verdict eager_verdict(const History& h, const Model& model) {
   return Verdict::linearizable;
 }
 
+// Runs `compare` (which checks a history and returns its verdict) on `count` random
+// histories of `spec`; both verdicts must come up, or the comparison proves little.
+template <typename Compare>
+void on_random_histories(const std::string& spec, const testing::RandomHistoryShape& shape, int count,
+                         std::mt19937_64& rng, Compare compare) {
+  auto model = make_model_from_spec(spec);
+  int linearizable = 0, refuted = 0;
+  for (int i = 0; i < count; ++i) {
+    EventLog log = testing::random_history(spec, shape, rng);
+    History h = build_history(log, *model);
+    INFO("model ", spec, ", history #", i);
+    (compare(h, *model) == Verdict::linearizable ? linearizable : refuted)++;
+  }
+  MESSAGE(spec, ": ", linearizable, " linearizable, ", refuted, " not");
+  CHECK(linearizable > 0);
+  CHECK(refuted > 0);
+}
+
 struct Tally {
   int linearizable = 0;
   int not_linearizable = 0;
@@ -150,28 +168,20 @@ TEST_SUITE("search") {
   // table's crashed part (class counts) must tell them apart.
   TEST_CASE("WGL agrees with brute force on crash storms of the register family") {
     std::mt19937_64 rng(20261205);
+    testing::RandomHistoryShape shape;
+    shape.operations = 10;
+    shape.processes = 3;
+    shape.crash_probability = 0.5;
     for (const std::string spec : {"cas-register(0)", "etcd", "register(0)"}) {
-      auto model = make_model_from_spec(spec);
-      testing::RandomHistoryShape shape;
-      shape.operations = 10;
-      shape.processes = 3;
-      shape.crash_probability = 0.5;
-      int linearizable = 0, refuted = 0;
-      for (int i = 0; i < 400; ++i) {
-        EventLog log = testing::random_history(spec, shape, rng);
-        History h = build_history(log, *model);
+      on_random_histories(spec, shape, 400, rng, [](const History& h, const Model& model) {
         CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
-        const Verdict expected = check(h, *model, brute).verdict;
-        INFO("model ", spec, ", history #", i);
+        const Verdict expected = check(h, model, brute).verdict;
         for (MakeSearch make : {MakeSearch{search::make_wgl}, MakeSearch{search::make_wgl_eager},
                                 MakeSearch{search::make_wgl_in_call_order}}) {
-          REQUIRE(verdict_name(direct_verdict(h, *model, make)) == verdict_name(expected));
+          REQUIRE(verdict_name(direct_verdict(h, model, make)) == verdict_name(expected));
         }
-        (expected == Verdict::linearizable ? linearizable : refuted)++;
-      }
-      MESSAGE(spec, " crash storms: ", linearizable, " linearizable, ", refuted, " not");
-      CHECK(linearizable > 0);
-      CHECK(refuted > 0);
+        return expected;
+      });
     }
   }
 
@@ -192,25 +202,17 @@ TEST_SUITE("search") {
   // WGL with its hashes, which tell configurations apart whatever the keys say.
   TEST_CASE("WGL's memo-table keys alone tell configurations apart") {
     std::mt19937_64 rng(20261205);
+    testing::RandomHistoryShape shape;
+    shape.operations = 14;
+    shape.processes = 5;
+    shape.crash_probability = 0.15;
     for (const std::string spec : {"register(0)", "cas-register(0)", "fifo-queue()", "multi-register({:x 0 :y 0})"}) {
-      auto model = make_model_from_spec(spec);
-      testing::RandomHistoryShape shape;
-      shape.operations = 14;
-      shape.processes = 5;
-      shape.crash_probability = 0.15;
-      int linearizable = 0, refuted = 0;
-      for (int i = 0; i < 300; ++i) {
-        EventLog log = testing::random_history(spec, shape, rng);
-        History h = build_history(log, *model);
-        const Verdict colliding = direct_verdict(h, *model, search::make_wgl_with_colliding_hashes);
-        const Verdict hashed = direct_verdict(h, *model, search::make_wgl);
-        INFO("model ", spec, ", history #", i);
+      on_random_histories(spec, shape, 300, rng, [](const History& h, const Model& model) {
+        const Verdict colliding = direct_verdict(h, model, search::make_wgl_with_colliding_hashes);
+        const Verdict hashed = direct_verdict(h, model, search::make_wgl);
         REQUIRE(verdict_name(colliding) == verdict_name(hashed));
-        (hashed == Verdict::linearizable ? linearizable : refuted)++;
-      }
-      MESSAGE(spec, ": ", linearizable, " linearizable, ", refuted, " not");
-      CHECK(linearizable > 0);
-      CHECK(refuted > 0);
+        return hashed;
+      });
     }
   }
 }
