@@ -168,10 +168,7 @@ TEST_SUITE("search") {
   // table's crashed part (class counts) must tell them apart.
   TEST_CASE("WGL agrees with brute force on crash storms of the register family") {
     std::mt19937_64 rng(20261205);
-    testing::RandomHistoryShape shape;
-    shape.operations = 10;
-    shape.processes = 3;
-    shape.crash_probability = 0.5;
+    const testing::RandomHistoryShape shape{.operations = 10, .processes = 3, .crash_probability = 0.5};
     for (const std::string spec : {"cas-register(0)", "etcd", "register(0)"}) {
       on_random_histories(spec, shape, 400, rng, [](const History& h, const Model& model) {
         CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1, .minimal_core = false};
@@ -202,10 +199,7 @@ TEST_SUITE("search") {
   // WGL with its hashes, which tell configurations apart whatever the keys say.
   TEST_CASE("WGL's memo-table keys alone tell configurations apart") {
     std::mt19937_64 rng(20261205);
-    testing::RandomHistoryShape shape;
-    shape.operations = 14;
-    shape.processes = 5;
-    shape.crash_probability = 0.15;
+    const testing::RandomHistoryShape shape{.operations = 14, .processes = 5, .crash_probability = 0.15};
     for (const std::string spec : {"register(0)", "cas-register(0)", "fifo-queue()", "multi-register({:x 0 :y 0})"}) {
       on_random_histories(spec, shape, 300, rng, [](const History& h, const Model& model) {
         const Verdict colliding = direct_verdict(h, model, search::make_wgl_with_colliding_hashes);
