@@ -10,9 +10,10 @@
 // string ids, interned again. Long runs of appends make many distinct strings, so
 // every append step (and, for several keys, every put) is memoised: a search
 // revisiting a step finds its successor with one probe; for one key the memo is by
-// the appended string, which every twin append shares. Crashed ops: a get reveals nothing and changes nothing;
-// a put or an append applies. For one key the model tells searches that only a put
-// can shorten or change the start of a string (resets, may_become_legal).
+// the appended string, which every twin append shares. Crashed ops: a get reveals
+// nothing and changes nothing; a put or an append applies. For one key the model
+// tells searches that only a put can shorten or change the start of a string
+// (resets, may_become_legal).
 #include "models/builtin_model.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"
