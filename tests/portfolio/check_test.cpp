@@ -4,6 +4,7 @@
 #include "generators/atomic_history.hpp"
 #include "portfolio/merge.hpp"
 #include "support/history_builder.hpp"
+#include "support/slow_history.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,23 +15,11 @@
 using namespace ariadne;
 using testing::EventScript;
 using testing::I;
+using testing::wgl_slow_history;
 
 namespace {
 
 Value S(const char* s) { return Value::string(s); }
-
-// n writes of distinct values, all concurrent, and overlapping them all reads of 1,
-// 2 and 1 again in one process: the second read of 1 is impossible, but no read is on
-// its own (WGL's lookahead sees a write for each), so refuting it means trying the
-// subsets of the other writes, 2^(n-2) configurations (support/slow_history.hpp).
-// A read of a value nobody wrote served here until the lookahead refuted it at once.
-EventScript exponential_history(int n) {
-  EventScript s;
-  for (int p = 0; p < n; ++p) s.invoke(p, "write", I(p + 1));
-  for (const int value : {1, 2, 1}) s.invoke(n, "read").ok(n, "read", I(value));
-  for (int p = 0; p < n; ++p) s.ok(p, "write", I(p + 1));
-  return s;
-}
 
 }  // namespace
 
@@ -105,7 +94,7 @@ TEST_CASE("merging respects real time across partitions") {
 
 TEST_CASE("the timeout is honoured with an honest unknown") {
   auto model = make_model_from_spec("register(0)");
-  History h = exponential_history(40).build(*model);
+  History h = wgl_slow_history(40).build(*model);
   auto started = std::chrono::steady_clock::now();
   auto r = check(h, *model, CheckOptions{.engine = Engine::wgl, .timeout_seconds = 0.2, .jobs = 1});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -140,7 +129,7 @@ TEST_CASE("the SAT engine's timeout holds while it loads a huge formula") {
 
 TEST_CASE("a cancel flag stops the search") {
   auto model = make_model_from_spec("register(0)");
-  History h = exponential_history(40).build(*model);
+  History h = wgl_slow_history(40).build(*model);
   std::atomic<bool> cancel{false};
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -156,7 +145,7 @@ TEST_CASE("a cancel flag stops the search") {
 
 TEST_CASE("a small memory limit holds: the memo table is evicted and then the search gives up honestly") {
   auto model = make_model_from_spec("register(0)");
-  History h = exponential_history(14).build(*model);
+  History h = wgl_slow_history(14).build(*model);
   // WGL alone: the race would ask the unique-value test first, which needs no table.
   auto generous = check(h, *model, CheckOptions{.engine = Engine::wgl, .jobs = 1});
   CHECK(generous.verdict == Verdict::not_linearizable);
@@ -172,7 +161,7 @@ TEST_CASE("a small memory limit holds: the memo table is evicted and then the se
 
 TEST_CASE("brute force refuses histories too large for it, saying so") {
   auto model = make_model_from_spec("register(0)");
-  History h = exponential_history(20).build(*model);
+  History h = wgl_slow_history(20).build(*model);
   auto r = check(h, *model, CheckOptions{.engine = Engine::brute});
   CHECK(r.verdict == Verdict::unknown);
   CHECK(r.reason.find("brute-force") != std::string::npos);
