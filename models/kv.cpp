@@ -65,6 +65,7 @@ class CompiledKv final : public CompiledModel {
 
   void step(StateId state, std::uint32_t op, std::vector<StateId>& next) override {
     const KvOp& o = ops_[op];
+    if (state == kForgotten) return step_forgotten(o, next);
     switch (o.kind) {
       case KvStep::any: next.push_back(state); break;
       case KvStep::get:
@@ -96,6 +97,7 @@ class CompiledKv final : public CompiledModel {
   bool may_become_legal(StateId state, std::uint32_t op, std::span<const Available> available) override {
     const KvOp& o = ops_[op];
     if (!single_key_ || o.kind != KvStep::get) return true;
+    if (state == kForgotten) return false;  // no get reads what a forgotten string becomes
     const auto have = strings_.at(static_cast<std::uint32_t>(state));
     const auto want = strings_.at(o.string);
     if (have.size() > want.size() || !std::equal(have.begin(), have.end(), want.begin())) return false;
@@ -116,7 +118,26 @@ class CompiledKv final : public CompiledModel {
     return spells(want.subspan(have.size()), budget);
   }
 
+  // Compiled for one key, a string that no get of the window starts with: until a
+  // put, the window's gets cannot become legal (appends only lengthen the string),
+  // appends and crashed ops are legal from any string, and a put lands on its own
+  // string from any. So every such string is kForgotten, a state of its own: appends
+  // and crashed gets keep it, puts leave it, gets are never legal in it.
+  std::optional<StateId> forget(StateId state, std::span<const std::uint32_t> window) override {
+    if (!single_key_) return std::nullopt;
+    if (state == kForgotten) return state;
+    const auto have = strings_.at(static_cast<std::uint32_t>(state));
+    for (const std::uint32_t op : window) {
+      const KvOp& o = ops_[op];
+      if (o.kind != KvStep::get) continue;
+      const auto want = strings_.at(o.string);
+      if (have.size() <= want.size() && std::equal(have.begin(), have.end(), want.begin())) return std::nullopt;
+    }
+    return kForgotten;
+  }
+
   std::string describe_state(StateId state) const override {
+    if (state == kForgotten) return "a string no get reads";
     if (single_key_) return string_value(static_cast<std::uint32_t>(state)).to_edn();
     const auto strings = states_.at(static_cast<std::uint32_t>(state));
     std::vector<Value::Entry> entries;
@@ -147,6 +168,16 @@ class CompiledKv final : public CompiledModel {
       return {op.f == "put" ? KvStep::put : KvStep::append, key, strings_.intern(chars(op.value.text()))};
     }
     return {KvStep::never};  // rejected by check_operation beforehand
+  }
+
+  void step_forgotten(const KvOp& o, std::vector<StateId>& next) const {
+    switch (o.kind) {
+      case KvStep::any:
+      case KvStep::append: next.push_back(kForgotten); break;
+      case KvStep::put: next.push_back(o.string); break;
+      case KvStep::get:
+      case KvStep::never: break;
+    }
   }
 
   std::uint32_t string_of(StateId state, std::uint32_t key) const {
@@ -204,6 +235,8 @@ class CompiledKv final : public CompiledModel {
   std::vector<char> text_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> appendable_;  // may_become_legal(): string, count
   static constexpr std::uint32_t kSpellingBudget = 256;
+  // See forget(): past every string id, which are 32-bit.
+  static constexpr StateId kForgotten = StateId{1} << 32;
   std::uint32_t initial_ = 0;
   bool single_key_ = true;
 };

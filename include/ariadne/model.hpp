@@ -65,6 +65,18 @@ class CompiledModel {
   virtual bool may_become_legal(StateId /*state*/, std::uint32_t /*op*/, std::span<const Available> /*available*/) {
     return true;
   }
+  // forget(state, window): a state that stands for `state` once nothing ahead can
+  // tell them apart. The search promises that from here until it steps an op that
+  // resets, it steps only crashed ops and ops listed in `window`. The model may then
+  // return a state F, the same for every state it forgets, such that each such
+  // sequence is legal from F exactly when it is legal from `state`, and one that ends
+  // with a reset lands on the same state from both (a kv key's string that no get in
+  // the window starts with: until a put, only appends can follow, and nothing reads
+  // what they make). Configurations that differ only in states forgotten alike are
+  // then one configuration.
+  virtual std::optional<StateId> forget(StateId /*state*/, std::span<const std::uint32_t> /*window*/) {
+    return std::nullopt;
+  }
 };
 
 class Model {
