@@ -198,7 +198,8 @@ class Wgl final : public SegmentSearch {
     if (observer_table_) load_observers();
     build_twins_ahead();
     load_lookahead();
-    forgetting_ = true;
+    // A model that forgets nothing, not even with nothing ahead: no windows to work out.
+    forgetting_ = compiled_->forget(state_, {}).has_value();
   }
 
   // make_wgl_with_colliding_hashes: no op changes the hash of the completed set.

@@ -73,7 +73,9 @@ class CompiledModel {
   // with a reset lands on the same state from both (a kv key's string that no get in
   // the window starts with: until a put, only appends can follow, and nothing reads
   // what they make). Configurations that differ only in states forgotten alike are
-  // then one configuration.
+  // then one configuration. With an empty window any state may be forgotten: a model
+  // that returns nothing then is taken to forget nothing, and searches do not work out
+  // windows for it.
   virtual std::optional<StateId> forget(StateId /*state*/, std::span<const std::uint32_t> /*window*/) {
     return std::nullopt;
   }
