@@ -1,8 +1,10 @@
-// The stale-read test under --engine auto: run once the opening search has had its
-// 100 ms, before the race (EngineRow::make_before_race). Before it, a cas-register
+// A stale read among crashed ops under --engine auto, before the race. A cas-register
 // history of 5,000 ops with 5% crashed ops and one stale read was unknown after 60 s
 // of the race (issue 42's frontier: every engine kept searching the crashed ops'
-// placements); now the stale read refutes it, and the core is its three ops.
+// placements). The stale-read test, run once the opening search has had its 100 ms
+// (EngineRow::make_before_race), refuted it; since WGL's lookahead runs once from the
+// root, the opening search itself refutes it, at its first dead end. Either way the
+// answer comes before the race, and the core is the stale read's three ops.
 #include "generators/atomic_history.hpp"
 
 #include <ariadne/check.hpp>
@@ -40,7 +42,7 @@ TEST_SUITE("portfolio") {
       // run into it.
       const CheckResult result = check(history, *model, {.timeout_seconds = 600, .jobs = 2});
       REQUIRE(result.verdict == Verdict::not_linearizable);
-      CHECK(result.engine == "unique");
+      CHECK((result.engine == "wgl" || result.engine == "unique"));
       CHECK(result.core_minimal);
       CHECK(result.core.size() == 3);
       CHECK(result.limit == Limit::none);
