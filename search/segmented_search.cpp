@@ -81,6 +81,16 @@ class SegmentedWgl final : public SearchEngine {
           break;
         case Outcome::not_linearizable:
           if (first_ == 0) return finish(Outcome::not_linearizable);
+          // A piece's root is not the history's: the lookahead from the history's own
+          // root, once, before merging pieces backward (a stale read in a piece that
+          // crashed ops make hard to search refutes the history at once).
+          if (!root_checked_) {
+            root_checked_ = true;
+            end_run();
+            if (refuted_at_root(sub_, SegmentStart{compiled_, {}, std::nullopt, observers_}, memory_, stop_)) {
+              return finish(Outcome::not_linearizable);
+            }
+          }
           merge_backward();
           break;
       }
@@ -139,7 +149,7 @@ class SegmentedWgl final : public SearchEngine {
   // The pieces before could not be continued: search again from further back, over
   // twice as many pieces as last time.
   void merge_backward() {
-    end_run();
+    if (engine_) end_run();
     const std::size_t target = first_ > width_ ? first_ - width_ : 0;
     while (!pieces_.empty() && pieces_.back().last >= target) {
       first_ = pieces_.back().first;
@@ -176,6 +186,7 @@ class SegmentedWgl final : public SearchEngine {
   std::unique_ptr<SegmentSearch> engine_;
   std::uint64_t finished_steps_ = 0;
   bool finished_ = false;
+  bool root_checked_ = false;  // refuted_at_root() asked
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };

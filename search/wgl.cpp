@@ -213,6 +213,13 @@ class Wgl final : public SegmentSearch {
     forgetting_ = compiled_->forget(state_, {}).has_value();
   }
 
+  // refuted_at_root(): the lookahead once from the root, as at the first dead end.
+  bool stuck_at_root() {
+    root_checked_ = true;
+    return load_lookahead() && std::find(resets_.begin(), resets_.end(), true) != resets_.end() &&
+           stuck_ahead(/*root=*/true);
+  }
+
   // make_wgl_with_colliding_hashes: no op changes the hash of the completed set.
   void make_hashes_collide() { std::fill(zobrist_.begin(), zobrist_.end(), 0); }
 
@@ -871,13 +878,7 @@ class Wgl final : public SegmentSearch {
     // At the first dead end, the lookahead once from the root, over the whole history:
     // a read that no order can satisfy (a stale read) refutes at once, where the search
     // would otherwise try every way to reach it (see "Lookahead").
-    if (!root_checked_) {
-      root_checked_ = true;
-      if (load_lookahead() && std::find(resets_.begin(), resets_.end(), true) != resets_.end() &&
-          stuck_ahead(/*root=*/true)) {
-        return false;
-      }
-    }
+    if (!root_checked_ && stuck_at_root()) return false;
     Frame f;
     do {
       if (stack_.empty()) return false;
@@ -1084,6 +1085,10 @@ std::unique_ptr<SearchEngine> make_wgl_eager(const SubHistory& sub, const Model&
 std::unique_ptr<SegmentSearch> make_wgl_segment(const SubHistory& sub, SegmentStart start, MemoryBudget& memory,
                                                 const StopSignal& stop) {
   return std::make_unique<Wgl>(sub, std::move(start), memory, stop);
+}
+
+bool refuted_at_root(const SubHistory& sub, SegmentStart start, MemoryBudget& memory, const StopSignal& stop) {
+  return Wgl(sub, std::move(start), memory, stop).stuck_at_root();
 }
 
 }  // namespace ariadne::search
