@@ -661,6 +661,9 @@ class Wgl final : public SegmentSearch {
     };
     for (std::int32_t i = root ? next_required_entry(-1) : nodes_[head_].required_next; i != kNone;
          i = root ? next_required_entry(i) : nodes_[i].required_next) {
+      // The root's walk covers the whole history: it too answers --timeout and Ctrl-C
+      // (claiming nothing; the search then stops at its next check).
+      if (root && (i & 4095) == 0 && stop_.check() != StopSignal::Why::none) return stuck(false);
       const Node& node = nodes_[i];
       const std::uint32_t op = model_op(node.op);
       if (node.is_call) {
@@ -692,6 +695,7 @@ class Wgl final : public SegmentSearch {
         for (auto it = landings_.rbegin(); !may && it != landings_.rend(); ++it) {
           if (it->second < after) continue;
           if (++checks > kMaxLandingChecks) return stuck(false);  // too long a walk: claim nothing
+          if ((checks & 65535) == 0 && stop_.check() != StopSignal::Why::none) return stuck(false);
           may = may_from(it->first);
         }
         if (!may) return stuck(true);
