@@ -15,9 +15,11 @@
 // are merged backward, doubling (the failing piece with the one before it, then with
 // the three before those ...), and searched again from the state before the earliest;
 // only a failure of a run that starts at the beginning of the history is a
-// refutation. The answer is always the one the whole history would get; splitting
-// changes only how fast it comes. Crashed operations a piece did not use are carried
-// into the next one, still pending.
+// refutation, or, asked once when a piece first fails, WGL's lookahead from the
+// history's root (refuted_at_root: a stale read, which merged runs would search
+// around when crashed ops abound). The answer is always the one the whole history
+// would get; splitting changes only how fast it comes. Crashed operations a piece
+// did not use are carried into the next one, still pending.
 #include "search/search_engine.hpp"
 
 #include <algorithm>
