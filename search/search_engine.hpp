@@ -231,8 +231,8 @@ std::unique_ptr<SegmentSearch> make_wgl_segment(const SubHistory& sub, SegmentSt
                                                 const StopSignal& stop);
 // WGL's lookahead from the root configuration of `sub` (search/wgl.cpp, "Lookahead"),
 // over the whole of it: true when some op can become legal in no order, which refutes
-// the history. A segmented search asks it once, when a piece fails, before merging
-// pieces backward: a stale read refutes at once, where the merged runs would search.
+// the history. A segmented search asks it once, when it has taken long: a stale read
+// refutes at once, where the pieces' runs would search on.
 bool refuted_at_root(const SubHistory& sub, SegmentStart start, MemoryBudget& memory, const StopSignal& stop);
 // WGL over a long history split at its quiescent points, into pieces of at least
 // `min_piece_ops` operations; see segmented_search.cpp. Plain WGL when there is no
