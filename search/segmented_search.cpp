@@ -17,9 +17,9 @@
 // only a failure of a run that starts at the beginning of the history is a
 // refutation, or, asked once when the search has taken long, WGL's lookahead from
 // the history's root (refuted_at_root: a stale read, which the pieces' runs would
-// search around when crashed ops abound). The answer is always the one the whole history
-// would get; splitting changes only how fast it comes. Crashed operations a piece
-// did not use are carried into the next one, still pending.
+// search around when crashed ops abound). The answer is always the one the whole
+// history would get; splitting changes only how fast it comes. Crashed operations a
+// piece did not use are carried into the next one, still pending.
 #include "search/search_engine.hpp"
 
 #include <algorithm>
@@ -206,7 +206,7 @@ class SegmentedWgl final : public SearchEngine {
   bool finished_ = false;
   bool root_checked_ = false;  // refuted_at_root() asked
   // The steps after which it is asked, if nothing asked it first.
-  std::uint64_t root_check_at_ = std::max(kStepsBeforeRootCheck, kStepsPerOpBeforeRootCheck* sub_.ops.size());
+  std::uint64_t root_check_at_ = std::max(kStepsBeforeRootCheck, sub_.ops.size() * kStepsPerOpBeforeRootCheck);
   Outcome outcome_ = Outcome::undecided;
   StopSignal::Why stop_reason_ = StopSignal::Why::none;
 };
