@@ -216,8 +216,8 @@ class Wgl final : public SegmentSearch {
   // refuted_at_root(): the lookahead once from the root, as at the first dead end.
   bool stuck_at_root() {
     root_checked_ = true;
-    return load_lookahead() && std::find(resets_.begin(), resets_.end(), true) != resets_.end() &&
-           stuck_ahead(/*root=*/true);
+    // Without a reset there is no stale read to find: no tables built for nothing.
+    return load_resets() && load_lookahead() && stuck_ahead(/*root=*/true);
   }
 
   // make_wgl_with_colliding_hashes: no op changes the hash of the completed set.
@@ -454,16 +454,10 @@ class Wgl final : public SegmentSearch {
   // twins_ahead_[twins_ahead_begin_[op] ..]: the completed twins invoked before op and
   // returning between its call and its return (see "Symmetry of completed ops").
   void build_twins_ahead() {
-    TwinClasses completed_twins[3];  // by status: ok, failed (kept as an observation)
-    std::vector<std::uint32_t> class_of(sub_.ops.size(), kNoClass);
+    const std::vector<std::uint32_t>& class_of = step_classes();
     std::vector<std::uint32_t> required;
     for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
-      const Operation& op = *sub_.ops[i];
-      if (!op.must_take_effect()) continue;
-      // Classes of the two statuses are told apart by an offset far past the others.
-      const auto status = static_cast<std::uint32_t>(op.status);
-      class_of[i] = completed_twins[status].add(op, i) + status * (1u << 28);
-      required.push_back(i);
+      if (sub_.ops[i]->must_take_effect()) required.push_back(i);
     }
     // In call order, each class's members still open at the current call.
     std::sort(required.begin(), required.end(),
@@ -573,20 +567,12 @@ class Wgl final : public SegmentSearch {
 
   // The lookahead's tables; false when the model claims nothing it could use.
   bool load_lookahead() {
-    if (!resets_.empty()) return lookahead_capable_;
-    resets_.assign(sub_.ops.size(), false);
-    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) resets_[i] = compiled_->resets(model_op(i));
+    if (!awaited_after_.empty()) return lookahead_capable_;
+    load_resets();
     reset_state_.assign(sub_.ops.size(), std::nullopt);
     awaited_after_.assign(sub_.ops.size(), kNotAwaited);
-    // Ops that step alike, the model's Available entries: same status, f, value, key.
-    TwinClasses by_status[3];
-    step_class_.assign(sub_.ops.size(), 0);
-    for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
-      const auto status = static_cast<std::uint32_t>(sub_.ops[i]->status);
-      step_class_[i] = by_status[status].add(*sub_.ops[i], i) * 3 + status;
-    }
     std::uint32_t classes = 0;
-    for (const std::uint32_t c : step_class_) classes = std::max(classes, c + 1);
+    for (const std::uint32_t c : step_classes()) classes = std::max(classes, c + 1);
     available_at_.assign(classes, 0);
     // Each class of crashed twins by the list entries of its members' calls: a class's
     // pending members are its last ones (twins are linearized in member order), so
@@ -599,6 +585,33 @@ class Wgl final : public SegmentSearch {
     }
     lookahead_capable_ = true;
     return true;
+  }
+
+  // The model's resets() per op; true when some op resets.
+  bool load_resets() {
+    if (resets_.empty()) {
+      resets_.assign(sub_.ops.size(), false);
+      for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
+        resets_[i] = compiled_->resets(model_op(i));
+        any_reset_ = any_reset_ || resets_[i];
+      }
+    }
+    return any_reset_;
+  }
+
+  // Per op, its class of ops that step alike from every state (the same status, f,
+  // value and key), worked out once: the twins ahead's classes, and the classes by
+  // which the lookahead counts the ops available (CompiledModel::Available).
+  const std::vector<std::uint32_t>& step_classes() {
+    if (step_class_.empty() && !sub_.ops.empty()) {
+      TwinClasses by_status[3];  // ok, crashed, failed (kept as an observation)
+      step_class_.resize(sub_.ops.size());
+      for (std::uint32_t i = 0; i < sub_.ops.size(); ++i) {
+        const auto status = static_cast<std::uint32_t>(sub_.ops[i]->status);
+        step_class_[i] = by_status[status].add(*sub_.ops[i], i) * 3 + status;
+      }
+    }
+    return step_class_;
   }
 
   // Forgetting (see the header): the ops the search may step, crashed ones aside,
@@ -1022,6 +1035,7 @@ class Wgl final : public SegmentSearch {
   bool loaded_ = false;                                     // observers, twins ahead and the lookahead: see backtrack()
   bool lookahead_ = false;                                  // see "Lookahead" above
   std::vector<bool> resets_;                                // per op: the model's resets()
+  bool any_reset_ = false;                                  // load_resets(): some op resets
   std::vector<std::optional<StateId>> reset_state_;         // per reset op: where it lands, once known
   std::vector<std::uint32_t> awaited_;                      // stuck_ahead(): ops not legal now, awaited at their return
   std::vector<std::int32_t> awaited_after_;                 // per op: must_follow at its call, or kNotAwaited
