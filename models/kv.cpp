@@ -40,6 +40,10 @@ struct KvOp {
 
 std::span<const char> chars(std::string_view s) { return {s.data(), s.size()}; }
 
+bool begins_with(std::span<const char> text, std::span<const char> prefix) {
+  return prefix.size() <= text.size() && std::equal(prefix.begin(), prefix.end(), text.begin());
+}
+
 class CompiledKv final : public CompiledModel {
  public:
   CompiledKv(const Value& init, std::span<const Operation* const> ops) {
@@ -100,7 +104,7 @@ class CompiledKv final : public CompiledModel {
     if (state == kForgotten) return false;  // no get reads what a forgotten string becomes
     const auto have = strings_.at(static_cast<std::uint32_t>(state));
     const auto want = strings_.at(o.string);
-    if (have.size() > want.size() || !std::equal(have.begin(), have.end(), want.begin())) return false;
+    if (!begins_with(want, have)) return false;
     if (have.size() == want.size()) return true;
     appendable_.clear();
     for (const Available& a : available) {
@@ -130,8 +134,7 @@ class CompiledKv final : public CompiledModel {
     for (const std::uint32_t op : window) {
       const KvOp& o = ops_[op];
       if (o.kind != KvStep::get) continue;
-      const auto want = strings_.at(o.string);
-      if (have.size() <= want.size() && std::equal(have.begin(), have.end(), want.begin())) return std::nullopt;
+      if (begins_with(strings_.at(o.string), have)) return std::nullopt;
     }
     return kForgotten;
   }
