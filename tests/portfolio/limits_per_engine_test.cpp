@@ -126,7 +126,10 @@ void expect_timeout_held(const Timed& t, const std::string& what) {
   CHECK(t.result.verdict == Verdict::unknown);
   CHECK(t.result.reason.find("timeout after 1 s") != std::string::npos);
   // It ran to the deadline (the history is hard enough), and stopped soon after it.
-  CHECK(t.seconds >= kTimeout * 0.99);
+  // An engine holding much memory stops a little early, so that freeing it ends by
+  // the deadline (search::teardown_due: a nanosecond per byte, 30 ms for the SAT
+  // engine's 30 MB here).
+  CHECK(t.seconds >= kTimeout * 0.95);
   CHECK(t.seconds < kTimeout + kTimeoutMargin);
 }
 
