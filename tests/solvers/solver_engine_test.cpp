@@ -119,14 +119,12 @@ TEST_CASE("a tiny memory budget leaves the solver engines out of memory") {
 // order where nothing forces otherwise, it takes 58 models and 13,000 cuts
 // (cadical_solver.cpp, load()). steps() counts models and cuts.
 TEST_CASE("the SAT engine orders the crashed ops of a 2,000-op history in few models") {
-  generators::AtomicShape shape;
-  shape.model_spec = "cas-register(nil)";
-  shape.operations = 2000;
-  shape.processes = 5;
-  shape.values = 5;
-  shape.crash_rate = 0.05;
-  shape.seed = 1;
-  Fixture f(generators::generate_atomic_history(shape));
+  Fixture f(generators::generate_atomic_history({.model_spec = "cas-register(nil)",
+                                                 .operations = 2000,
+                                                 .processes = 5,
+                                                 .values = 5,
+                                                 .crash_rate = 0.05,
+                                                 .seed = 1}));
   f.stop.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   auto engine = solvers::make_sat_engine(f.sub, *f.model, f.memory, f.stop);
   REQUIRE(engine->run(1) == Outcome::linearizable);
