@@ -2,6 +2,8 @@
 #include "encoder/formula_builder.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ariadne::encoder {
 
@@ -55,6 +57,9 @@ FormulaBuilder::FormulaBuilder(std::span<const Operation* const> ops, const Enco
 Literal FormulaBuilder::new_variable() { return ++formula_.variable_count; }
 
 Literal FormulaBuilder::order(std::uint32_t a, std::uint32_t b) {
+  // "a before a" has no meaning, and its atom would be a free variable: a clause
+  // resting on it would claim what no order implies.
+  if (a == b) throw std::logic_error("encoder: an order atom of op " + std::to_string(a) + " with itself");
   if (real_time_.precedes(a, b)) return kTrue;
   if (real_time_.precedes(b, a)) return kFalse;
   const std::uint32_t low = std::min(a, b);

@@ -32,6 +32,8 @@ class FormulaBuilder {
   const Operation& op(std::uint32_t i) const { return *ops_[i]; }
   const RealTimeOrder& real_time() const { return real_time_; }
   bool precedes(std::uint32_t a, std::uint32_t b) const { return real_time_.precedes(a, b); }
+  // Whether precedes() is real time (an interval order), not program order.
+  bool orders_by_real_time() const { return keeps_real_time(options_.consistency); }
 
   Literal new_variable();
   // "a is linearized before b": a constant when real time decides it.

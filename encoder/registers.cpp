@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -36,6 +37,10 @@ using models::RegisterAccess;
 
 constexpr std::uint32_t kInitialWrite = UINT32_MAX;  // the virtual write of the initial value
 constexpr std::size_t kMaxDecompositions = 64;       // per read of a key with appends
+// Windows of more writes than this are thinned (forbid_writes_between): a completed
+// candidate's holds the writes concurrent with it or the read, a few times the
+// process count; a crashed candidate's, every write invoked since it was.
+constexpr std::size_t kWideWindow = 64;
 // How far the search for those ways may go: complete ways met (ruled out or kept),
 // and steps of the search, before the encoding is given up as too costly.
 constexpr std::size_t kMaxExploredDecompositions = 64 * kMaxDecompositions;
@@ -93,6 +98,7 @@ class RegisterEncoder {
           encode_read(k, keys[k], reader);
         }
       }
+      chain_dropped_windows(keys[k]);
     }
   }
 
@@ -254,19 +260,108 @@ class RegisterEncoder {
 
   // When `chosen` holds, every write of the key outside `chain` (whose first element
   // is the base write) that takes effect lies before the base or after the read.
+  //
+  // Under real time most of these clauses follow from a few. A write W that completed
+  // before the read was invoked must lie before the base; if W also completed before
+  // another such write W' that surely takes effect was invoked, W' before the base
+  // puts W there too, by transitivity (which every back-end enforces: the SAT one by
+  // cutting the cycle W' < base < W, real-time edge W -> W', and a completed op is
+  // present, so that edge is in its graph). So only the writes that did not complete
+  // before the latest-invoked such W' need a clause; likewise, of the writes the base
+  // completed before, only those not invoked after the earliest-completing one. A
+  // crashed base may take effect arbitrarily late, so every write completed between
+  // its invocation and the read is in its window: without this the clauses grew with
+  // the square of the history (a 5,000-op cas-register history with 250 crashed ops
+  // went past 4 GiB), with it they grow with the concurrency.
   void forbid_writes_between(const Key& key, Literal chosen, const std::vector<std::uint32_t>& chain,
                              std::uint32_t reader) {
     const std::uint32_t base = chain.front();
+    window_.clear();
     for (const Writer& other : key.writers) {
       if (other.op == reader || std::ranges::find(chain, other.op) != chain.end()) continue;
       if (builder_.precedes(reader, other.op)) continue;
       if (base != kInitialWrite && builder_.precedes(other.op, base)) continue;
-      const Literal before_base = base == kInitialWrite ? kFalse : builder_.order(other.op, base);
-      const Literal after_read = builder_.order(reader, other.op);
-      // Real time put this write after the base and before the read: it overwrites.
-      if ((before_base == kFalse && base != kInitialWrite) || after_read == kFalse) builder_.mention(other.op);
-      builder_.add_clause({-chosen, -builder_.presence(other.op), before_base, after_read});
+      window_.push_back(
+          {other.op, base != kInitialWrite && builder_.precedes(base, other.op), builder_.precedes(other.op, reader)});
     }
+    // The surely present writes that real time puts before the read and invoked last,
+    // and after the base and completed first (kNoOp: none).
+    std::uint32_t last_before_read = kNoOp, first_after_base = kNoOp;
+    if (builder_.orders_by_real_time() && window_.size() > kWideWindow) {
+      const RealTimeOrder& time = builder_.real_time();
+      for (const WindowWrite& w : window_) {
+        if (builder_.presence(w.op) != kTrue) continue;
+        if (w.before_read && (last_before_read == kNoOp || time.call(w.op) > time.call(last_before_read))) {
+          last_before_read = w.op;
+        }
+        if (w.after_base && (first_after_base == kNoOp || time.ret(w.op) < time.ret(first_after_base))) {
+          first_after_base = w.op;
+        }
+      }
+    }
+    for (const WindowWrite& w : window_) {
+      if (w.before_read && last_before_read != kNoOp && builder_.precedes(w.op, last_before_read)) {
+        if (base != kInitialWrite) dropped_before_.insert(base);
+        continue;
+      }
+      if (w.after_base && first_after_base != kNoOp && builder_.precedes(first_after_base, w.op)) {
+        dropped_after_.insert(reader);
+        continue;
+      }
+      // Real time put this write after the base and before the read: it overwrites.
+      if (w.after_base || w.before_read) builder_.mention(w.op);
+      const Literal before_base = base == kInitialWrite ? kFalse : builder_.order(w.op, base);
+      const Literal after_read = builder_.order(reader, w.op);
+      builder_.add_clause({-chosen, -builder_.presence(w.op), before_base, after_read});
+    }
+  }
+
+  // The clauses forbid_writes_between() dropped follow from the kept ones by
+  // transitivity through real-time edges, which the SAT back-end enforces only by
+  // cutting the cycles its models propose: hundreds of models where the clauses had
+  // propagated at once. These binary clauses propagate the same along the real-time
+  // order of the key's surely present writes, once per op instead of once per read:
+  // for each immediate edge W -> W' of that order, W' before a base puts W before it,
+  // and a reader before W puts it before W'. Each is a transitivity fact about present
+  // ops, so no linearization is lost.
+  void chain_dropped_windows(const Key& key) {
+    if (dropped_before_.empty() && dropped_after_.empty()) return;
+    const RealTimeOrder& time = builder_.real_time();
+    std::vector<std::uint32_t> writes;  // surely present, by call
+    for (const Writer& w : key.writers) {
+      if (builder_.presence(w.op) == kTrue && time.ret(w.op) != kNever) writes.push_back(w.op);
+    }
+    std::ranges::sort(writes, {}, [&](std::uint32_t op) { return time.call(op); });
+    // first_return_from[i]: the earliest return among writes[i..].
+    std::vector<std::uint64_t> first_return_from(writes.size() + 1, kNever);
+    for (std::size_t i = writes.size(); i-- > 0;) {
+      first_return_from[i] = std::min(first_return_from[i + 1], time.ret(writes[i]));
+    }
+    const auto invoked_after = [&](std::uint64_t t) {
+      return static_cast<std::size_t>(
+          std::ranges::upper_bound(writes, t, {}, [&](std::uint32_t op) { return time.call(op); }) - writes.begin());
+    };
+    for (const std::uint32_t w : writes) {
+      builder_.poll();
+      // W's immediate successors: the writes invoked after W returned and before any
+      // write invoked after W returned had returned.
+      const std::size_t from = invoked_after(time.ret(w));
+      const std::uint64_t until = first_return_from[from];
+      for (std::size_t j = from; j < writes.size() && time.call(writes[j]) <= until; ++j) {
+        const std::uint32_t next = writes[j];
+        for (const std::uint32_t base : dropped_before_) {
+          if (base == w || base == next || builder_.precedes(w, base)) continue;  // nothing to chain
+          builder_.add_clause({-builder_.presence(base), -builder_.order(next, base), builder_.order(w, base)});
+        }
+        for (const std::uint32_t reader : dropped_after_) {
+          // A cas reads and writes; a write before the reader has nothing to chain.
+          if (reader == w || reader == next || builder_.precedes(w, reader)) continue;
+          builder_.add_clause({-builder_.presence(reader), -builder_.order(reader, w), builder_.order(reader, next)});
+        }
+      }
+    }
+    dropped_before_.clear();
+    dropped_after_.clear();
   }
 
   // Some write outside `chain` that must take effect and that real time puts after the
@@ -287,8 +382,20 @@ class RegisterEncoder {
   std::string op_id(std::uint32_t op) const { return std::to_string(builder_.op(op).id); }
   std::string value_name(std::uint32_t value) const { return semantics_.value_name(value); }
 
+  // A write in a read's window, and whether real time puts it after the base or
+  // before the read.
+  struct WindowWrite {
+    std::uint32_t op = 0;
+    bool after_base = false;
+    bool before_read = false;
+  };
+  static constexpr std::uint32_t kNoOp = UINT32_MAX;
+
   FormulaBuilder& builder_;
   const models::Semantics& semantics_;
+  std::vector<WindowWrite> window_;  // forbid_writes_between's, kept for its capacity
+  // Bases and readers of the key whose window clauses forbid_writes_between() dropped.
+  std::set<std::uint32_t> dropped_before_, dropped_after_;
 };
 
 }  // namespace
