@@ -272,7 +272,9 @@ class RegisterEncoder {
   // crashed base may take effect arbitrarily late, so every write completed between
   // its invocation and the read is in its window: without this the clauses grew with
   // the square of the history (a 5,000-op cas-register history with 250 crashed ops
-  // went past 4 GiB), with it they grow with the concurrency.
+  // went past 4 GiB); with it a window keeps about as many as writes run at once, plus
+  // its crashed ones. Only wide windows are thinned, and chain_dropped_windows() gives
+  // the solver back, in binary clauses, what the dropped ones propagated.
   void forbid_writes_between(const Key& key, Literal chosen, const std::vector<std::uint32_t>& chain,
                              std::uint32_t reader) {
     const std::uint32_t base = chain.front();
