@@ -79,8 +79,8 @@ class CadicalSolver final : public Solver {
     // against the ops invoked after them at random, each model held hundreds of
     // cycles, and the cuts never ran out: a 2,000-op cas-register history with 97
     // crashed ops was undecided in 60 s after 500 models, and is decided in 3 s after
-    // 58 (docs/frontier.md, "SAT: decisions in call order"). These are hints;
-    // the answers do not depend on them.
+    // 58 (docs/frontier.md, "SAT: decisions in call order, and windows thinned by
+    // real time"). These are hints; the answers do not depend on them.
     for (const encoder::OrderAtom& atom : formula.order_atoms) solver_->phase(atom.var);
     for (const encoder::Literal present : formula.presence) {
       if (present != encoder::kTrue && present != encoder::kFalse) solver_->phase(-present);
