@@ -1,7 +1,7 @@
 // Checking a proof directory without the solver that wrote it: the formula against
 // a fresh encoding, each lemma against the order semantics, the DRAT proof with our
 // own checker (certify/drat_checker.hpp).
-#include "certify/proof_checker.hpp"
+#include <ariadne/certificate.hpp>
 
 #include "certify/drat_checker.hpp"
 #include "certify/proof_format.hpp"
@@ -173,6 +173,12 @@ std::string lemma_text(std::span<const Literal> lemma) {
 
 }  // namespace
 
+}  // namespace ariadne::certify
+
+namespace ariadne {
+
+using namespace certify;
+
 ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& should_stop) {
   ProofCheck check;
   const fs::path root(dir);
@@ -285,4 +291,4 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
   return check;
 }
 
-}  // namespace ariadne::certify
+}  // namespace ariadne

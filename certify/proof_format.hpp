@@ -1,5 +1,5 @@
 // The format of a proof directory, which the proof writer (refute/proof_writer.hpp)
-// and the proof checker (certify/proof_checker.hpp) share: its file names, and
+// and the proof checker (certify/proof_checker.cpp) share: its file names, and
 // reading the core's history back.
 //
 // Proofs of "not linearizable" that need no trust in ariadne's solvers: `check

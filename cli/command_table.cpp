@@ -3,13 +3,13 @@
 // the command; a row names the three, and attach() ties them together.
 #include "cli/command_table.hpp"
 
-#include "cli/check/check_command.hpp"
+#include "cli/check_command.hpp"
 #include "cli/convert_command.hpp"
-#include "cli/corpus/corpus_command.hpp"
-#include "cli/cross_check/cross_check_command.hpp"
-#include "cli/explore/explore_command.hpp"
+#include "cli/corpus_command.hpp"
+#include "cli/cross_check_command.hpp"
+#include "cli/explore_command.hpp"
 #include "cli/generate_command.hpp"
-#include "cli/proof/verify_commands.hpp"
+#include "cli/verify_commands.hpp"
 
 #include <memory>
 

@@ -1,10 +1,10 @@
 #include "cli/convert_command.hpp"
 
-#include "cli/common/help_text.hpp"
-#include "cli/common/option_values.hpp"
-#include "cli/common/shared_options.hpp"
-#include "cli/common/text_files.hpp"
-#include "cli/corpus/corpus_rows.hpp"
+#include "answer/text_files.hpp"
+#include "batch/corpus_rows.hpp"
+#include "cli/help_text.hpp"
+#include "cli/option_values.hpp"
+#include "cli/shared_options.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -14,6 +14,14 @@
 #include <iostream>
 
 namespace ariadne::cli {
+
+using batch::CorpusRow;
+using batch::model_spec_for_format;
+using batch::read_corpus_rows;
+using batch::unique_paths_below;
+
+using answer::print;
+using answer::write_text_file;
 
 namespace {
 

@@ -4,9 +4,9 @@
 // written (alone, with -o, or as one of a --count batch).
 #include "cli/generate_command.hpp"
 
-#include "cli/common/help_text.hpp"
-#include "cli/common/shared_options.hpp"
-#include "cli/common/text_files.hpp"
+#include "answer/text_files.hpp"
+#include "cli/help_text.hpp"
+#include "cli/shared_options.hpp"
 #include "generators/generated_history.hpp"
 
 #include <ariadne/errors.hpp>
@@ -20,6 +20,9 @@
 #include <limits>
 
 namespace ariadne::cli {
+
+using answer::print;
+using answer::write_text_file;
 
 namespace fs = std::filesystem;
 

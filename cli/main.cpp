@@ -1,11 +1,12 @@
 // ariadne's command line: builds the subcommands from the command table, parses the
-// arguments with CLI11 and runs the one given. run_guarded (common/exit_status.hpp)
+// arguments with CLI11 and runs the one given. run_guarded (answer/exit_status.hpp)
 // maps every exception to a documented exit status, so none leaves main(): users'
 // scripts must always get one of those statuses, and an uncaught exception would
 // abort with a signal instead.
+#include "answer/exit_status.hpp"
+#include "answer/version.hpp"
 #include "cli/command_table.hpp"
-#include "cli/common/exit_status.hpp"
-#include "cli/common/help_text.hpp"
+#include "cli/help_text.hpp"
 
 #include <ariadne/errors.hpp>
 
@@ -17,6 +18,9 @@
 #include <vector>
 
 namespace ariadne::cli {
+
+using answer::kExitUsage;
+using answer::version_text;
 
 namespace {
 
@@ -55,5 +59,5 @@ int run(int argc, char** argv) {
 }  // namespace ariadne::cli
 
 int main(int argc, char** argv) {
-  return ariadne::cli::run_guarded([argc, argv] { return ariadne::cli::run(argc, argv); });
+  return ariadne::answer::run_guarded([argc, argv] { return ariadne::cli::run(argc, argv); });
 }

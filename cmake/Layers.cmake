@@ -8,9 +8,13 @@
 #   encoder <- certify <- refute (the proof checker re-encodes a core; certify shares
 #   no code with any engine, search or solver)
 #   models <- {generators, systems, report}; systems <- explore
-#                                                     (libariadne-tools: not for users)
+#   portfolio <- answer <- batch                      (libariadne-tools: not for users)
+#   {generators, systems, report, explore, answer, batch} <- cli   (the command line)
 #
-# "A <- B" reads "B includes A".
+# "A <- B" reads "B includes A". The command line sees the tools' headers and the
+# public ones alone, not the checker's layers: what it needs of the checker goes
+# through include/ariadne/ or a tool (answer: writing an answer; batch: corpora,
+# shards, reports read back, certificates).
 #
 # Each layer compiles as an object library whose include path holds only what it may
 # include: a folder of links, build/layers/LAYER/, with one link per allowed layer and
@@ -36,10 +40,14 @@ set(ARIADNE_LAYER_DEPS_generators models)
 set(ARIADNE_LAYER_DEPS_systems models)
 set(ARIADNE_LAYER_DEPS_report models)
 set(ARIADNE_LAYER_DEPS_explore systems)
+set(ARIADNE_LAYER_DEPS_answer portfolio)
+set(ARIADNE_LAYER_DEPS_batch answer)
+# Not a closure: the command line may include these layers' headers, and no others.
+set(ARIADNE_CLI_SEES generators systems report explore answer batch)
 
 # The checker, bottom up, and the tooling built on it.
 set(ARIADNE_CHECKER_LAYERS base history models search encoder certify solvers engines refute explain portfolio)
-set(ARIADNE_TOOL_LAYERS generators systems report explore)
+set(ARIADNE_TOOL_LAYERS generators systems report explore answer batch)
 
 # Third-party libraries a layer's own headers expose (so every layer above needs their
 # include path), and those only its sources use.
@@ -47,7 +55,7 @@ set(ARIADNE_LAYER_EXPOSES_encoder Boost::graph)
 set(ARIADNE_LAYER_USES_solvers ariadne::cadical ariadne::z3)
 
 # The layers that may call check() itself: the entry point's header is theirs.
-set(ARIADNE_ENTRY_LAYERS portfolio)
+set(ARIADNE_ENTRY_LAYERS portfolio answer batch cli)
 
 function(ariadne_layer_closure layer out)
   set(seen ${layer})
@@ -62,11 +70,10 @@ function(ariadne_layer_closure layer out)
   set(${out} ${seen} PARENT_SCOPE)
 endfunction()
 
-# Makes the object library ariadne_layer_LAYER from LAYER/*.cpp, with the include path
-# its place allows.
-function(ariadne_add_layer layer)
-  ariadne_layer_closure(${layer} allowed)
-  set(dir ${PROJECT_BINARY_DIR}/layers/${layer})
+# Makes build/layers/NAME/: one link per layer in `allowed`, and an ariadne/ of the
+# public headers (check.hpp only for the entry layers). Returns its path in `out`.
+function(ariadne_layer_include_dir name allowed out)
+  set(dir ${PROJECT_BINARY_DIR}/layers/${name})
   # Made afresh at every configure, so a layering change leaves no stale link.
   file(REMOVE_RECURSE ${dir})
   file(MAKE_DIRECTORY ${dir}/ariadne)
@@ -75,13 +82,20 @@ function(ariadne_add_layer layer)
   endforeach()
   file(GLOB public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/ariadne/*.hpp)
   foreach(header IN LISTS public_headers)
-    get_filename_component(name ${header} NAME)
-    if(name STREQUAL "check.hpp" AND NOT layer IN_LIST ARIADNE_ENTRY_LAYERS)
+    get_filename_component(header_name ${header} NAME)
+    if(header_name STREQUAL "check.hpp" AND NOT name IN_LIST ARIADNE_ENTRY_LAYERS)
       continue()
     endif()
-    file(CREATE_LINK ${header} ${dir}/ariadne/${name} SYMBOLIC)
+    file(CREATE_LINK ${header} ${dir}/ariadne/${header_name} SYMBOLIC)
   endforeach()
+  set(${out} ${dir} PARENT_SCOPE)
+endfunction()
 
+# Makes the object library ariadne_layer_LAYER from LAYER/*.cpp, with the include path
+# its place allows.
+function(ariadne_add_layer layer)
+  ariadne_layer_closure(${layer} allowed)
+  ariadne_layer_include_dir(${layer} "${allowed}" dir)
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${layer}/*.cpp)
   add_library(ariadne_layer_${layer} OBJECT ${sources} ${ARGN})
   set_target_properties(ariadne_layer_${layer} PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -116,6 +116,15 @@ std::string_view engine_name(Engine e) {
   return engines::engine_row(e).name;
 }
 
+std::string_view engine_help(Engine e) {
+  if (e == Engine::automatic) return engines::kAutomaticHelp;
+  return engines::engine_row(e).help;
+}
+
+bool engine_decides(Engine e, Consistency c) {
+  return e == Engine::automatic || engines::decides(engines::engine_row(e), c);
+}
+
 std::string engine_names_listed() {
   std::string out = "auto";
   const std::span<const engines::EngineRow> rows = engines::engine_rows();

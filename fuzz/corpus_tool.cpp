@@ -23,11 +23,11 @@
 //     expected one: how corpus/fuzz/ keeps the histories that exposed bugs in the
 //     whole check. Exits 1 on a wrong verdict; a bug aborts, as in the fuzzer.
 //
-// Corpus rows are read by the command line's own reader (cli/corpus/corpus_rows.cpp),
+// Corpus rows are read by the command line's own reader (batch/corpus_rows.cpp),
 // so a seed is exactly what `ariadne corpus` would check.
 #include "harness.hpp"
 
-#include "cli/corpus/corpus_rows.hpp"
+#include "batch/corpus_rows.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>

@@ -22,7 +22,6 @@
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
 #include "history/scan_room.hpp"
-#include "history/store_folder.hpp"
 
 #include <algorithm>
 #include <cstring>

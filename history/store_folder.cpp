@@ -1,4 +1,4 @@
-#include "history/store_folder.hpp"
+#include <ariadne/history.hpp>
 
 #include <ariadne/errors.hpp>
 

@@ -13,10 +13,9 @@
 // asked for.
 #include "portfolio/independent.hpp"
 
-#include "certify/witness_checker.hpp"
 #include "models/independent.hpp"
 #include "portfolio/decide.hpp"
-#include "portfolio/merge.hpp"
+#include "portfolio/key_composition.hpp"
 #include "portfolio/parallel.hpp"
 
 #include <algorithm>
@@ -37,9 +36,6 @@ double ms_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-// How many refuted keys the explanation names before "and N more".
-constexpr std::size_t kNamedKeys = 10;
-
 // A key's verdict alone, its refutation (if refuted) kept for pass 2; a nested
 // independent(independent(M)) is checked in full, and keeps none.
 CheckResult decide_key(const History& history, const Model& inner, const CheckOptions& options,
@@ -54,8 +50,9 @@ const Operation* op_with_id(const History& history, std::uint32_t id) {
   return it != history.ops.end() && it->id == id ? &*it : nullptr;
 }
 
-// The keys' linearizations as one order of the whole history that respects real time.
-std::vector<std::uint32_t> merge_keys(const std::vector<KeyHistory>& keys, const std::vector<CheckResult>& answers) {
+// The keys' linearizations, as chains of the ops of the whole history.
+std::vector<std::vector<const Operation*>> key_chains(const std::vector<KeyHistory>& keys,
+                                                      const std::vector<CheckResult>& answers) {
   std::vector<std::vector<const Operation*>> chains(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
     chains[i].reserve(answers[i].linearization.size());
@@ -67,17 +64,10 @@ std::vector<std::uint32_t> merge_keys(const std::vector<KeyHistory>& keys, const
       chains[i].push_back(op);
     }
   }
-  return merge_linearizations(chains);
+  return chains;
 }
 
-std::string key_list(const std::vector<std::string>& keys) {
-  std::string out;
-  for (std::size_t n = 0; n < keys.size() && n < kNamedKeys; ++n) out += (n ? ", " : "") + shorten(keys[n]);
-  if (keys.size() > kNamedKeys) out += " and " + std::to_string(keys.size() - kNamedKeys) + " more";
-  return out;
-}
-
-std::string key_list(const std::vector<KeyHistory>& keys, const std::vector<std::size_t>& which) {
+std::string key_list_of(const std::vector<KeyHistory>& keys, const std::vector<std::size_t>& which) {
   std::vector<std::string> texts;
   for (const std::size_t k : which) texts.push_back(keys[k].key.to_edn());
   return key_list(texts);
@@ -99,19 +89,6 @@ std::vector<KeyHistory> split_by_key(const History& history) {
     keys[it->second].history.ops.push_back(independent_unwrap(op));
   }
   return keys;
-}
-
-std::string refuted_key_header(const std::string& failing_key, std::size_t key_operations,
-                               std::size_t history_operations, const std::vector<std::string>& other_refuted,
-                               std::size_t keys, Consistency consistency) {
-  std::string header = "Key " + shorten(failing_key) + " (" + std::to_string(key_operations) + " of the history's " +
-                       std::to_string(history_operations) + " operations) is " +
-                       (keeps_real_time(consistency) ? "not linearizable" : "not sequentially consistent");
-  if (!other_refuted.empty()) {
-    header += "; so are " + std::to_string(other_refuted.size()) + " more of the " + std::to_string(keys) + " keys (" +
-              key_list(other_refuted) + "); what follows is about key " + shorten(failing_key) + "'s operations alone";
-  }
-  return header + ".\n";
 }
 
 CheckResult check_independent(const History& history, const Model& model, const Model& inner,
@@ -157,8 +134,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
   if (failure) std::rethrow_exception(failure);
   limits.enter(Phase::verdict);
 
-  std::vector<std::size_t> refuted;
-  std::vector<std::size_t> undecided;
+  std::vector<PartAnswer> parts;
   const CheckResult* slowest = nullptr;
   result.keys.reserve(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -169,8 +145,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.peak_search_bytes = std::max(result.peak_search_bytes, a.peak_search_bytes);
     result.race.withdrawals.insert(result.race.withdrawals.end(), a.race.withdrawals.begin(), a.race.withdrawals.end());
     result.dropped_answers.insert(result.dropped_answers.end(), a.dropped_answers.begin(), a.dropped_answers.end());
-    if (a.verdict == Verdict::not_linearizable) refuted.push_back(i);
-    if (a.verdict == Verdict::unknown) undecided.push_back(i);
+    parts.push_back(PartAnswer{a.verdict, i});
     if (!slowest || a.elapsed_ms > slowest->elapsed_ms) slowest = &a;
   }
   if (slowest) {
@@ -188,6 +163,9 @@ CheckResult check_independent(const History& history, const Model& model, const 
     return result;
   };
 
+  const Composition composition = compose(parts);
+  const std::vector<std::size_t>& refuted = composition.refuted;
+  const std::vector<std::size_t>& undecided = composition.undecided;
   if (!refuted.empty()) {
     // Pass 2: the first refuted key, in full.
     const std::size_t f = refuted.front();
@@ -249,16 +227,11 @@ CheckResult check_independent(const History& history, const Model& model, const 
     result.reason = "key " + shorten(keys[u].key.to_edn()) + ": " + answers[u].reason;
     if (undecided.size() > 1) {
       result.reason += " (" + std::to_string(undecided.size()) + " of the " + std::to_string(keys.size()) +
-                       " keys undecided: " + key_list(keys, undecided) + ")";
+                       " keys undecided: " + key_list_of(keys, undecided) + ")";
     }
     return finish();
   }
-  result.linearization = merge_keys(keys, answers);
-  // Each key's linearization was certified by its own check; what is left to certify
-  // is the merge: every op once and real time across keys.
-  if (auto problem = certify::check_order(history, model, result.linearization, options.consistency)) {
-    throw InternalError("the keys' linearizations merged into an order that failed the certificate check: " + *problem);
-  }
+  result.linearization = merge_certified(history, model, key_chains(keys, answers), options.consistency, "the keys");
   result.verdict = Verdict::linearizable;
   return finish();
 }

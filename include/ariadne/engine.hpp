@@ -22,6 +22,9 @@ namespace ariadne {
 // search/program_order_search.cpp). Under the sequential conditions (consistency.hpp)
 // only program_order, sat, smt and brute decide; under linearizability all but
 // program_order.
+// consistency.hpp; declared here, since it includes history.hpp, which includes this.
+enum class Consistency : std::uint8_t;
+
 enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique, program_order };
 inline constexpr std::size_t kEngineCount = 8;  // automatic included
 
@@ -33,6 +36,12 @@ inline constexpr std::size_t kBruteForceMaxOps = 14;
 // any other name.
 std::optional<Engine> parse_engine(std::string_view name);
 std::string_view engine_name(Engine e);
+// Its entry in `--help`'s list of engines: lines of at most 80 columns, the later ones
+// to be indented under the first.
+std::string_view engine_help(Engine e);
+// Whether `e` decides condition `c` (automatic decides every condition, choosing its
+// engines by it).
+bool engine_decides(Engine e, Consistency c);
 // Every name parse_engine() takes, for messages: "auto, wgl, jit, sat, smt, brute,
 // unique or program-order".
 std::string engine_names_listed();

@@ -115,6 +115,13 @@ std::string_view format_name(Format format);
 EventLog read_events(const std::string& path, Format format = Format::auto_detect);
 EventLog parse_events(std::string_view text, const std::string& source, Format format = Format::auto_detect);
 
+// A Jepsen store folder (store/<test>/<time>/, or the store/<test>/latest link) in
+// place of a history file, as read_history takes one: Jepsen writes the history there
+// as history.edn, and as history.txt (one tab-separated line per event, which the
+// jepsen-log reader reads). `path` itself when it is not a directory; else its
+// history.edn, else its history.txt. Throws InputError naming the folder when it
+// holds neither.
+std::string history_file_in(const std::string& path);
 // `path` may also be a Jepsen store folder (store/<test>/<time>, or store/<test>/latest):
 // its history.edn is read, else its history.txt.
 //

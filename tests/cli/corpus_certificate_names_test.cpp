@@ -3,7 +3,7 @@
 // history.edn, listed from outside the corpus folder as ../a/history.edn) keep a
 // certificate each (issue 41: one overwrote the other, and certificates.tsv named the
 // one file for both).
-#include "cli/corpus/corpus_rows.hpp"
+#include "batch/corpus_rows.hpp"
 #include "cli_runner.hpp"
 #include "mini_json.hpp"
 #include "register_fixtures.hpp"
@@ -18,8 +18,8 @@ TEST_SUITE("cli") {
   TEST_CASE("unique_paths_below: a row's whole path, kept inside DIR, every name different") {
     const fs::path dir = "certs";
     const auto paths =
-        cli::unique_paths_below(dir, {"../store-a/history.edn", "../store-b/history.edn", "jepsen/etcd.log",
-                                      "/abs/x.edn", "_up_/store-a/history.edn", "JEPSEN/etcd.log", "./y.edn"});
+        batch::unique_paths_below(dir, {"../store-a/history.edn", "../store-b/history.edn", "jepsen/etcd.log",
+                                        "/abs/x.edn", "_up_/store-a/history.edn", "JEPSEN/etcd.log", "./y.edn"});
     REQUIRE(paths.size() == 7);
     CHECK(paths[0] == dir / "_up_" / "store-a" / "history.edn");
     CHECK(paths[1] == dir / "_up_" / "store-b" / "history.edn");

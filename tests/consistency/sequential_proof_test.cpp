@@ -6,7 +6,7 @@
 #include <ariadne/check.hpp>
 #include <ariadne/model.hpp>
 
-#include "certify/proof_checker.hpp"
+#include <ariadne/certificate.hpp>
 #include "cli/cli_runner.hpp"
 #include "generators/lagging_follower.hpp"
 
@@ -41,7 +41,7 @@ TEST_CASE("sequential proofs: written with program order, checked with it, refus
   REQUIRE(run.status == 1);
   CHECK(run.out.find("proof written to") != std::string::npos);
 
-  const certify::ProofCheck check = certify::verify_proof(proof);
+  const ProofCheck check = verify_proof(proof);
   INFO(check.failure);
   REQUIRE(check.valid);
   CHECK(check.consistency == Consistency::sequential);
@@ -58,5 +58,5 @@ TEST_CASE("sequential proofs: written with program order, checked with it, refus
   REQUIRE(at != std::string::npos);
   text.erase(at, std::string("\"consistency\": \"sequential\",\n").size());
   std::ofstream(manifest, std::ios::binary) << text;
-  CHECK_FALSE(certify::verify_proof(proof).valid);
+  CHECK_FALSE(verify_proof(proof).valid);
 }

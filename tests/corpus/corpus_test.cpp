@@ -3,8 +3,8 @@
 // corpora live beside the repository (../shared); a plain clone skips them, saying so.
 #include <ariadne/check.hpp>
 
+#include "batch/corpus_rows.hpp"
 #include "certify/witness_checker.hpp"
-#include "cli/corpus/corpus_rows.hpp"
 
 #include <doctest/doctest.h>
 
@@ -28,7 +28,7 @@ struct Tally {
 Tally check_corpus(const std::string& corpus, Engine engine = Engine::automatic, bool allow_unknown = false,
                    double timeout_seconds = 120) {
   Tally tally;
-  for (const cli::CorpusRow& row : cli::read_corpus_rows(corpus)) {
+  for (const batch::CorpusRow& row : batch::read_corpus_rows(corpus)) {
     INFO("corpus ", corpus, ", row ", row.name, " with model ", row.model);
     REQUIRE(row.error.empty());
     REQUIRE(row.expected.has_value());

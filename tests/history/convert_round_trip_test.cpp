@@ -7,7 +7,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
-#include "cli/corpus/corpus_rows.hpp"
+#include "batch/corpus_rows.hpp"
 
 #include <doctest/doctest.h>
 
@@ -38,7 +38,7 @@ bool same_history(const History& a, const History& b) {
 // Returns the number of conversions checked.
 int round_trip(const std::string& corpus) {
   int conversions = 0;
-  for (const cli::CorpusRow& row : cli::read_corpus_rows(corpus)) {
+  for (const batch::CorpusRow& row : batch::read_corpus_rows(corpus)) {
     INFO(row.name);
     REQUIRE(row.error.empty());
     const auto model = make_model_from_spec(row.model);
@@ -67,7 +67,7 @@ int round_trip(const std::string& corpus) {
       const EventLog back = parse_events(format_events(log, format), "converted", format);
       REQUIRE(back.events.size() == log.events.size());
       // JSON writes keywords as strings, so the model's initial state must say them so.
-      const auto converted_model = make_model_from_spec(cli::model_spec_for_format(row.model, format));
+      const auto converted_model = make_model_from_spec(batch::model_spec_for_format(row.model, format));
       const History converted = build_history(back, *converted_model);
       CHECK(same_history(original, converted));
       const CheckResult result =

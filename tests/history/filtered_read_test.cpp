@@ -1,4 +1,4 @@
-// read_history with a filter (a key shard's read, cli/check/key_shards.hpp): the kept
+// read_history with a filter (a key shard's read, batch/key_shards.hpp): the kept
 // operations are exactly the whole read's that the filter accepts, with the same ids,
 // times, values and statuses; every event is still paired, so a pairing error in an
 // operation the filter drops is still an error at its place; and the model vets only

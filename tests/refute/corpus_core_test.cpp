@@ -8,7 +8,7 @@
 // Shards spread the rows over ctest's workers.
 #include <ariadne/check.hpp>
 
-#include "certify/proof_checker.hpp"
+#include <ariadne/certificate.hpp>
 #include "refute/proof_writer.hpp"
 #include "support/core_oracle.hpp"
 #include "support/core_rows.hpp"
@@ -65,7 +65,7 @@ void check_cores(const std::string& corpus, int shard, int shards) {
     }
     const refute::ProofWritten written =
         refute::write_proof(pattern, partition, core, *row.model, std::chrono::seconds(5));
-    const certify::ProofCheck proof = certify::verify_proof(pattern);
+    const ProofCheck proof = verify_proof(pattern);
     CHECK_MESSAGE(proof.valid, proof.failure);
     if (written.whole_partition) MESSAGE(row.name, ": proved through the whole partition");
     fs::remove_all(pattern);

@@ -1,6 +1,6 @@
 // Proofs written by write_proof() check with verify_proof(), and tampering with any of
 // their parts (the history, a clause, a lemma, the DRAT steps) makes them fail.
-#include "certify/proof_checker.hpp"
+#include <ariadne/certificate.hpp>
 #include "refute/proof_writer.hpp"
 #include "support/core_oracle.hpp"
 #include "support/core_rows.hpp"
@@ -63,7 +63,7 @@ TEST_CASE("the proof of every refuted classic example checks") {
     const refute::ProofWritten written = prove(row, dir.path);
     CHECK_FALSE(written.whole_partition);
     CHECK(written.core_ops == row.result.core.size());
-    const certify::ProofCheck check = certify::verify_proof(dir.path.string());
+    const ProofCheck check = verify_proof(dir.path.string());
     CHECK_MESSAGE(check.valid, check.failure);
     CHECK(check.passed.size() == 3);
     for (const char* file : {"core.edn", "formula.cnf", "proof.drat", "proof.json", "README.txt"}) {
@@ -83,7 +83,7 @@ TEST_CASE("a tampered proof does not check") {
   const std::string cnf = slurp(dir.path / "formula.cnf");
   const std::string history = slurp(dir.path / "core.edn");
   const std::string proof = slurp(dir.path / "proof.drat");
-  REQUIRE(certify::verify_proof(dir.path.string()).valid);
+  REQUIRE(verify_proof(dir.path.string()).valid);
 
   SUBCASE("a clause changed") {
     // Negate the first literal of the first clause after the header's unit.
@@ -91,7 +91,7 @@ TEST_CASE("a tampered proof does not check") {
                                              std::regex_constants::format_first_only);
     REQUIRE(changed != cnf);
     spit(dir.path / "formula.cnf", changed);
-    const auto check = certify::verify_proof(dir.path.string());
+    const auto check = verify_proof(dir.path.string());
     CHECK_FALSE(check.valid);
     CHECK(check.failure.find("not the encoding") != std::string::npos);
   }
@@ -103,7 +103,7 @@ TEST_CASE("a tampered proof does not check") {
     const auto value_at = at + std::string(":type :ok, :f :read, :value ").size();
     changed.replace(value_at, changed.find('}', value_at) - value_at, "99");
     spit(dir.path / "core.edn", changed);
-    CHECK_FALSE(certify::verify_proof(dir.path.string()).valid);
+    CHECK_FALSE(verify_proof(dir.path.string()).valid);
   }
   SUBCASE("a lemma that forbids no cycle") {
     // "-1 0" would deny the constant true: it names no order atom.
@@ -113,19 +113,19 @@ TEST_CASE("a tampered proof does not check") {
                                              "p cnf $1 " + std::to_string(std::stoi(header[2]) + 1));
     changed += "-1 0\n";
     spit(dir.path / "formula.cnf", changed);
-    const auto check = certify::verify_proof(dir.path.string());
+    const auto check = verify_proof(dir.path.string());
     CHECK_FALSE(check.valid);
     CHECK(check.failure.find("lemma") != std::string::npos);
   }
   SUBCASE("a missing file") {
     fs::remove(dir.path / "proof.drat");
-    CHECK_FALSE(certify::verify_proof(dir.path.string()).valid);
+    CHECK_FALSE(verify_proof(dir.path.string()).valid);
   }
   SUBCASE("a manifest pointing outside the directory") {
     std::string manifest = slurp(dir.path / "proof.json");
     manifest = std::regex_replace(manifest, std::regex("\"core.edn\""), "\"../core.edn\"");
     spit(dir.path / "proof.json", manifest);
-    CHECK_FALSE(certify::verify_proof(dir.path.string()).valid);
+    CHECK_FALSE(verify_proof(dir.path.string()).valid);
   }
   (void)proof;
 }
@@ -142,7 +142,7 @@ TEST_CASE("a core the solver cannot refute in time is proved through its whole p
   const auto written = refute::write_proof(dir.path.string(), partition, core, *row.model, std::chrono::seconds(0));
   CHECK(written.whole_partition);
   CHECK(written.core_ops == partition.size());
-  CHECK(certify::verify_proof(dir.path.string()).valid);
+  CHECK(verify_proof(dir.path.string()).valid);
 }
 
 TEST_CASE("a proof check that is told to stop stops at its first phase, whatever the proof's size") {
@@ -152,7 +152,7 @@ TEST_CASE("a proof check that is told to stop stops at its first phase, whatever
   REQUIRE_FALSE(rows.empty());
   ScratchDir dir;
   prove(rows.front(), dir.path);
-  const certify::ProofCheck check = certify::verify_proof(dir.path.string(), [] { return true; });
+  const ProofCheck check = verify_proof(dir.path.string(), [] { return true; });
   CHECK(check.stopped);
   CHECK_FALSE(check.valid);
   CHECK_MESSAGE(check.failure.starts_with("formula: the check was stopped"), check.failure);

@@ -6,7 +6,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
-#include "cli/corpus/corpus_rows.hpp"
+#include "batch/corpus_rows.hpp"
 
 #include <memory>
 #include <string>
@@ -28,7 +28,7 @@ struct RefutedRow {
 inline std::vector<RefutedRow> refuted_rows(const std::string& corpus, int shard = 0, int shards = 1) {
   std::vector<RefutedRow> rows;
   int index = 0;
-  for (const cli::CorpusRow& row : cli::read_corpus_rows(corpus)) {
+  for (const batch::CorpusRow& row : batch::read_corpus_rows(corpus)) {
     if (row.expected != Verdict::not_linearizable) continue;
     if (index++ % shards != shard) continue;
     RefutedRow refuted;

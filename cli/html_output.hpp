@@ -1,0 +1,23 @@
+// `check --html FILE`: the HTML report (report/html_report.hpp) written inside the
+// command's limits, and said not written when they stop it.
+#pragma once
+
+#include "answer/side_output.hpp"
+
+#include <ariadne/check.hpp>
+#include <ariadne/history.hpp>
+#include <ariadne/limits.hpp>
+#include <ariadne/model.hpp>
+
+#include <string>
+
+namespace ariadne::cli {
+
+// Writes the report of `result` for the history read from `source` to `path`, in
+// Phase::report. Never throws: a limit reached (before or during it), a write the
+// file system refused or a bug leaves it unwritten, saying why. FILE never holds half
+// a page: a regular file is written beside it and renamed over it once whole.
+answer::SideOutput write_html_output(const std::string& path, const History& history, const Model& model,
+                                     const CheckResult& result, const std::string& source, const Limits& limits);
+
+}  // namespace ariadne::cli
