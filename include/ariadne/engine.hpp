@@ -11,6 +11,9 @@
 
 namespace ariadne {
 
+// consistency.hpp; declared here, since it includes history.hpp, which includes this.
+enum class Consistency : std::uint8_t;
+
 // automatic: the race (the unique-value test first, which answers at once or
 // declines; then WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT side
 // by side; the first answer wins). The others run alone: wgl (Wing and Gong's search
@@ -22,9 +25,6 @@ namespace ariadne {
 // search/program_order_search.cpp). Under the sequential conditions (consistency.hpp)
 // only program_order, sat, smt and brute decide; under linearizability all but
 // program_order.
-// consistency.hpp; declared here, since it includes history.hpp, which includes this.
-enum class Consistency : std::uint8_t;
-
 enum class Engine : std::uint8_t { automatic, wgl, jit, sat, smt, brute, unique, program_order };
 inline constexpr std::size_t kEngineCount = 8;  // automatic included
 
