@@ -66,7 +66,7 @@ std::optional<std::string> check_program_order(const Model& model, std::span<con
 // Membership (1) and real time or program order (2); fills `placed` with the ops in
 // order.
 // With `left_out`, a failed op kept as an observation may be missing from the order
-// (README: a linearization lists every :ok op and each crashed op that took effect);
+// (docs/command-line.md: a linearization lists every :ok op and each crashed op that took effect);
 // those missing are listed there, for the legality check to place. Without it, every
 // op that must take effect must be present (check_order(), whose callers replay each
 // partition's order as it is).

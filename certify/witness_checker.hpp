@@ -19,7 +19,7 @@ namespace ariadne::certify {
 // every :ok op exactly once, crashed ops at most once, no unknown or dropped id,
 // real-time order respected, and the model reproduces every observed result. A failed
 // op kept as an observation (etcd's failed cas) is placed at most once; one left out
-// (a linearization lists :ok ops and crashed ops that took effect, README) must fit,
+// (a linearization lists :ok ops and crashed ops that took effect, docs/command-line.md) must fit,
 // changing nothing, at some point its interval allows, which the replay finds (under
 // the sequential conditions it must be placed). Otherwise, a sentence saying what is
 // wrong.

@@ -6,7 +6,7 @@
 // StopSignal fires; and solver memory is invisible to the MemoryBudget, so the
 // referee watches the process's resident size. A linearizable answer wins only once
 // the certificate checker has replayed it; a refutation wins as it comes (its proof
-// is the solver's or the exhaustive search's; see the README on what is certified).
+// is the solver's or the exhaustive search's; docs/how-it-works.md says what is certified).
 #include "portfolio/race.hpp"
 
 #include "portfolio/confirmation.hpp"

@@ -1,9 +1,9 @@
 ;; knossos-harness: runs Knossos (Jepsen's linearizability checker) on the rows
 ;; of an ariadne corpus `expected.tsv` and prints one EDN map per (row,
 ;; analyzer). Written for ariadne against Knossos' public namespaces; Knossos
-;; itself is not part of this tree (see README.md for the classpath).
+;; itself is not part of this tree: it is a dependency (README.md, "Setup").
 ;;
-;;   clojure -cp "$CP" knossos_harness.clj --tsv expected.tsv [options]
+;;   clojure -Sdeps "$DEPS" -M knossos_harness.clj --tsv expected.tsv [options]
 ;;
 ;; Run with --help for the options.
 (ns ariadne.knossos-harness

@@ -13,7 +13,7 @@
 //	porcupine-harness -tsv expected.tsv [-timeout 10s] > listing.tsv
 //
 // See README.md for the flags, for what happens to crashed (:info) operations,
-// and for how to build it offline.
+// and for how to build it.
 package main
 
 import (

@@ -19,7 +19,7 @@
 //   the configurations (at 20 processes, WGL now decides it: it forgets the strings
 //   no get reads).
 // - a linearizable crash storm of 2,000 ops: Z3 itself (loading and solving; SMT
-//   needs more than 60 s for it, README's table).
+//   needs more than 60 s for it, docs/performance.md's table).
 // - 13 concurrent writes and a read of a value nobody wrote: 13! orders for brute force.
 //
 // Margins: a limit of 1 s must end within 1.5 s after it. The engines stop within
