@@ -297,9 +297,13 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
         if (result.prefix_linearization.empty()) {
           out += "\nLongest linearizable prefix: not found within its time budget.\n";
         } else {
-          out += "\nLongest linearizable prefix: every operation invoked before event " +
-                 std::to_string(find_op(history, *result.failing_op)->ret) + ", in this order (the failing op " +
-                 std::to_string(*result.failing_op) + " is the first it cannot take):\n";
+          // The failing op bounds the prefix; a result without one (made by hand, or
+          // read from a report) still shows its prefix, without the bound.
+          const Operation* failing = result.failing_op ? find_op(history, *result.failing_op) : nullptr;
+          out += failing ? "\nLongest linearizable prefix: every operation invoked before event " +
+                               std::to_string(failing->ret) + ", in this order (the failing op " +
+                               std::to_string(failing->id) + " is the first it cannot take):\n"
+                         : std::string("\nLongest linearizable prefix, in this order:\n");
           out += format_ops_table(history, result.prefix_linearization, full);
         }
       }
