@@ -117,9 +117,7 @@ std::string refuted_key_header(const std::string& failing_key, std::size_t key_o
 CheckResult check_independent(const History& history, const Model& model, const Model& inner,
                               const CheckOptions& options) {
   const auto started = Clock::now();
-  std::optional<Limits> own_limits;
-  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
-  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  const Limits& limits = check_limits(options);
   limits.enter(Phase::verdict);
 
   CheckResult result;

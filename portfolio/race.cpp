@@ -38,6 +38,7 @@ struct Report {
 }  // namespace
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings) {
+  if (settings.jobs == 1) return run_race_in_turn(entrants, settings);
   RaceResult result;
   std::mutex mutex;
   std::condition_variable reported;
