@@ -21,7 +21,8 @@ namespace ariadne::portfolio {
 
 struct RaceResult {
   // linearizable or not_linearizable with a winner; otherwise stopped (no entrant
-  // answered before the StopSignal fired) or out_of_memory.
+  // answered before the StopSignal fired), out_of_memory, or engine_failed (an entrant
+  // threw and none answered: `failure` says what).
   search::Outcome outcome = search::Outcome::stopped;
   std::optional<Engine> winner;
   std::vector<std::uint32_t> linearization;  // the winner's, indices into the sub-history

@@ -104,6 +104,7 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
           break;
         case Outcome::stopped:
         case Outcome::undecided:
+        case Outcome::engine_failed:
           if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
             result.withdrawals.push_back(name + ": " + why);
           } else if (result.stop_reason == StopSignal::Why::none) {
@@ -121,7 +122,11 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
   result.slowest_to_stop = last_ran;
   result.stop_latency_ms = 0;
   for (auto& entrant : entrants) result.steps += entrant->steps();
-  if (!result.winner) result.outcome = out_of_memory ? Outcome::out_of_memory : Outcome::stopped;
+  if (!result.winner) {
+    result.outcome = !result.failure.empty() ? Outcome::engine_failed
+                     : out_of_memory         ? Outcome::out_of_memory
+                                             : Outcome::stopped;
+  }
   return result;
 }
 

@@ -123,7 +123,8 @@ class Scheduler {
       Partition& p = parts_[i];
       Outcome o = Outcome::out_of_memory;
       // Nothing may escape a worker thread (it would terminate the process): running
-      // out of memory is an honest unknown, anything else a bug reported after join.
+      // out of memory is an honest unknown, anything else (an engine's exception, a
+      // certificate check that threw) a bug reported after join, as an InternalError.
       try {
         if (engine_ != Engine::automatic && engines::engine_row(engine_).kind == engines::EngineKind::solver) {
           o = race(i, /*with_native=*/false);
@@ -172,7 +173,7 @@ class Scheduler {
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex_);
         if (failure_.empty()) failure_ = e.what();
-        o = Outcome::out_of_memory;
+        o = Outcome::engine_failed;
       }
       std::lock_guard lock(mutex_);
       --in_flight_;
@@ -187,6 +188,13 @@ class Scheduler {
           // Over the engines' own account: the command's memory limit is reached, for
           // every phase after this one too.
           limits_.note_memory_exceeded();
+          decided_.store(true);
+          p.run.engine.reset();
+          break;
+        case Outcome::engine_failed:
+          // A bug, not a limit: the check ends and run() throws once the workers are
+          // joined; the command's limits are left as they are, so nothing after it
+          // reads the failure as memory running out.
           decided_.store(true);
           p.run.engine.reset();
           break;

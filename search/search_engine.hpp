@@ -153,6 +153,9 @@ enum class Outcome : std::uint8_t {
   undecided,      // budget spent: call run() again
   stopped,        // the StopSignal fired
   out_of_memory,  // memory the engine cannot give back (model interning) is over budget
+  // Never returned by run(): the portfolio's word for an engine that threw (a bug, or
+  // a certificate check that failed), which check() reports as an InternalError.
+  engine_failed,
 };
 
 class SearchEngine {
