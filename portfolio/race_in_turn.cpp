@@ -21,6 +21,7 @@ using search::StopSignal;
 // a solver that would answer at once is not kept waiting long; each round doubles it.
 constexpr std::uint64_t kFirstTurnSteps = std::uint64_t{1} << 16;
 constexpr std::uint64_t kLongestTurnSteps = std::uint64_t{1} << 40;
+constexpr auto kLongTurn = std::chrono::milliseconds(50);
 
 // A solver cannot be paused: its turn lasts until it answers or is stopped. It takes
 // its turn once the searches have had the race to themselves for as long as the
@@ -51,10 +52,23 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
     return false;
   };
   std::optional<Engine> last_ran;  // the entrant whose turn ended last, the winner's aside
+  // When entrant i may take turns: when the threaded race would start it, and a
+  // solver not before the searches had kSearchesAlone.
+  const auto due = [&](std::size_t i) {
+    std::chrono::steady_clock::duration at = std::chrono::steady_clock::duration::zero();
+    if (i < settings.start_after.size()) at = settings.start_after[i];
+    if (!pausable(*entrants[i]) && searches_in_play())
+      at = std::max<std::chrono::steady_clock::duration>(at, kSearchesAlone);
+    return std::chrono::steady_clock::now() - race_started >= at;
+  };
   while (!result.winner && in_play()) {
-    const bool solvers_due = !searches_in_play() || std::chrono::steady_clock::now() - race_started >= kSearchesAlone;
+    bool any_due = false;
+    for (std::size_t i = 0; i < entrants.size(); ++i) any_due = any_due || (!out[i] && due(i));
+    auto longest_turn = std::chrono::steady_clock::duration::zero();
     for (std::size_t i = 0; i < entrants.size() && !result.winner; ++i) {
-      if (out[i] || (!solvers_due && !pausable(*entrants[i]))) continue;
+      // With no entrant in play due yet, the next need not wait its time.
+      if (out[i] || (any_due && !due(i))) continue;
+      const auto turn_started = std::chrono::steady_clock::now();
       if (const StopSignal::Why why = settings.stop->check(); why != StopSignal::Why::none) {
         result.stop_reason = why;
         std::fill(out.begin(), out.end(), true);
@@ -77,6 +91,7 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
         continue;
       }
       if (settings.stopped) settings.stopped(engine);
+      longest_turn = std::max(longest_turn, std::chrono::steady_clock::now() - turn_started);
       if (outcome != Outcome::linearizable && outcome != Outcome::not_linearizable) last_ran = engine.id();
       if (outcome == Outcome::undecided) continue;  // its turn is spent: the next round goes on
       out[i] = true;
@@ -113,7 +128,9 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
           break;
       }
     }
-    turn = std::min(turn * 2, kLongestTurnSteps);
+    // Turns grow while they are short, so that a round stays short enough for the
+    // entrants due later to join near their time.
+    if (longest_turn < kLongTurn) turn = std::min(turn * 2, kLongestTurnSteps);
   }
   // As the threaded race does once it has an answer: the partition is settled.
   if (result.winner) settings.settled->store(true);
