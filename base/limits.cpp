@@ -1,6 +1,8 @@
 // ariadne::Limits (include/ariadne/limits.hpp): the one object a command's phases poll.
 #include <ariadne/limits.hpp>
 
+#include "base/limits_ledger.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -52,11 +54,13 @@ std::string format_byte_count(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-Limits::Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel,
-               const Limits* parent)
-    : timeout_seconds_(timeout_seconds > 0 ? timeout_seconds : 0),
-      memory_limit_(memory_limit),
-      cancel_(cancel),
+Limits::Limits(const LimitSettings& settings, const Limits* parent)
+    : timeout_seconds_(settings.timeout_seconds > 0 ? settings.timeout_seconds : 0),
+      memory_limit_(settings.memory_limit),
+      jobs_(settings.jobs != 0 ? settings.jobs
+            : parent           ? parent->jobs()
+                               : available_cpus()),
+      cancel_(settings.cancel),
       parent_(parent),
       started_(Clock::now()),
       deadline_(timeout_seconds_ > 0 ? started_ + std::chrono::duration_cast<Clock::duration>(
@@ -74,6 +78,8 @@ Limits::Clock::time_point Limits::deadline_within(Clock::duration budget) const 
 }
 
 Limit Limits::reached() const {
+  // A LimitsWatch without a thread of its own (one job) samples here, when due.
+  if (const LimitsWatch* watch = polled_watch_.load(std::memory_order_relaxed)) watch->sample_if_due();
   Limit limit = parent_ ? parent_->reached() : Limit::none;
   if (limit != Limit::none) {
     // The parent's limit is this one's too.
@@ -99,30 +105,26 @@ void Limits::note_memory_exceeded() const {
   (void)reached();
 }
 
-void Limits::note_resident_over(bool over) const {
-  resident_over_.store(over, std::memory_order_relaxed);
-  if (over) (void)reached();
+namespace base {
+
+void LimitsLedger::note_resident_over(const Limits& limits, bool over) {
+  limits.resident_over_.store(over, std::memory_order_relaxed);
+  if (over) (void)limits.reached();
 }
 
-void Limits::note_timeout() const {
-  if (deadline_ == Clock::time_point::max()) return;
-  timeout_noted_.store(true, std::memory_order_relaxed);
-  (void)reached();
+void LimitsLedger::note_timeout(const Limits& limits) {
+  if (limits.deadline_ == Limits::Clock::time_point::max()) return;
+  limits.timeout_noted_.store(true, std::memory_order_relaxed);
+  (void)limits.reached();
 }
 
-void Limits::note_resident_bytes(std::uint64_t bytes) const {
-  std::uint64_t peak = peak_resident_.load(std::memory_order_relaxed);
-  while (bytes > peak && !peak_resident_.compare_exchange_weak(peak, bytes, std::memory_order_relaxed)) {
+void LimitsLedger::note_resident_bytes(const Limits& limits, std::uint64_t bytes) {
+  std::uint64_t peak = limits.peak_resident_.load(std::memory_order_relaxed);
+  while (bytes > peak && !limits.peak_resident_.compare_exchange_weak(peak, bytes, std::memory_order_relaxed)) {
   }
 }
 
-void Limits::engine_started(Engine engine) const {
-  running_[static_cast<std::size_t>(engine)].fetch_add(1, std::memory_order_relaxed);
-}
-
-void Limits::engine_stopped(Engine engine) const {
-  running_[static_cast<std::size_t>(engine)].fetch_sub(1, std::memory_order_relaxed);
-}
+}  // namespace base
 
 std::vector<Engine> Limits::running_engines() const {
   std::vector<Engine> out;

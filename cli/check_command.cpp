@@ -164,7 +164,11 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
       ->type_name("CONDITION");
   add_format_option(check, options.format);
   add_limit_options(check, options.limits, "");
-  check.add_option("--jobs", options.jobs, "Worker threads (default: all cores)")->type_name("N");
+  check
+      .add_option("--jobs", options.jobs,
+                  "Threads at once, for reading, deciding and the core; 1: no helper thread (default: the CPUs the "
+                  "process may run on)")
+      ->type_name("N");
   CLI::Option* check_json = check.add_flag("--json", options.json, "Print one JSON object instead of the human report");
   check
       .add_flag("--edn", options.edn,
@@ -244,7 +248,10 @@ int run_check_command(const CheckCommandOptions& options) {
   if (options.proof) require_writable_folder("--proof", *options.proof);
 
   const InterruptScope interrupt;
-  const Limits limits(check_options.timeout_seconds, check_options.memory_limit, &interrupt.flag());
+  const Limits limits({.timeout_seconds = check_options.timeout_seconds,
+                       .memory_limit = check_options.memory_limit,
+                       .cancel = &interrupt.flag(),
+                       .jobs = options.jobs});
   check_options.limits = &limits;
   ProgressLine progress(limits, is_terminal(stderr), options.progress);
   std::optional<LimitsWatch> watch;

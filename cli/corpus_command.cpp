@@ -245,7 +245,7 @@ void add_corpus_options(CLI::App& corpus, CorpusCommandOptions& options) {
   corpus.footer(corpus_help_footer);
   // Not required: --merge reads shard reports instead; run_corpus_command asks for one or the other.
   corpus.add_option("CORPUS", options.corpus, "An expected.tsv, or a directory of .edn files with headers");
-  corpus.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+  corpus.add_option("-j,--jobs", options.jobs, "Files checked at once (default: the CPUs the process may run on)")
       ->type_name("N")
       ->check(at_least(1, "at least 1"));
   add_limit_options(corpus, options.limits, " (per file)");
@@ -306,7 +306,7 @@ int run_corpus_command(const CorpusCommandOptions& options) {
       throw UsageError("corpus: no row has a known verdict under --consistency " + options.consistency);
   }
 
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = options.jobs != 0 ? options.jobs : available_cpus();
   const std::size_t run_size = shard ? shard_row_count(all_rows.size(), *shard) : all_rows.size();
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(run_size, 1)));
   CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
@@ -336,7 +336,8 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   // --memory-limit bounds the whole process, however many rows run at once: one
   // watch measures it, and every row's limits answer to it (each row keeps its own
   // --timeout).
-  const Limits command_limits(0, check_options.memory_limit, &interrupt.flag());
+  const Limits command_limits(
+      {.memory_limit = check_options.memory_limit, .cancel = &interrupt.flag(), .jobs = options.jobs});
   const LimitsWatch watch(command_limits);
   check_options.limits = &command_limits;
   std::vector<CorpusOutcome> outcomes(rows.size());

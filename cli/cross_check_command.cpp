@@ -287,7 +287,7 @@ void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options) {
       ->check(at_least(0, "zero or more"));
   cross.add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
       ->type_name("BYTES");
-  cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: number of cores)")
+  cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: the CPUs the process may run on)")
       ->type_name("N")
       ->check(at_least(1, "at least 1"));
   cross.add_flag("!--no-proofs", options.proofs,
@@ -336,7 +336,7 @@ int run_cross_check_command(const CrossCheckOptions& options) {
     }
   }
 
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = options.jobs != 0 ? options.jobs : available_cpus();
   jobs = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(jobs, result.rows.size())));
   CheckOptions base = make_check_options(limits, 1);
   // Engines are compared on verdicts; the refutation's certificate shrinks a core once
@@ -352,7 +352,7 @@ int run_cross_check_command(const CrossCheckOptions& options) {
   // --memory-limit bounds the whole process, however many rows run at once: one
   // watch measures it, and every row's limits answer to it (each row keeps its own
   // --timeout).
-  const Limits command_limits(0, base.memory_limit, &interrupt.flag());
+  const Limits command_limits({.memory_limit = base.memory_limit, .cancel = &interrupt.flag(), .jobs = options.jobs});
   const LimitsWatch watch(command_limits);
   base.limits = &command_limits;
   ProgressBar progress(stderr, result.rows.size(), is_terminal(stderr));

@@ -152,7 +152,8 @@ void add_explore_options(CLI::App& explore, ExploreCommandOptions& options) {
       ->type_name("S")
       ->capture_default_str()
       ->check(whole_number());
-  explore.add_option("-j,--jobs", options.jobs, "Threads walking trajectories (default: number of cores)")
+  explore
+      .add_option("-j,--jobs", options.jobs, "Threads walking trajectories (default: the CPUs the process may run on)")
       ->type_name("J")
       ->check(at_least(1, "at least 1"));
   explore.add_flag("--exhaustive", options.exhaustive,
@@ -194,7 +195,8 @@ int run_explore_command(const ExploreCommandOptions& options) {
   // One deadline for the whole command (search, shrinking, certification) and Ctrl-C,
   // which ends the search and prints what it found so far, exit 130.
   const InterruptScope interrupt;
-  const Limits command_limits(options.timeout_seconds, 0, &interrupt.flag());
+  const Limits command_limits(
+      {.timeout_seconds = options.timeout_seconds, .cancel = &interrupt.flag(), .jobs = options.jobs});
   limits.limits = &command_limits;
 
   ExploreRun run;
@@ -214,7 +216,7 @@ int run_explore_command(const ExploreCommandOptions& options) {
     random.depth = options.depth;
     random.trajectories = options.trajectories;
     random.seed = options.seed;
-    random.jobs = options.jobs;
+    random.jobs = command_limits.jobs();
     ExploreProgressLine progress(random.trajectories);
     run.random = explorer->random(random, limits, progress.callback());
     run.random_options = random;

@@ -69,8 +69,7 @@ class DesignExplorer final : public Explorer {
                       const ProgressCallback& progress) const override {
     RandomReport report;
     const StopWatch watch(limits);
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    report.jobs = std::max(1u, options.jobs == 0 ? hardware : options.jobs);
+    report.jobs = options.jobs == 0 ? available_cpus() : options.jobs;
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> finished{0};
     std::atomic<std::uint64_t> failures{0};

@@ -33,9 +33,9 @@ namespace ariadne::explore {
 using systems::Action;
 
 struct ExploreLimits {
-  double timeout_seconds = 0;                 // 0: none
-  std::uint64_t memory_limit = 2ULL << 30;    // bytes of the visited set
-  const std::atomic<bool>* cancel = nullptr;  // set from outside to stop early
+  double timeout_seconds = 0;                        // 0: none
+  std::uint64_t memory_limit = kDefaultMemoryLimit;  // bytes of the visited set
+  const std::atomic<bool>* cancel = nullptr;         // set from outside to stop early
   // The command's limits (its whole deadline, Ctrl-C, the memory watch), polled
   // with the above; may be null.
   const Limits* limits = nullptr;
@@ -53,7 +53,7 @@ struct RandomOptions {
   int depth = 15;
   std::uint64_t trajectories = 40000;
   std::uint64_t seed = 0;
-  unsigned jobs = 0;  // 0: all cores
+  unsigned jobs = 0;  // 0: the CPUs the process may run on (available_cpus())
 };
 
 struct RandomReport {

@@ -5,6 +5,8 @@
 // shape for the model. Each error names the event's file:line:column.
 #include "history/history_builder.hpp"
 
+#include <ariadne/limits.hpp>
+
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -39,10 +41,10 @@ void advise_huge_pages(const std::vector<Operation>& ops) {
 constexpr std::size_t kParallelVetting = 100000;
 
 // The first operation the model rejects, by position, and why. A large history is
-// vetted in one slice per core; the earliest rejection of all is the one reported,
-// as a single pass would report it.
-std::optional<std::pair<std::size_t, std::string>> first_rejected(const std::vector<Operation>& ops,
-                                                                  const Model& model) {
+// vetted in one slice per job, on `jobs` threads (the calling thread among them); the
+// earliest rejection of all is the one reported, as a single pass would report it.
+std::optional<std::pair<std::size_t, std::string>> first_rejected(const std::vector<Operation>& ops, const Model& model,
+                                                                  unsigned jobs) {
   using Rejection = std::optional<std::pair<std::size_t, std::string>>;
   auto vet = [&](std::size_t begin, std::size_t end) -> Rejection {
     for (std::size_t i = begin; i < end; ++i) {
@@ -51,7 +53,7 @@ std::optional<std::pair<std::size_t, std::string>> first_rejected(const std::vec
     return std::nullopt;
   };
   const std::size_t slices =
-      std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), ops.size() / kParallelVetting + 1);
+      std::min<std::size_t>(jobs != 0 ? jobs : available_cpus(), ops.size() / kParallelVetting + 1);
   if (slices <= 1) return vet(0, ops.size());
   std::vector<Rejection> found(slices);
   std::vector<std::thread> threads;
@@ -190,7 +192,7 @@ History HistoryBuilder::finish() && {
                             "integer processes are clients"});
   }
   std::vector<Operation>& ops = history_.ops;
-  if (const auto bad = first_rejected(ops, model_)) {
+  if (const auto bad = first_rejected(ops, model_, jobs_)) {
     const Operation& op = ops[bad->first];
     const SourcePos pos = op.status == OpStatus::ok ? op.ret_pos : op.call_pos;
     throw InputError(history_.source, pos, bad->second);

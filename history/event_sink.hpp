@@ -47,8 +47,9 @@ struct ReadPlan {
   // The fast paths for the shapes real files have (flat_op_map.hpp); off, every line
   // goes through the general reader.
   bool fast = true;
-  // Threads reading blocks of a large file ahead of the sink; 0: one per core; 1:
-  // none, the calling thread reads everything.
+  // Threads reading blocks of a large file ahead of the sink; 0: one per CPU the
+  // process may run on (available_cpus()); 1: none, the calling thread reads
+  // everything. read_history() sets the command's jobs (Limits::jobs()).
   unsigned threads = 0;
   // A block's size, and the least size of a file read in parallel is twice this.
   std::size_t block_bytes = std::size_t{1} << 20;

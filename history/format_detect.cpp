@@ -306,6 +306,12 @@ History build_streaming(std::string_view text, const std::string& source, const 
   StreamingBuild sink(builder, file, limits);
   ReadPlan plan;
   plan.limits = limits;
+  // The command's jobs bound the reading threads and the vetting's; without limits,
+  // the CPUs the process may run on.
+  if (limits) {
+    plan.threads = limits->jobs();
+    builder.use_jobs(limits->jobs());
+  }
   stream_events(text, source, format, sink, plan);
   if (limits) StreamingBuild::stop_at_limits(*limits);
   // A file without a single event is almost always a harness that recorded nothing

@@ -27,6 +27,9 @@ class HistoryBuilder final : public EventSink {
   // Keeps only the operations `keep` accepts at their invocation (read_history's
   // filtered form); the others are paired and dropped. Set before the first add().
   void keep_only(std::function<bool(const Operation&)> keep) { keep_ = std::move(keep); }
+  // How many threads finish() may vet operations on, the calling thread among them;
+  // 0 (the default): available_cpus().
+  void use_jobs(unsigned jobs) { jobs_ = jobs; }
   void warn(ReadWarning warning) override { history_.warnings.push_back(std::move(warning)); }
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
@@ -55,6 +58,7 @@ class HistoryBuilder final : public EventSink {
 
   const Model& model_;
   std::function<bool(const Operation&)> keep_;
+  unsigned jobs_ = 0;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
   std::uint64_t client_invocations_ = 0;

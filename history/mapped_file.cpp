@@ -1,6 +1,8 @@
 // Memory-mapping with a fallback to reading, and releasing pages already parsed.
 #include "history/mapped_file.hpp"
 
+#include "base/limits_ledger.hpp"
+
 #include <ariadne/errors.hpp>
 #include <ariadne/limits.hpp>
 
@@ -87,7 +89,7 @@ void MappedFile::read_stream(int fd, const Limits* limits) {
     if (copy_.size() + more <= copy_.capacity()) return;
     const std::size_t grown = std::max({copy_.capacity() + copy_.capacity() / 2, copy_.size() + more, sizeof buffer});
     if (limits && limits->memory_limit() != 0 &&
-        (grown + copy_.capacity() > limits->memory_limit() || !limits->would_fit(grown))) {
+        (grown + copy_.capacity() > limits->memory_limit() || !base::would_fit(*limits, grown))) {
       limits->note_memory_exceeded();
       throw LimitReached(Limit::memory, limits->describe(Limit::memory));
     }

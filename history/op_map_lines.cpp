@@ -6,6 +6,8 @@
 #include "history/flat_op_map.hpp"
 #include "history/scan_room.hpp"
 
+#include <ariadne/limits.hpp>
+
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
@@ -197,10 +199,7 @@ class ParallelLines {
   std::vector<std::thread> threads_;
 };
 
-unsigned worker_count(const ReadPlan& plan) {
-  if (plan.threads != 0) return plan.threads;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+unsigned worker_count(const ReadPlan& plan) { return plan.threads != 0 ? plan.threads : available_cpus(); }
 
 }  // namespace
 

@@ -1,6 +1,8 @@
 // Room for a reader's long scans under the memory limit (scan_room.hpp).
 #include "history/scan_room.hpp"
 
+#include "base/limits_ledger.hpp"
+
 #include <ariadne/limits.hpp>
 
 #include <algorithm>
@@ -9,7 +11,7 @@
 namespace ariadne {
 
 void require_room(const Limits* limits, std::size_t seen) {
-  if (limits == nullptr || limits->memory_limit() == 0 || limits->would_fit(2 * (seen + kScanChunk))) return;
+  if (limits == nullptr || limits->memory_limit() == 0 || base::would_fit(*limits, 2 * (seen + kScanChunk))) return;
   limits->note_memory_exceeded();
   throw LimitReached(Limit::memory,
                      limits->describe(Limit::memory) + " (one line or string of the history is longer than " +

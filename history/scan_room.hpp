@@ -6,7 +6,7 @@
 // touches every page of it (a mapped file's pages count in the resident size) and
 // the copy doubles it, all between two polls. So the scans that can run over a whole
 // line or string ask first, a chunk at a time, whether the bytes they are about to
-// touch still fit (Limits::would_fit, by the watch's last measure), and stop the
+// touch still fit (base::would_fit, by the watch's last measure), and stop the
 // reading with the memory limit when they do not: what the watch would have found a
 // moment later, found before the memory is taken.
 #pragma once

@@ -8,6 +8,8 @@
 #include "portfolio/decide.hpp"
 #include "portfolio/independent.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 
 namespace ariadne {
@@ -39,7 +41,22 @@ std::string independent_hint(const Model& model) {
 
 }  // namespace
 
-CheckResult check(const History& history, const Model& model, const CheckOptions& options) {
+CheckResult check(const History& history, const Model& model, const CheckOptions& given) {
+  // The check's limits, made here once when the caller has none, from the options'
+  // own fields; every part of the check below polls these.
+  std::optional<Limits> own_limits;
+  CheckOptions options = given;
+  if (!options.limits) {
+    own_limits.emplace(LimitSettings{.timeout_seconds = given.timeout_seconds,
+                                     .memory_limit = given.memory_limit,
+                                     .cancel = given.cancel,
+                                     .jobs = given.jobs});
+    options.limits = &*own_limits;
+  }
+  // The partitions' workers and the keys' pool (CheckOptions::jobs) never go past the
+  // command's jobs, which the rest of the check (the race, the core) keeps to.
+  const unsigned jobs = options.limits->jobs();
+  options.jobs = options.jobs == 0 ? jobs : std::min(options.jobs, jobs);
   // Sequential consistency is not local: an independent history is decided whole, as
   // one object whose state holds every key's (models/independent.cpp).
   const Model* inner = options.consistency == Consistency::sequential ? nullptr : independent_inner_model(model);

@@ -65,10 +65,7 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
   const Engine engine = options.engine;
   result.engine = std::string(engine_name(engine == Engine::automatic ? opening_engine(options.consistency) : engine));
 
-  // Without the command's limits, the check makes its own from the options.
-  std::optional<Limits> own_limits;
-  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
-  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  const Limits& limits = check_limits(options);
   limits.enter(Phase::verdict);
 
   std::vector<Partition> parts = split(history, model, options.consistency);

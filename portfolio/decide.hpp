@@ -9,6 +9,7 @@
 #include "portfolio/refutation.hpp"
 
 #include <optional>
+#include <stdexcept>
 
 namespace ariadne::portfolio {
 
@@ -16,6 +17,13 @@ namespace ariadne::portfolio {
 // no engine answered.
 inline Engine opening_engine(Consistency consistency) {
   return keeps_real_time(consistency) ? Engine::wgl : Engine::program_order;
+}
+
+// The check's limits: check() makes them once, from the options' own fields when the
+// caller passed none, and sets CheckOptions::limits before anything below it runs.
+inline const Limits& check_limits(const CheckOptions& options) {
+  if (!options.limits) throw std::logic_error("check() sets CheckOptions::limits before deciding");
+  return *options.limits;
 }
 
 // With describe_refuted false, a refuted history gets its verdict only: no failing

@@ -94,9 +94,7 @@ std::vector<KeyHistory> split_by_key(const History& history) {
 CheckResult check_independent(const History& history, const Model& model, const Model& inner,
                               const CheckOptions& options) {
   const auto started = Clock::now();
-  std::optional<Limits> own_limits;
-  if (!options.limits) own_limits.emplace(options.timeout_seconds, options.memory_limit, options.cancel);
-  const Limits& limits = options.limits ? *options.limits : *own_limits;
+  const Limits& limits = check_limits(options);
   limits.enter(Phase::verdict);
 
   CheckResult result;

@@ -1,5 +1,7 @@
 #include "portfolio/parallel.hpp"
 
+#include <ariadne/limits.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -8,7 +10,7 @@
 namespace ariadne::portfolio {
 
 void for_each_index(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& job) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = available_cpus();
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, count));
   std::atomic<std::size_t> next{0};
   const auto work = [&] {

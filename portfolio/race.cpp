@@ -38,6 +38,7 @@ struct Report {
 }  // namespace
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings) {
+  if (settings.jobs == 1) return run_race_in_turn(entrants, settings);
   RaceResult result;
   std::mutex mutex;
   std::condition_variable reported;
@@ -154,6 +155,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
           break;
         case Outcome::stopped:
         case Outcome::undecided:
+        case Outcome::engine_failed:
           if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
             result.withdrawals.push_back(name + ": " + why);
           } else if (result.stop_reason == StopSignal::Why::none) {
@@ -175,7 +177,11 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
   lock.unlock();
   for (auto& t : threads) t.join();
   for (auto& entrant : entrants) result.steps += entrant->steps();
-  if (!result.winner) result.outcome = out_of_memory ? Outcome::out_of_memory : Outcome::stopped;
+  if (!result.winner) {
+    result.outcome = !result.failure.empty() ? Outcome::engine_failed
+                     : out_of_memory         ? Outcome::out_of_memory
+                                             : Outcome::stopped;
+  }
   return result;
 }
 

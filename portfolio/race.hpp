@@ -1,6 +1,7 @@
 // The race: several engines decide one partition side by side, each on its own
 // thread; the first answer that survives certification wins, and the others are
-// stopped and joined before the race returns, so no engine outlives its race.
+// stopped and joined before the race returns, so no engine outlives its race. With
+// one job the entrants take turns on the calling thread instead (race_in_turn.cpp).
 #pragma once
 
 #include <ariadne/engine.hpp>
@@ -20,7 +21,8 @@ namespace ariadne::portfolio {
 
 struct RaceResult {
   // linearizable or not_linearizable with a winner; otherwise stopped (no entrant
-  // answered before the StopSignal fired) or out_of_memory.
+  // answered before the StopSignal fired), out_of_memory, or engine_failed (an entrant
+  // threw and none answered: `failure` says what).
   search::Outcome outcome = search::Outcome::stopped;
   std::optional<Engine> winner;
   std::vector<std::uint32_t> linearization;  // the winner's, indices into the sub-history
@@ -60,8 +62,33 @@ struct RaceSettings {
   // (for the progress line's "engines running"); may be empty.
   std::function<void(const search::SearchEngine&)> started;
   std::function<void(const search::SearchEngine&)> stopped;
+  // The command's jobs (Limits::jobs()). 1: no thread is started, the entrants take
+  // turns on the calling thread (run_race_in_turn). 0 or more: a thread per entrant.
+  unsigned jobs = 0;
 };
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings);
+
+// The race on the calling thread alone, what run_race() runs with one job. Round after
+// round, each entrant still in it runs in turn: a native search for a budget of steps
+// that doubles every round (SearchEngine::run resumes where it stopped), a solver,
+// which takes no budget, until it answers or its StopSignal fires; the solvers only
+// once the searches have had the race alone for a while (race_in_turn.cpp), since a
+// solver's turn cannot be cut short. The first answer that survives certification
+// wins, as in the threaded race. Otherwise start_after is not waited for: the plan's
+// order is kept.
+//
+// Why the answers are the ones the threaded race gives: every entrant decides the
+// same question, a linearizable answer wins only once the certificate checker has
+// replayed it and a refutation is the engine's own (exhaustive search, solver), so
+// whichever entrant answers first, in time or in turn, the verdict is the history's.
+// Only which engine wins, and how soon, may differ. Why the limits still hold: each
+// entrant polls its StopSignal (deadline, cancel, the memory limit seen exceeded) as
+// it does in the threaded race, CaDiCaL through its terminate() callback and Z3 in
+// the child process its parent polls (solvers/isolated_decision.hpp: a process, not a
+// thread of ours); what the referee thread added, interrupting on a stop and
+// watching resident memory, is the entrants' own polls here and the command's
+// LimitsWatch, which samples from those polls when it has no thread (limits.hpp).
+RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings);
 
 }  // namespace ariadne::portfolio

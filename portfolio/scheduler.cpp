@@ -1,5 +1,6 @@
 #include "portfolio/scheduler.hpp"
 
+#include "base/limits_ledger.hpp"
 #include "certify/witness_checker.hpp"
 #include "engines/engine_table.hpp"
 #include "portfolio/confirmation.hpp"
@@ -37,9 +38,9 @@ constexpr std::chrono::milliseconds kMinGrace{1000};
 class RunningScope {
  public:
   RunningScope(const Limits& limits, Engine engine) : limits_(limits), engine_(engine) {
-    limits_.engine_started(engine_);
+    base::engine_started(limits_, engine_);
   }
-  ~RunningScope() { limits_.engine_stopped(engine_); }
+  ~RunningScope() { base::engine_stopped(limits_, engine_); }
   RunningScope(const RunningScope&) = delete;
   RunningScope& operator=(const RunningScope&) = delete;
 
@@ -65,13 +66,14 @@ class Scheduler {
     stop_.deadline = limits.deadline();
     stop_.limits = &limits;
     stop_.decided = &decided_;
+    stop_.decided_after = &grace_end_;
     for (std::size_t i = 0; i < parts_.size(); ++i) {
       queue_.push_back(i);
       parts_[i].run.stop = std::make_unique<StopSignal>(stop_);
       parts_[i].run.stop->settled = parts_[i].run.settled.get();
     }
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    workers_ = std::min<std::size_t>(options.jobs ? options.jobs : hw, parts_.size());
+    // check() has bounded options.jobs by the command's jobs.
+    workers_ = std::min<std::size_t>(options.jobs ? options.jobs : limits.jobs(), parts_.size());
   }
 
   // The calling thread starts alone; helpers are started only once some partition
@@ -86,12 +88,6 @@ class Scheduler {
     if (workers_ > 1 && total_ops >= kEagerHelpersOps) start_helpers();
     work(/*may_start_helpers=*/workers_ > 1);
     for (auto& t : helpers_) t.join();
-    {
-      const std::lock_guard lock(mutex_);
-      finished_ = true;
-    }
-    changed_.notify_all();
-    if (grace_timer_.joinable()) grace_timer_.join();
     if (!failure_.empty()) throw InternalError("a search engine failed: " + failure_);
   }
 
@@ -100,6 +96,7 @@ class Scheduler {
   StopSignal limits() const {
     StopSignal s = stop_;
     s.decided = nullptr;
+    s.decided_after = nullptr;
     return s;
   }
 
@@ -111,8 +108,8 @@ class Scheduler {
       {
         std::unique_lock lock(mutex_);
         // An empty queue with partitions in flight is not the end: they may come back.
-        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0 || decided_.load(); });
-        if (queue_.empty() || decided_.load()) return;
+        changed_.wait(lock, [&] { return !queue_.empty() || in_flight_ == 0 || decided(); });
+        if (queue_.empty() || decided()) return;
         i = queue_.front();
         queue_.pop_front();
         if (i > first_refuted_) {
@@ -126,7 +123,8 @@ class Scheduler {
       Partition& p = parts_[i];
       Outcome o = Outcome::out_of_memory;
       // Nothing may escape a worker thread (it would terminate the process): running
-      // out of memory is an honest unknown, anything else a bug reported after join.
+      // out of memory is an honest unknown, anything else (an engine's exception, a
+      // certificate check that threw) a bug reported after join, as an InternalError.
       try {
         if (engine_ != Engine::automatic && engines::engine_row(engine_).kind == engines::EngineKind::solver) {
           o = race(i, /*with_native=*/false);
@@ -175,7 +173,7 @@ class Scheduler {
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex_);
         if (failure_.empty()) failure_ = e.what();
-        o = Outcome::out_of_memory;
+        o = Outcome::engine_failed;
       }
       std::lock_guard lock(mutex_);
       --in_flight_;
@@ -190,6 +188,13 @@ class Scheduler {
           // Over the engines' own account: the command's memory limit is reached, for
           // every phase after this one too.
           limits_.note_memory_exceeded();
+          decided_.store(true);
+          p.run.engine.reset();
+          break;
+        case Outcome::engine_failed:
+          // A bug, not a limit: the check ends and run() throws once the workers are
+          // joined; the command's limits are left as they are, so nothing after it
+          // reads the failure as memory running out.
           decided_.store(true);
           p.run.engine.reset();
           break;
@@ -226,13 +231,17 @@ class Scheduler {
     if (limits_.deadline() != std::chrono::steady_clock::time_point::max()) {
       grace = std::min<std::chrono::steady_clock::duration>(grace, (limits_.deadline() - now) / 4);
     }
-    const auto grace_end = now + grace;
-    grace_timer_ = std::thread([this, grace_end] {
-      std::unique_lock lock(mutex_);
-      changed_.wait_until(lock, grace_end, [&] { return decided_.load() || finished_; });
-      decided_.store(true);
-      changed_.notify_all();
-    });
+    // The partitions still running see the grace end at their next poll (StopSignal::
+    // decided_after), and come back to a queue the workers then leave.
+    grace_end_.store((now + grace).time_since_epoch().count());
+  }
+
+  // Whether the check is over: a refutation has no earlier partition left to wait
+  // for, or its grace has ended, or a limit stopped it.
+  bool decided() const {
+    if (decided_.load()) return true;
+    const std::chrono::steady_clock::rep grace_end = grace_end_.load();
+    return grace_end != 0 && std::chrono::steady_clock::now().time_since_epoch().count() >= grace_end;
   }
 
   // Whether a partition before the first refuted one is still undecided (mutex_ held).
@@ -349,6 +358,7 @@ class Scheduler {
                               *p.run.stop, distrusted());
     RaceSettings settings;
     settings.settled = p.run.settled.get();
+    settings.jobs = limits_.jobs();
     settings.stop = p.run.stop.get();
     // The referee measures growth from the race's start, when the first engine may
     // already hold memory the budget counts; allowing the whole limit on top of that
@@ -357,8 +367,8 @@ class Scheduler {
     settings.resident_allowance = static_cast<std::uint64_t>(std::max<std::int64_t>(1, budget_left));
     settings.start_after = std::move(plan.start_after);
     settings.certify = [&](const std::vector<std::uint32_t>& order) { return certify_partition(i, order); };
-    settings.started = [this](const search::SearchEngine& e) { limits_.engine_started(e.id()); };
-    settings.stopped = [this](const search::SearchEngine& e) { limits_.engine_stopped(e.id()); };
+    settings.started = [this](const search::SearchEngine& e) { base::engine_started(limits_, e.id()); };
+    settings.stopped = [this](const search::SearchEngine& e) { base::engine_stopped(limits_, e.id()); };
     const auto started = std::chrono::steady_clock::now();
     RaceResult r = run_race(plan.entrants, settings);
     p.answer.searched += std::chrono::steady_clock::now() - started;
@@ -407,6 +417,7 @@ class Scheduler {
   std::vector<History> history_;  // per partition, built when a race certifies one
   StopSignal stop_;
   std::atomic<bool> decided_{false};
+  std::atomic<std::chrono::steady_clock::rep> grace_end_{0};  // see refuted(); 0: no grace running
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::size_t> queue_;
@@ -415,8 +426,6 @@ class Scheduler {
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::size_t first_refuted_ = kNone;  // the refuted partition first in order, under mutex_
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  std::thread grace_timer_;  // ends the grace of refuted(), if it has one
-  bool finished_ = false;    // every worker has returned, under mutex_
   std::string failure_;
   std::size_t workers_ = 1;
 };

@@ -9,7 +9,9 @@
 // (RaceRole::first), then its opening search alone, then the race (race_plan.hpp);
 // the worker that started a race referees it and comes back to the queue when it
 // ends. Every linearization is replayed by the certificate checker on the worker that
-// found it. Threads are started here, in race.cpp and in parallel.cpp only.
+// found it. Threads are started here, in race.cpp and in parallel.cpp only, and none
+// at all with one job (Limits::jobs()): one worker, the race in turns, the grace
+// polled.
 #pragma once
 
 #include <ariadne/limits.hpp>

@@ -10,18 +10,37 @@
 #include "refute/relaxed_check.hpp"
 #include "search/search_engine.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <thread>
 
 namespace ariadne::refute {
 
+// With one job, the search's first turn before the solver's (race_decision).
+inline constexpr std::chrono::milliseconds kSearchTurnInRace{20};
+
 // Runs `search` on a new thread and `solve` on this one, each given a copy of `stop`
 // that also fires as soon as the other has answered; returns the solver's decision
 // unless it is undecided (its failed assumptions make it the more useful one), else
 // the search's. Exceptions from either side are rethrown here, after both ended.
+//
+// With one job (stop.limits->jobs() 1) no thread is started: on this thread the
+// search has a short turn first (most questions it answers in a millisecond or two),
+// then the solver until it decides, then the search again until it does. Each answer
+// is one the race could have given (the side that answers first wins it); both sides
+// poll `stop`, so the limits hold as in the race.
 template <typename Search, typename Solve>
 RelaxedDecision race_decision(const search::StopSignal& stop, Search&& search, Solve&& solve) {
+  if (stop.limits && stop.limits->jobs() == 1) {
+    search::StopSignal turn = stop;
+    turn.deadline = std::min(stop.deadline, std::chrono::steady_clock::now() + kSearchTurnInRace);
+    if (RelaxedDecision searched = search(turn); searched.verdict != RelaxedVerdict::undecided) return searched;
+    RelaxedDecision solved = solve(stop);
+    if (solved.verdict != RelaxedVerdict::undecided || stop.check() != search::StopSignal::Why::none) return solved;
+    return search(stop);
+  }
   std::atomic<bool> solver_done{false};
   std::atomic<bool> search_done{false};
   search::StopSignal search_stop = stop;

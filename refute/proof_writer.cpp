@@ -1,6 +1,7 @@
 // Writing a proof directory (see proof_files.hpp for what it holds and why).
 #include "refute/proof_writer.hpp"
 
+#include "base/limits_ledger.hpp"
 #include "certify/proof_format.hpp"
 #include "encoder/encode.hpp"
 #include "history/edn_writer.hpp"
@@ -98,7 +99,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   hooks.should_stop = stop;
   // A whole partition's formula may not fit in what --memory-limit leaves: the solver
   // is asked its size before loading it, as the engines ask.
-  hooks.load_fits = [&limits](std::size_t bytes) { return limits.would_fit(bytes); };
+  hooks.load_fits = [&limits](std::size_t bytes) { return base::would_fit(limits, bytes); };
   const solvers::FormulaDecision decision = solvers::decide_formula(*solver, formula, hooks, recording);
   if (decision.outcome == search::Outcome::stopped) return std::nullopt;
   if (decision.outcome == search::Outcome::out_of_memory) {

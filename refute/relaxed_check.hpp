@@ -18,6 +18,7 @@
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
 
+#include "base/limits_ledger.hpp"
 #include "refute/relaxed_history.hpp"
 #include "refute/relevant_relaxed.hpp"
 #include "search/search_engine.hpp"
@@ -66,11 +67,11 @@ struct RelaxedSolverLimits {
   // Whether a formula of `bytes` fits: within memory_limit, and within what the
   // command's resident-memory measure has left (EncodeOptions::memory_ok).
   bool formula_fits(std::size_t bytes) const {
-    return bytes <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
+    return bytes <= memory_limit && (!stop.limits || base::would_fit(*stop.limits, bytes));
   }
   // Whether loading `formula` into a solver, `bytes` by its own estimate, fits.
   bool load_fits(std::size_t bytes, const encoder::Formula& formula) const {
-    return bytes + formula.memory_bytes() <= memory_limit && (!stop.limits || stop.limits->would_fit(bytes));
+    return bytes + formula.memory_bytes() <= memory_limit && (!stop.limits || base::would_fit(*stop.limits, bytes));
   }
   // Hooks for deciding `formula` on `solver`: stop at the stop signal, or once what is
   // left before the deadline would not cover freeing what the solver holds (`held`,

@@ -14,6 +14,8 @@
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
+#include "base/limits_ledger.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -81,7 +83,7 @@ class MemoryShare {
   // would notice only once the memory past the limit was taken.
   bool would_fit(std::int64_t usage) const {
     const std::int64_t growth = usage - reported_;
-    if (growth > 0 && budget_.limits() && !budget_.limits()->would_fit(static_cast<std::uint64_t>(growth)))
+    if (growth > 0 && budget_.limits() && !base::would_fit(*budget_.limits(), static_cast<std::uint64_t>(growth)))
       return false;
     return budget_.used() + growth <= static_cast<std::int64_t>(budget_.limit());
   }
@@ -103,6 +105,10 @@ struct StopSignal {
   // Set when a twin racing this work on the same question answered first (the core's
   // decisions, refute/minimal_core.cpp): stops it as `decided` does.
   const std::atomic<bool>* superseded = nullptr;
+  // The end of a refutation's grace (portfolio/scheduler.cpp) in steady_clock ticks,
+  // 0 while there is none: once it has passed, as `decided`. A time the engines' polls
+  // compare, not a timer thread's flag, so that one job needs no thread for it.
+  const std::atomic<std::chrono::steady_clock::rep>* decided_after = nullptr;
   const Limits* limits = nullptr;
 
   // memory: the command's memory limit was seen exceeded (LimitsWatch, or an engine's
@@ -111,6 +117,10 @@ struct StopSignal {
   Why check() const {
     if (decided && decided->load(std::memory_order_relaxed)) return Why::decided;
     if (settled && settled->load(std::memory_order_relaxed)) return Why::decided;
+    if (decided_after) {
+      const std::chrono::steady_clock::rep after = decided_after->load(std::memory_order_relaxed);
+      if (after != 0 && std::chrono::steady_clock::now().time_since_epoch().count() >= after) return Why::decided;
+    }
     if (cancel && cancel->load(std::memory_order_relaxed)) return Why::cancelled;
     if (limits) {
       switch (limits->reached()) {
@@ -143,6 +153,9 @@ enum class Outcome : std::uint8_t {
   undecided,      // budget spent: call run() again
   stopped,        // the StopSignal fired
   out_of_memory,  // memory the engine cannot give back (model interning) is over budget
+  // Never returned by run(): the portfolio's word for an engine that threw (a bug, or
+  // a certificate check that failed), which check() reports as an InternalError.
+  engine_failed,
 };
 
 class SearchEngine {

@@ -97,7 +97,8 @@ class SegmentedWgl final : public SearchEngine {
           if (steps() - begun >= step_budget) return o;
           break;  // only the slice before the root check ended
         case Outcome::stopped: stop_reason_ = engine_->stop_reason(); return o;
-        case Outcome::out_of_memory: return finish(o);
+        case Outcome::out_of_memory:
+        case Outcome::engine_failed: return finish(o);
         case Outcome::linearizable:
           if (accept_run()) return finish(Outcome::linearizable);
           break;

@@ -135,6 +135,7 @@
 // anywhere in their intervals, and their orders made distinct strings, each a
 // configuration of its own, though no get would ever tell them apart: forgotten,
 // they are one, and 5,000 ops with 5% crashed went from 11 s to 0.5 s.
+#include "base/limits_ledger.hpp"
 #include "models/semantics.hpp"
 #include "search/config_cache.hpp"
 #include "search/search_engine.hpp"
@@ -983,9 +984,9 @@ class Wgl final : public SegmentSearch {
     // With the command's resident-memory measure, the table may also grow only into
     // what the whole process has left (the table itself is part of what it measured).
     if (const Limits* limits = memory_.budget().limits();
-        limits && limits->memory_limit() > 0 && limits->taken_bytes() > 0) {
+        limits && limits->memory_limit() > 0 && base::taken_bytes(*limits) > 0) {
       room = std::min(room, static_cast<std::int64_t>(limits->memory_limit()) -
-                                static_cast<std::int64_t>(limits->taken_bytes()) +
+                                static_cast<std::int64_t>(base::taken_bytes(*limits)) +
                                 static_cast<std::int64_t>(cache_.bytes()));
     }
     // Keep a little headroom for the growth between two checks of the budget.

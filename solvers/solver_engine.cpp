@@ -13,6 +13,7 @@
 // as std::logic_error for the race to report, not passed on as a witness.
 #include "solvers/solver_engine.hpp"
 
+#include "base/limits_ledger.hpp"
 #include "encoder/decode.hpp"
 #include "encoder/encode.hpp"
 #include "solvers/isolated_decision.hpp"
@@ -211,7 +212,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     // before the allocation and records only what was allowed.
     options.memory_ok = [this](std::size_t bytes) {
       if (!memory_share_.would_fit(static_cast<std::int64_t>(bytes)) ||
-          (stop_.limits && !stop_.limits->would_fit(bytes))) {
+          (stop_.limits && !base::would_fit(*stop_.limits, bytes))) {
         encoding_over_budget_ = true;
         return false;
       }
@@ -234,7 +235,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     };
     hooks.load_fits = [this](std::size_t bytes) {
       return memory_share_.would_fit(static_cast<std::int64_t>(bytes + formula_.memory_bytes())) &&
-             (!stop_.limits || stop_.limits->would_fit(bytes));
+             (!stop_.limits || base::would_fit(*stop_.limits, bytes));
     };
     return decided(decide_formula(*solver_, formula_, hooks));
   }
@@ -246,7 +247,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     hooks.memory_ok = [this, limits](std::uint64_t child_bytes) {
       // The child's memory is outside this process, so the limits' resident watch
       // must be told of it too.
-      if (limits) limits->add_outside_bytes(static_cast<std::int64_t>(child_bytes) - child_bytes_);
+      if (limits) base::add_outside_bytes(*limits, static_cast<std::int64_t>(child_bytes) - child_bytes_);
       child_bytes_ = static_cast<std::int64_t>(child_bytes);
       return memory_share_.report(static_cast<std::int64_t>(child_bytes + formula_.memory_bytes()));
     };
@@ -260,7 +261,7 @@ class SolverBackedEngine final : public search::SearchEngine {
       SolverBackedEngine& engine;
       const Limits* limits;
       ~ForgetChild() {
-        if (limits) limits->add_outside_bytes(-engine.child_bytes_);
+        if (limits) base::add_outside_bytes(*limits, -engine.child_bytes_);
         engine.child_bytes_ = 0;
       }
     } forget{*this, limits};
@@ -297,7 +298,7 @@ class SolverBackedEngine final : public search::SearchEngine {
     stop_reason_ = stop_.check();
     if (stop_reason_ == StopSignal::Why::none && stopped_for_teardown_.load(std::memory_order_relaxed)) {
       stop_reason_ = StopSignal::Why::timeout;
-      if (stop_.limits) stop_.limits->note_timeout();
+      if (stop_.limits) base::note_timeout(*stop_.limits);
     }
     if (stop_reason_ == StopSignal::Why::none) stop_reason_ = StopSignal::Why::decided;
     return Outcome::stopped;

@@ -1,6 +1,7 @@
 // The limits of one command, in one object: a deadline, a request to stop (Ctrl-C,
-// SIGTERM, a caller's flag) and a memory limit, together with the phase the command is
-// in and the engines running in it.
+// SIGTERM, a caller's flag), a memory limit and the number of threads it may run at
+// once (its jobs), together with the phase the command is in and the engines running
+// in it.
 //
 // A command makes one Limits and hands it to every phase it runs: reading, the
 // verdict, the failing-op search, the core, the explanation, the proof, the report.
@@ -9,7 +10,7 @@
 // atomic loads and a clock read), so a limit stops whatever is running when it is hit,
 // and the answer can say which limit stopped which phase.
 //
-//   ariadne::Limits limits(/*timeout_seconds=*/5, /*memory_limit=*/1ULL << 30);
+//   ariadne::Limits limits({.timeout_seconds = 5, .memory_limit = 1ULL << 30, .jobs = 1});
 //   ariadne::CheckResult r = ariadne::check(history, *model, {.limits = &limits});
 //   if (r.verdict == ariadne::Verdict::unknown) ... r.limit, r.phase, r.reason ...
 #pragma once
@@ -28,6 +29,18 @@
 #include <vector>
 
 namespace ariadne {
+
+namespace base {
+class LimitsLedger;  // the engines' bookkeeping on a Limits (base/limits_ledger.hpp)
+}
+
+// The memory limit a command has unless told otherwise: CheckOptions', the command
+// line's --memory-limit and the explorer's.
+inline constexpr std::uint64_t kDefaultMemoryLimit = std::uint64_t{2} << 30;
+
+// The CPUs this process may run on, by its affinity mask (what `taskset` or a batch
+// system such as Slurm allowed it), at least 1: a command's jobs unless told otherwise.
+unsigned available_cpus();
 
 // Which limit stopped something; none while nothing has.
 enum class Limit : std::uint8_t { none, timeout, memory, cancelled };
@@ -51,19 +64,38 @@ std::string_view phase_id(Phase phase);
 // For sentences: "reading", "the verdict", "the minimal core", ...
 std::string_view phase_name(Phase phase);
 
+// What a Limits is made of. An aggregate, so designated initializers name what they
+// set: LimitSettings{.timeout_seconds = 5, .jobs = 1}.
+struct LimitSettings {
+  double timeout_seconds = 0;      // 0: no deadline
+  std::uint64_t memory_limit = 0;  // bytes; 0: no memory limit
+  // A flag set from elsewhere (a signal handler, another thread) to stop; it must
+  // outlive the Limits.
+  const std::atomic<bool>* cancel = nullptr;
+  // The most threads any part of the command runs at once, the calling thread among
+  // them: reading, vetting, the partitions' workers, the race, the core's decisions,
+  // the memory watch. 1: no thread is started at all. 0: the parent's jobs, or
+  // without a parent available_cpus().
+  unsigned jobs = 0;
+};
+
+class LimitsWatch;
+
 class Limits {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // No limit at all.
-  Limits() : Limits(0, 0, nullptr) {}
-  // timeout_seconds 0: no deadline; memory_limit 0: no memory limit; cancel: a flag set
-  // from elsewhere (a signal handler, another thread) to stop; it must outlive this.
+  // No limit at all, and available_cpus() jobs.
+  Limits() : Limits(LimitSettings{}) {}
   // With `parent` (the command's limits, when this is one row's of several), the
   // parent's limits hold as well: its deadline, its cancel flag, and its memory,
   // which the parent's LimitsWatch measures for the whole process.
+  explicit Limits(const LimitSettings& settings, const Limits* parent = nullptr);
+  // Deprecated, kept for one version: Limits(LimitSettings{...}, parent) says the same.
   Limits(double timeout_seconds, std::uint64_t memory_limit, const std::atomic<bool>* cancel = nullptr,
-         const Limits* parent = nullptr);
+         const Limits* parent = nullptr)
+      : Limits(LimitSettings{.timeout_seconds = timeout_seconds, .memory_limit = memory_limit, .cancel = cancel},
+               parent) {}
   Limits(const Limits&) = delete;
   Limits& operator=(const Limits&) = delete;
 
@@ -74,7 +106,8 @@ class Limits {
   // The deadline of a phase that may take at most `budget` of what is left.
   Clock::time_point deadline_within(Clock::duration budget) const;
   std::uint64_t memory_limit() const { return memory_limit_; }
-  const std::atomic<bool>* cancel_flag() const { return cancel_; }
+  // LimitSettings::jobs, resolved: at least 1.
+  unsigned jobs() const { return jobs_; }
 
   // What stops the command now: a cancel request first (the user asked), then memory,
   // then the deadline. Once anything is reached it stays reached, except the
@@ -85,45 +118,14 @@ class Limits {
   // The phase that was running when first_reached() was first seen.
   Phase phase_when_reached() const { return static_cast<Phase>(phase_reached_.load(std::memory_order_relaxed)); }
 
-  // The memory limit was found exceeded (by the resident-memory watch, or by an engine
-  // whose own account went over): from now on reached() says memory.
+  // The memory limit was found exceeded (by a phase of the caller's own, say, whose
+  // allocation failed): from now on reached() says memory.
   void note_memory_exceeded() const;
-  // The LimitsWatch's verdict at each sample: over the limit or not. Unlike the above
-  // it is withdrawn once the process is back under the limit, so that a batch of rows
-  // under one watch is not stopped for good by one large row.
-  void note_resident_over(bool over) const;
-  // The deadline is as good as reached: what is left of it is needed to wind down (to
-  // free what a solver holds, say). From now on reached() says timeout.
-  void note_timeout() const;
-  // Memory held on this command's behalf outside the process (a solver in a child
-  // process), counted with the process's own resident size against memory_limit().
-  void add_outside_bytes(std::int64_t delta) const {
-    outside_bytes_.fetch_add(delta, std::memory_order_relaxed);
-    if (parent_) parent_->add_outside_bytes(delta);
-  }
-  std::int64_t outside_bytes() const { return outside_bytes_.load(std::memory_order_relaxed); }
-  // What the command holds now, as its LimitsWatch last measured it (resident growth
-  // since the watch started, plus outside bytes); 0 without a watch.
-  std::uint64_t taken_bytes() const {
-    return parent_ ? parent_->taken_bytes() : taken_.load(std::memory_order_relaxed);
-  }
-  void note_taken_bytes(std::uint64_t bytes) const { taken_.store(bytes, std::memory_order_relaxed); }
-  // Whether `more` bytes could still be allocated without passing the memory limit,
-  // by the watch's last measure: asked before a large allocation (a formula, a
-  // solver), which could otherwise pass the limit between two of the watch's samples.
-  bool would_fit(std::uint64_t more) const {
-    if (parent_ && !parent_->would_fit(more)) return false;
-    return memory_limit_ == 0 || taken_bytes() + more <= memory_limit_;
-  }
   // The largest resident size the watch saw, process and outside together.
   std::uint64_t peak_resident_bytes() const { return peak_resident_.load(std::memory_order_relaxed); }
-  void note_resident_bytes(std::uint64_t bytes) const;
 
   void enter(Phase phase) const { phase_.store(static_cast<std::uint8_t>(phase), std::memory_order_relaxed); }
   Phase phase() const { return static_cast<Phase>(phase_.load(std::memory_order_relaxed)); }
-  // Engines say when they start and stop running, so a progress line can name them.
-  void engine_started(Engine engine) const;
-  void engine_stopped(Engine engine) const;
   // The engines running now, in Engine order (engine_name() names them); empty when
   // none is.
   std::vector<Engine> running_engines() const;
@@ -136,6 +138,7 @@ class Limits {
  private:
   double timeout_seconds_;
   std::uint64_t memory_limit_;
+  unsigned jobs_;
   const std::atomic<bool>* cancel_;
   const Limits* parent_;
   Clock::time_point started_;
@@ -150,6 +153,10 @@ class Limits {
   mutable std::atomic<std::uint64_t> peak_resident_{0};
   mutable std::atomic<std::uint64_t> taken_{0};
   mutable std::array<std::atomic<std::uint32_t>, kEngineCount> running_{};
+  // The watch that samples when polled, with one job (LimitsWatch); null otherwise.
+  mutable std::atomic<const LimitsWatch*> polled_watch_{nullptr};
+  friend class LimitsWatch;
+  friend class base::LimitsLedger;
 };
 
 // Thrown by a phase that has no answer to give when a limit stops it (reading a
@@ -164,24 +171,31 @@ class LimitReached : public std::runtime_error {
   Limit limit_;
 };
 
-// Watches the process's resident memory on a thread of its own, every few
-// milliseconds, and notes the memory limit exceeded once its growth since the watch
-// started, with the memory held outside (Limits::add_outside_bytes), passes
-// limits.memory_limit(): the measure that counts everything, solvers' allocations
-// included, where the engines' own accounts count only what they know they hold.
-// The resident size the program had when the watch started (its code and libraries,
-// a few MiB) is not counted. With `progress`, also calls it every 250 ms
-// once `progress_after` has passed, for a progress line. The command line keeps one
-// for each command; a library user may keep one around check() for the same limit.
+// Watches the process's resident memory every few milliseconds, and notes the memory
+// limit exceeded once its growth since the watch started, with the memory held
+// outside (a solver's child process), passes limits.memory_limit(): the measure that
+// counts everything, solvers' allocations included, where the engines' own accounts
+// count only what they know they hold. The resident size the program had when the
+// watch started (its code and libraries, a few MiB) is not counted. With `progress`,
+// also calls it every 250 ms once `progress_after` has passed, for a progress line.
+// The command line keeps one for each command; a library user may keep one around
+// check() for the same limit.
+//
+// With limits.jobs() above 1 the watch samples on a thread of its own. With one job it
+// starts none: it samples when the command polls its limits (Limits::reached(), which
+// every phase and engine calls between steps), at most every few milliseconds, and
+// calls `progress` from there, on the polling thread.
 class LimitsWatch {
  public:
   explicit LimitsWatch(const Limits& limits, std::function<void()> progress = {},
                        Limits::Clock::duration progress_after = std::chrono::seconds(2));
-  ~LimitsWatch();  // stops the thread and joins it
+  ~LimitsWatch();  // stops the thread and joins it, if there is one
   LimitsWatch(const LimitsWatch&) = delete;
   LimitsWatch& operator=(const LimitsWatch&) = delete;
 
  private:
+  friend class Limits;
+  void sample_if_due() const;
   struct State;
   std::unique_ptr<State> state_;
 };

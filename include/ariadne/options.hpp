@@ -19,9 +19,9 @@ struct CheckOptions {
   // and the solvers decide, and `engine` may name only those or brute.
   Consistency consistency = Consistency::linearizable;
   Engine engine = Engine::automatic;
-  double timeout_seconds = 0;               // 0: no limit
-  std::uint64_t memory_limit = 2ULL << 30;  // bytes of search memory
-  unsigned jobs = 0;                        // worker threads; 0: all cores
+  double timeout_seconds = 0;                        // 0: no limit
+  std::uint64_t memory_limit = kDefaultMemoryLimit;  // bytes of search memory
+  unsigned jobs = 0;                                 // worker threads; 0: all cores
   // Set to true from another thread to stop early; check() then returns unknown with
   // the reason "cancelled". Must outlive the call.
   const std::atomic<bool>* cancel = nullptr;

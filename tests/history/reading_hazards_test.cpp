@@ -7,6 +7,7 @@
 #include <ariadne/limits.hpp>
 #include <ariadne/model.hpp>
 
+#include "base/limits_ledger.hpp"
 #include "history/event_sink.hpp"
 #include "history/mapped_file.hpp"
 
@@ -135,8 +136,8 @@ TEST_SUITE("history") {
     const Limits limits(0, std::uint64_t{1} << 20);
     limits.enter(Phase::reading);
     // The watch saw the process over the limit, then back under it.
-    limits.note_resident_over(true);
-    limits.note_resident_over(false);
+    base::note_resident_over(limits, true);
+    base::note_resident_over(limits, false);
     REQUIRE(limits.reached() == Limit::none);
     CHECK(limit_of_reading(file.str(), limits) == Limit::memory);
     CHECK(limits.phase_when_reached() == Phase::reading);
