@@ -17,6 +17,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <thread>
 
 namespace ariadne::portfolio {
@@ -130,8 +132,27 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
         case Outcome::linearizable: {
           std::vector<std::uint32_t> order = engine.linearization();
           lock.unlock();
-          auto problem = settings.certify(order);
+          // The check runs here, on the referee's thread, while entrants are still
+          // running: what it throws (bad_alloc copying a large partition, a user
+          // model's step() that throws) must stop them and be joined, as an engine's
+          // failure is, not leave this scope with joinable threads.
+          std::optional<std::string> problem;
+          std::string failure;
+          bool certify_out_of_memory = false;
+          try {
+            problem = settings.certify(order);
+          } catch (const std::bad_alloc&) {
+            certify_out_of_memory = true;
+          } catch (const std::exception& error) {
+            failure = std::string("the certificate check of ") + name + "'s answer failed: " + error.what();
+          }
           lock.lock();
+          if (certify_out_of_memory || !failure.empty()) {
+            if (certify_out_of_memory) out_of_memory = true;
+            if (!failure.empty() && result.failure.empty()) result.failure = failure;
+            stop_everyone();
+            break;
+          }
           if (problem) {
             // A bug in that engine: its answer is dropped and the others race on.
             result.dropped.push_back(uncertified_linearization(engine.id(), *problem));

@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <new>
+#include <stdexcept>
 #include <thread>
 
 using namespace ariadne;
@@ -133,6 +135,34 @@ TEST_CASE("a linearization that fails certification never wins the race, and the
   REQUIRE(r.dropped.size() == 1);
   CHECK(r.dropped[0].find("jit: its linearization failed the certificate check (op 1 cannot precede op 0)") == 0);
   CHECK(r.distrusted == std::vector<Engine>{Engine::jit});
+}
+
+TEST_CASE("a certificate check that throws stops the race and is reported, with every entrant joined") {
+  // The check runs on the referee's thread while the other entrants run: what it
+  // throws once left this scope with joinable threads (std::terminate).
+  for (const bool out_of_memory : {false, true}) {
+    CAPTURE(out_of_memory);
+    Arena arena;
+    const std::size_t threads_before = thread_count();
+    std::vector<std::unique_ptr<search::SearchEngine>> entrants;
+    entrants.push_back(
+        std::make_unique<ScriptedEngine>(Engine::jit, Outcome::linearizable, std::chrono::milliseconds(1), arena.stop));
+    entrants.push_back(
+        std::make_unique<ScriptedEngine>(Engine::sat, Outcome::linearizable, std::chrono::hours(1), arena.stop));
+    auto certify = [out_of_memory](const std::vector<std::uint32_t>&) -> std::optional<std::string> {
+      if (out_of_memory) throw std::bad_alloc();
+      throw std::runtime_error("the model's step() threw");
+    };
+    const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings(certify));
+    CHECK(!r.winner);
+    if (out_of_memory) {
+      CHECK(r.outcome == Outcome::out_of_memory);
+    } else {
+      CHECK(r.outcome == Outcome::engine_failed);
+      CHECK(r.failure.find("the model's step() threw") != std::string::npos);
+    }
+    CHECK(settled_thread_count(threads_before) == threads_before);
+  }
 }
 
 TEST_CASE("a deadline stops every entrant including those that only honour interrupt") {
