@@ -1,5 +1,6 @@
 // run_race_in_turn() (race.hpp): the race with one job, its entrants taking turns on
 // the calling thread.
+#include "base/resident_memory.hpp"
 #include "engines/engine_table.hpp"
 #include "portfolio/confirmation.hpp"
 #include "portfolio/race.hpp"
@@ -61,16 +62,26 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
       at = std::max<std::chrono::steady_clock::duration>(at, kSearchesAlone);
     return std::chrono::steady_clock::now() - race_started >= at;
   };
+  // The race's own memory bound, as the threaded referee keeps it: what the
+  // partition's budget has left, over the resident size at the start.
+  const std::uint64_t resident_at_start = settings.resident_allowance > 0 ? base::resident_bytes() : 0;
   while (!result.winner && in_play()) {
     bool any_due = false;
     for (std::size_t i = 0; i < entrants.size(); ++i) any_due = any_due || (!out[i] && due(i));
+    const bool searches = searches_in_play();
     auto longest_turn = std::chrono::steady_clock::duration::zero();
     for (std::size_t i = 0; i < entrants.size() && !result.winner; ++i) {
-      // With no entrant in play due yet, the next need not wait its time.
-      if (out[i] || (any_due && !due(i))) continue;
+      // With no entrant in play due yet, the next need not wait its time; but a
+      // solver, whose turn cannot be cut short, waits its time while a search is left.
+      if (out[i] || (any_due && !due(i)) || (!any_due && searches && !pausable(*entrants[i]))) continue;
       const auto turn_started = std::chrono::steady_clock::now();
       if (const StopSignal::Why why = settings.stop->check(); why != StopSignal::Why::none) {
         result.stop_reason = why;
+        std::fill(out.begin(), out.end(), true);
+        break;
+      }
+      if (resident_at_start > 0 && base::resident_bytes() > resident_at_start + settings.resident_allowance) {
+        out_of_memory = true;
         std::fill(out.begin(), out.end(), true);
         break;
       }

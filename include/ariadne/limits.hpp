@@ -72,10 +72,12 @@ struct LimitSettings {
   // A flag set from elsewhere (a signal handler, another thread) to stop; it must
   // outlive the Limits.
   const std::atomic<bool>* cancel = nullptr;
-  // The most threads any part of the command runs at once, the calling thread among
-  // them: reading, vetting, the partitions' workers, the race, the core's decisions,
-  // the memory watch. 1: no thread is started at all. 0: the parent's jobs, or
-  // without a parent available_cpus().
+  // The command's thread budget. 1: no thread is started at all, in any part of the
+  // command (reading, vetting, the partitions' workers, the race, the core's
+  // decisions, the memory watch). N > 1: the pools (the readers of a file, the
+  // vetting, the partitions' and keys' workers, corpus rows) hold at most N threads;
+  // a race on one of them still runs each of its few engines (at most four) on a
+  // thread of its own. 0: the parent's jobs, or without a parent available_cpus().
   unsigned jobs = 0;
 };
 

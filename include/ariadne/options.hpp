@@ -21,7 +21,9 @@ struct CheckOptions {
   Engine engine = Engine::automatic;
   double timeout_seconds = 0;                        // 0: no limit
   std::uint64_t memory_limit = kDefaultMemoryLimit;  // bytes of search memory
-  unsigned jobs = 0;                                 // worker threads; 0: all cores
+  // Threads the check may run at once, never more than its limits' jobs(); 0: all of
+  // those (without `limits`, available_cpus(): the CPUs the process may run on).
+  unsigned jobs = 0;
   // Set to true from another thread to stop early; check() then returns unknown with
   // the reason "cancelled". Must outlive the call.
   const std::atomic<bool>* cancel = nullptr;
