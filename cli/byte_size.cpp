@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace ariadne::cli {
 
@@ -71,6 +72,14 @@ std::uint64_t parse_byte_size(std::string_view text, std::string_view option) {
   }
   if (bytes == 0) throw UsageError(std::string(option) + ": must be at least one byte");
   return bytes;
+}
+
+std::string byte_size_text(std::uint64_t bytes) {
+  for (const auto& [shift, unit] : {std::pair{30, "GiB"}, std::pair{20, "MiB"}, std::pair{10, "KiB"}}) {
+    const std::uint64_t size = std::uint64_t{1} << shift;
+    if (bytes != 0 && bytes % size == 0) return std::to_string(bytes / size) + unit;
+  }
+  return std::to_string(bytes);
 }
 
 }  // namespace ariadne::cli

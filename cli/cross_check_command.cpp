@@ -285,7 +285,9 @@ void add_cross_check_options(CLI::App& cross, CrossCheckOptions& options) {
       ->type_name("SECONDS")
       ->capture_default_str()
       ->check(at_least(0, "zero or more"));
-  cross.add_option("--memory-limit", options.memory_limit, "Search memory per engine and file (default 2GiB)")
+  cross
+      .add_option("--memory-limit", options.memory_limit,
+                  "Search memory per engine and file (default " + default_memory_limit_text() + ")")
       ->type_name("BYTES");
   cross.add_option("-j,--jobs", options.jobs, "Files checked at once (default: the CPUs the process may run on)")
       ->type_name("N")

@@ -10,6 +10,7 @@
 
 #include "batch/corpus_rows.hpp"
 #include "batch/imported_verdicts.hpp"
+#include "cli/byte_size.hpp"
 #include "cli/option_values.hpp"
 
 #include <ariadne/check.hpp>
@@ -27,12 +28,12 @@ namespace ariadne::cli {
 struct CrossCheckOptions {
   std::vector<std::string> corpora;  // expected.tsv files or directories
   std::string engines = "wgl,jit,sat,smt,brute,auto";
-  double timeout_seconds = 10;                // per engine and file
-  std::string memory_limit = "2GiB";          // per engine and file
-  unsigned jobs = 0;                          // files at once; 0: one per core
-  bool proofs = true;                         // certify refutations with a core and a proof
-  std::optional<std::string> import_checker;  // "knossos" or "porcupine"; --import sets both or neither
-  std::optional<std::string> import_results;  // their results
+  double timeout_seconds = 10;                             // per engine and file
+  std::string memory_limit = default_memory_limit_text();  // per engine and file
+  unsigned jobs = 0;                                       // files at once; 0: one per core
+  bool proofs = true;                                      // certify refutations with a core and a proof
+  std::optional<std::string> import_checker;               // "knossos" or "porcupine"; --import sets both or neither
+  std::optional<std::string> import_results;               // their results
   bool json = false;
 };
 

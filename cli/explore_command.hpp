@@ -4,6 +4,8 @@
 // that still fails, certified by check() and explained.
 #pragma once
 
+#include "cli/byte_size.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,7 +26,7 @@ struct ExploreCommandOptions {
   unsigned jobs = 0;
   bool exhaustive = false;
   double timeout_seconds = 0;
-  std::string memory_limit = "2GiB";
+  std::string memory_limit = default_memory_limit_text();
   double shrink_seconds = 60;
   bool no_shrink = false;
   std::vector<std::string> params;    // NAME=VALUE

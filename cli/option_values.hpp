@@ -3,6 +3,8 @@
 // Shared by `check` and `corpus`, so both read every option the same way.
 #pragma once
 
+#include "cli/byte_size.hpp"
+
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -28,8 +30,8 @@ Consistency choose_consistency(std::string_view name);
 // The options every check takes, as the command line spells them.
 struct SearchLimits {
   std::string engine = "auto";
-  double timeout_seconds = 0;         // 0: no limit
-  std::string memory_limit = "2GiB";  // see byte_size.hpp
+  double timeout_seconds = 0;                              // 0: no limit
+  std::string memory_limit = default_memory_limit_text();  // see byte_size.hpp
 };
 
 // CheckOptions for `limits` and `jobs` worker threads. Throws UsageError.

@@ -41,8 +41,8 @@ void add_limit_options(CLI::App& command, SearchLimits& limits, const std::strin
   command
       .add_option("--memory-limit", limits.memory_limit,
                   "Memory the command may take beyond the program itself, reading included, before answering "
-                  "unknown: bytes, or with K/M/G/KiB/MiB/GiB (default 2GiB)" +
-                      scope)
+                  "unknown: bytes, or with K/M/G/KiB/MiB/GiB (default " +
+                      default_memory_limit_text() + ")" + scope)
       ->type_name("BYTES");
 }
 
