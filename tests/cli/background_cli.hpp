@@ -67,6 +67,7 @@ class BackgroundCli {
     return false;
   }
 
+  pid_t pid() const { return pid_; }
   bool exited() const { return exited_; }
   int exit_status() const { return exit_status_; }
   std::string out() const { return read_text(capture_.path() / "stdout"); }
