@@ -1,5 +1,7 @@
 # The two commands of the README's quick start: `make run` and `make test`.
 # Both install any missing Debian package first, then configure and build in release mode.
+# `make run` builds the command line alone and needs no npm registry; `make test` also
+# installs the browser test's npm packages (scripts/install-deps.sh).
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARIADNE = $(BUILD)/ariadne
@@ -11,15 +13,23 @@ FUZZ_SECONDS ?= 3600
 # ON makes every compiler warning an error, in the release and the fuzz builds (CI).
 WERROR ?= OFF
 
-.PHONY: all deps configure build run test test-quick fuzz-configure fuzz-build fuzz-smoke fuzz \
+.PHONY: all deps debian-deps npm-deps configure build run test test-quick \
+        fuzz-configure fuzz-build fuzz-smoke fuzz \
         bench bench-engines bench-cores bench-unique bench-readers bench-sequential bench-frontier clean
 
 all: build
 
-deps:
-	@scripts/install-deps.sh
+# Debian's packages and the npm packages of tests/browser; debian-deps and npm-deps
+# install one kind alone.
+deps: debian-deps npm-deps
 
-configure: deps
+debian-deps:
+	@scripts/install-deps.sh --debian-only
+
+npm-deps: debian-deps
+	@scripts/install-deps.sh --npm-only
+
+configure: debian-deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null
 
 build: configure
@@ -27,7 +37,9 @@ build: configure
 
 # Two bundled examples: one linearizable (prints its witness), one not (prints the
 # offending operations). The second exits 1 by design, which is not a failure here.
-run: build
+# Builds the command line alone, not the test suite.
+run: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target ariadne-cli
 	@echo; echo '$$ ariadne check corpus/classic/lecture-example-1.edn --model register'
 	@$(ARIADNE) check corpus/classic/lecture-example-1.edn --model register
 	@echo; echo '$$ ariadne check corpus/classic/worked-example-abcd.edn --model register --init 0'
@@ -40,7 +52,7 @@ run: build
 # so the tests' timings are not disturbed, and what is left of it runs after ctest.
 # Its log is shown only if it fails. The fuzz run goes on even when a test failed, so
 # one CI run reports both.
-test: configure fuzz-configure
+test: npm-deps configure fuzz-configure
 	@status=0; \
 	nice -n 19 cmake --build $(FUZZ_BUILD) -j$(JOBS) >$(FUZZ_BUILD)/build.log 2>&1 & fuzz_build=$$!; \
 	if cmake --build $(BUILD) -j$(JOBS); then \
@@ -59,7 +71,7 @@ test: configure fuzz-configure
 test-quick: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
 
-fuzz-configure: deps
+fuzz-configure: debian-deps
 	@CC=clang-14 CXX=clang++-14 cmake -S fuzz -B $(FUZZ_BUILD) -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null
 
 fuzz-build: fuzz-configure
