@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 3600
 # ON makes every compiler warning an error, in the release and the fuzz builds (CI).
 WERROR ?= OFF
 
-.PHONY: all deps debian-deps npm-deps configure build run test test-quick \
+.PHONY: all deps debian-deps npm-deps configure build run test test-quick lint-js \
         fuzz-configure fuzz-build fuzz-smoke fuzz \
         bench bench-engines bench-cores bench-unique bench-readers bench-sequential bench-frontier clean
 
@@ -70,6 +70,13 @@ test: npm-deps configure fuzz-configure
 # Skips the suites labelled slow (the corpora and the long differential runs).
 test-quick: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
+
+# ESLint's recommended rules over the report page's script (tests/browser/eslint.config.mjs),
+# every warning a failure. ESLint comes from tests/browser's lockfile (npm-deps: its 88
+# packages install in about 7 s). The lint itself takes about 3 s (1 s of CPU).
+lint-js: npm-deps
+	@tests/browser/node_modules/.bin/eslint --config tests/browser/eslint.config.mjs --max-warnings 0 \
+	  report/page/report.js
 
 fuzz-configure: debian-deps
 	@CC=clang-14 CXX=clang++-14 cmake -S fuzz -B $(FUZZ_BUILD) -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null

@@ -3,8 +3,9 @@
 # packages (the toolchain and libraries, clang 14 and its runtime libraries for the fuzz
 # targets and their sanitizers (fuzz/), Chromium for the browser test of the HTML
 # report, clang-format 14 for the test that the tree follows .clang-format, and Clojure,
-# whose EDN reader reads `check --edn` back in a test), then the npm packages of the
-# browser test (tests/browser), from its lockfile.
+# whose EDN reader reads `check --edn` back in a test), then the npm packages of
+# tests/browser (the browser test's playwright-core and the ESLint that `make lint-js`
+# runs), from its lockfile.
 #
 #   scripts/install-deps.sh                 both
 #   scripts/install-deps.sh --debian-only   the Debian packages alone: all that building
@@ -60,7 +61,7 @@ if [ "$npm" -eq 1 ]; then
         if (require(dir + "/node_modules/" + name + "/package.json").version !== version) process.exit(1);
       } catch { process.exit(1); }
     }' "$browser_test" 2>/dev/null; then
-    echo "ariadne: installing the browser test's npm packages (tests/browser)"
+    echo "ariadne: installing the npm packages of tests/browser (the browser test, ESLint)"
     npm ci --prefix "$browser_test" --prefer-offline --no-audit --no-fund --loglevel=error
   fi
 fi
