@@ -2,10 +2,10 @@
 # Installs what ariadne builds and tests against, if any of it is missing: Debian 12
 # packages (the toolchain and libraries, clang 14 and its runtime libraries for the fuzz
 # targets and their sanitizers (fuzz/), Chromium for the browser test of the HTML
-# report, clang-format 14 for the test that the tree follows .clang-format, and Clojure,
-# whose EDN reader reads `check --edn` back in a test), then the npm packages of
-# tests/browser (the browser test's playwright-core and the ESLint that `make lint-js`
-# runs), from its lockfile.
+# report, clang-format 14 for the test that the tree follows .clang-format, clang-tidy 14
+# for `make tidy`, and Clojure, whose EDN reader reads `check --edn` back in a test),
+# then the npm packages of tests/browser (the browser test's playwright-core and the
+# ESLint that `make lint-js` runs), from its lockfile.
 #
 #   scripts/install-deps.sh                 both
 #   scripts/install-deps.sh --debian-only   the Debian packages alone: all that building
@@ -28,7 +28,8 @@ esac
 
 if [ "$debian" -eq 1 ]; then
   packages=(build-essential cmake pkg-config libz3-dev libcadical-dev libboost-graph-dev
-            libcli11-dev doctest-dev chromium clang-14 libclang-rt-14-dev clang-format-14 clojure)
+            libcli11-dev doctest-dev chromium clang-14 libclang-rt-14-dev clang-format-14
+            clang-tidy-14 clojure)
   # Node.js and npm usually come with the machine; Debian's only when there is none.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
   missing=()
