@@ -1,9 +1,9 @@
 // Decoding a model into a linearization, and the lazy transitivity of the SAT
 // back-end: a SAT solver treats order atoms as independent variables, so its model
 // may choose a < b, b < c and c < a at once. Rather than adding the cubic number of
-// transitivity clauses up front, the engine asks check_order() for the cycles the
-// model chose and adds one clause per short cycle forbidding it, then solves again
-// (the "lemmas on demand" scheme of lazy SMT solving).
+// transitivity clauses up front, the engine asks order_or_cycle_cuts() for the
+// cycles the model chose and adds one clause per short cycle forbidding it, then
+// solves again (the "lemmas on demand" scheme of lazy SMT solving).
 //
 // The graph has a vertex per op that took effect. Ops that did not are left out,
 // which loses nothing: an absent op is a crashed op, a crashed op never completes,
@@ -209,7 +209,7 @@ void sort_by_key(std::vector<std::uint32_t>& ops, const std::vector<Key>& key_of
 
 }  // namespace
 
-OrderCheck check_order(const Formula& formula, const LiteralValue& value, std::size_t max_cuts) {
+OrderCheck order_or_cycle_cuts(const Formula& formula, const LiteralValue& value, std::size_t max_cuts) {
   const ModelOrder graph(formula, value);
   OrderCheck check;
   check.order = graph.topological_order();

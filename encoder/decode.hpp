@@ -32,7 +32,7 @@ struct OrderCheck {
 
 // Builds the precedence graph of the model over the present ops and either orders it
 // or returns up to max_cuts distinct cycle cuts.
-OrderCheck check_order(const Formula& formula, const LiteralValue& value, std::size_t max_cuts);
+OrderCheck order_or_cycle_cuts(const Formula& formula, const LiteralValue& value, std::size_t max_cuts);
 
 // Positional formulas: the present ops sorted by the position whose literal is true,
 // ties by op index. Throws std::logic_error if a present op has no true position.

@@ -62,7 +62,6 @@ class SwitchableCheck {
   RelaxedDecision decide(const std::vector<bool>& keep, const search::StopSignal* stop = nullptr);
 
   std::uint64_t decisions() const { return decisions_; }
-  std::size_t formula_ops() const { return relaxed_.ops.size(); }
 
  private:
   SwitchableCheck(const search::StopSignal& stop, std::uint64_t memory_limit)

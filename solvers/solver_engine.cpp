@@ -2,9 +2,9 @@
 // solver, and solve until a model decodes into a linearization or the solver refutes.
 //
 // With the SAT back-end the order atoms are independent variables, so a model may
-// order ops in a cycle; check_order() finds such cycles, their cuts go back to the
-// solver, and it solves again (lazy transitivity). Every cut excludes the model that
-// produced it, and there are finitely many models, so the loop ends. With Z3 the atoms
+// order ops in a cycle; order_or_cycle_cuts() finds such cycles, their cuts go back
+// to the solver, and it solves again (lazy transitivity). Every cut excludes the model
+// that produced it, and there are finitely many models, so the loop ends. With Z3 the atoms
 // are integer differences and the first model decodes directly; positional formulas
 // name each op's position outright.
 //
@@ -109,7 +109,7 @@ FormulaDecision decide_loaded(Solver& solver, const encoder::Formula& formula,
       return decision;
     }
     encoder::OrderCheck check =
-        encoder::check_order(formula, value, cuts_per_model ? cuts_per_model : kMaxCutsPerModel);
+        encoder::order_or_cycle_cuts(formula, value, cuts_per_model ? cuts_per_model : kMaxCutsPerModel);
     if (check.acyclic) {
       decision.linearization = checked(solver, formula, value, std::move(check.order));
       return decision;

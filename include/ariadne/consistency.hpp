@@ -16,8 +16,6 @@
 // decides each key on its own, as Elle's :sequential-keys? does: cheaper, and weaker.
 #pragma once
 
-#include <ariadne/history.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,13 +34,7 @@ std::string consistency_names_listed();
 // Whether the condition keeps real time (linearizable) or only program order.
 inline bool keeps_real_time(Consistency c) { return c == Consistency::linearizable; }
 
-// `a` must come before `b` in every order the condition allows. Linearizable: `a`
-// completed before `b` was invoked. Sequential: the same process invoked both, `a`
-// first, and `a` did not crash (so it completed before `b` was invoked too: program
-// order is real time within one process).
-inline bool must_precede(const Operation& a, const Operation& b, Consistency c) {
-  if (keeps_real_time(c)) return a.precedes(b);
-  return a.process == b.process && a.status != OpStatus::crashed && a.call < b.call;
-}
+// The order each condition imposes between two operations is must_precede(), in
+// history.hpp beside Operation.
 
 }  // namespace ariadne

@@ -10,6 +10,7 @@
 // Real time is file order.
 #pragma once
 
+#include <ariadne/consistency.hpp>
 #include <ariadne/errors.hpp>
 #include <ariadne/limits.hpp>
 #include <ariadne/value.hpp>
@@ -83,6 +84,16 @@ struct alignas(64) Operation {
   // Real-time precedence: this op completed before `other` was invoked.
   bool precedes(const Operation& other) const { return ret < other.call; }
 };
+
+// `a` must come before `b` in every order the condition `c` (consistency.hpp)
+// allows. Linearizable: `a` completed before `b` was invoked. Sequential: the same
+// process invoked both, `a` first, and `a` did not crash (so it completed before `b`
+// was invoked too: program order is real time within one process). It stands here,
+// beside Operation, so that consistency.hpp needs no history.
+inline bool must_precede(const Operation& a, const Operation& b, Consistency c) {
+  if (keeps_real_time(c)) return a.precedes(b);
+  return a.process == b.process && a.status != OpStatus::crashed && a.call < b.call;
+}
 
 // Events that looked like a client's (:invoke, :ok or :fail) from a process that is
 // no client (only integers are: :nemesis, "n1" are not), which the history leaves

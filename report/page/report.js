@@ -750,7 +750,7 @@
       row(table, 'state before', stateBefore[i] >= 0 ? strings[stateBefore[i]] : 'unknown', true);
       row(table, 'state after', stateAfter[i] >= 0 ? strings[stateAfter[i]] : 'unknown', true);
     }
-    const before = facts.filter(([b, a]) => a === i).map(([b]) => ids[b]);
+    const before = facts.filter(([, a]) => a === i).map(([b]) => ids[b]);
     const after = facts.filter(([b]) => b === i).map(([, a]) => ids[a]);
     if (before.length) row(table, 'real time: after', 'op ' + before.slice(0, 8).join(', op ') + (before.length > 8 ? ', \u2026' : ''));
     if (after.length) row(table, 'real time: before', 'op ' + after.slice(0, 8).join(', op ') + (after.length > 8 ? ', \u2026' : ''));

@@ -39,8 +39,11 @@ struct WriteThenRead {
 TEST_SUITE("portfolio") {
   TEST_CASE("every engine of the table reports the row's identity, and names parse back to their engine") {
     WriteThenRead f;
-    CHECK(engines::engine_rows().size() + 1 == kEngineCount);
-    for (const engines::EngineRow& row : engines::engine_rows()) {
+    // Row i is engine i + 1 (automatic has no row): a value added to Engine without a
+    // row of its own leaves the table's last slot value-initialised, as automatic.
+    const auto rows = engines::engine_rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) CHECK(rows[i].engine == static_cast<Engine>(i + 1));
+    for (const engines::EngineRow& row : rows) {
       INFO(row.name);
       CHECK(row.make(f.sub, *f.model, f.memory, f.stop)->id() == row.engine);
       CHECK(parse_engine(row.name) == row.engine);

@@ -54,7 +54,7 @@ TEST_CASE("the SAT loop cuts an order cycle and ends in a valid order") {
   const encoder::Formula formula = three_cycle_formula();
 
   // The cyclic model is found and cut by the negation of its three atoms.
-  const auto cyclic = encoder::check_order(formula, testing::Assignment{{2, 3, 4}}, 256);
+  const auto cyclic = encoder::order_or_cycle_cuts(formula, testing::TrueVariables{{2, 3, 4}}, 256);
   REQUIRE_FALSE(cyclic.acyclic);
   REQUIRE(cyclic.cuts == std::vector<std::vector<encoder::Literal>>{{-4, -3, -2}});
 
@@ -64,7 +64,7 @@ TEST_CASE("the SAT loop cuts an order cycle and ends in a valid order") {
   solver->add_clause(cyclic.cuts.front());
   REQUIRE(solver->solve() == SolveResult::satisfiable);
   const auto value = [&](encoder::Literal literal) { return solver->value(literal); };
-  const auto fixed = encoder::check_order(formula, value, 256);
+  const auto fixed = encoder::order_or_cycle_cuts(formula, value, 256);
   CHECK(fixed.acyclic);
   CHECK(fixed.order == Order{0, 1, 2});
 

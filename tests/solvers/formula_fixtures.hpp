@@ -37,8 +37,12 @@ inline std::uint32_t add_group(encoder::Formula& formula, std::string name) {
   return static_cast<std::uint32_t>(formula.groups.size() - 1);
 }
 
-// An assignment given by the set of true variables; variable 1 is always true.
-struct Assignment {
+// An assignment given by the set of true variables; variable 1 is always true. Not
+// named Assignment: the formula oracle's (support/formula_oracle.hpp) is, in the same
+// namespace and the same test binary, and two classes of one name break the one
+// definition rule: the linker keeps one copy of their inline members (an unoptimised
+// build then calls the oracle's operator() on this one and crashes).
+struct TrueVariables {
   std::set<encoder::Literal> true_variables;
   bool operator()(encoder::Literal literal) const {
     const encoder::Literal variable = literal > 0 ? literal : -literal;
