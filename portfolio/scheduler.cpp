@@ -54,6 +54,16 @@ constexpr std::uint64_t kNoMemoryLimit = std::uint64_t{1} << 62;
 
 class Scheduler {
  public:
+  // Engines left in the partitions (stopped, or undecided when another partition
+  // decided) hold a share of memory_ and watch stop_'s flags, which die with the
+  // scheduler while the partitions live on: they go first. Found by the Debug build
+  // at -O0 (make test-debug), where Ctrl-C or --timeout with wgl or jit then wrote
+  // into the scheduler's dead stack frame as the partitions were destroyed.
+  ~Scheduler() {
+    for (Partition& part : parts_) part.run.engine.reset();
+  }
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
   Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
             Engine engine, std::span<const Engine> distrusted)
       : parts_(parts),

@@ -3,6 +3,8 @@
 // value here and a row there.
 #pragma once
 
+#include <ariadne/consistency.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -10,9 +12,6 @@
 #include <string_view>
 
 namespace ariadne {
-
-// consistency.hpp; declared here, since it includes history.hpp, which includes this.
-enum class Consistency : std::uint8_t;
 
 // automatic: the race (the unique-value test first, which answers at once or
 // declines; then WGL alone for 100 ms per partition, then WGL, JIT, SAT and SMT side
