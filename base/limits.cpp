@@ -128,7 +128,7 @@ void LimitsLedger::note_resident_bytes(const Limits& limits, std::uint64_t bytes
 
 std::vector<Engine> Limits::running_engines() const {
   std::vector<Engine> out;
-  for (std::size_t i = 0; i < kEngineCount; ++i) {
+  for (std::size_t i = 0; i < kEngineSlots; ++i) {
     if (running_[i].load(std::memory_order_relaxed) != 0) out.push_back(static_cast<Engine>(i));
   }
   return out;

@@ -4,7 +4,6 @@
 // the free functions below are what callers use.
 #pragma once
 
-#include <ariadne/engine.hpp>
 #include <ariadne/limits.hpp>
 
 #include <cstdint>

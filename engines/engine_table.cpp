@@ -3,9 +3,15 @@
 #include "encoder/encode.hpp"
 #include "solvers/solver_engine.hpp"
 
+#include <ariadne/limits.hpp>
+
 #include <array>
 #include <stdexcept>
 #include <string>
+
+// Limits counts the running engines in a slot per Engine value (limits.hpp).
+static_assert(ariadne::kEngineCount <= ariadne::Limits::kEngineSlots,
+              "Limits::kEngineSlots must cover every Engine value");
 
 namespace ariadne::engines {
 

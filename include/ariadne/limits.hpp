@@ -15,11 +15,10 @@
 //   if (r.verdict == ariadne::Verdict::unknown) ... r.limit, r.phase, r.reason ...
 #pragma once
 
-#include <ariadne/engine.hpp>
-
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,6 +28,9 @@
 #include <vector>
 
 namespace ariadne {
+
+// engine.hpp. Declared, not included: the limits name no engine, they count them.
+enum class Engine : std::uint8_t;
 
 namespace base {
 class LimitsLedger;  // the engines' bookkeeping on a Limits (base/limits_ledger.hpp)
@@ -128,9 +130,13 @@ class Limits {
 
   void enter(Phase phase) const { phase_.store(static_cast<std::uint8_t>(phase), std::memory_order_relaxed); }
   Phase phase() const { return static_cast<Phase>(phase_.load(std::memory_order_relaxed)); }
-  // The engines running now, in Engine order (engine_name() names them); empty when
-  // none is.
+  // The engines running now, in Engine order (engine_name(), engine.hpp, names them);
+  // empty when none is.
   std::vector<Engine> running_engines() const;
+
+  // A counter per Engine value (engine.hpp's kEngineCount, which engines/ holds to
+  // this bound): limits.hpp sits below the engines and names none of them.
+  static constexpr std::size_t kEngineSlots = 8;
 
   // "timeout after 5 s during the verdict", "memory limit of 1 GiB reached during the
   // minimal core", "cancelled during reading": for first_reached(), or for `limit`.
@@ -154,7 +160,7 @@ class Limits {
   mutable std::atomic<std::int64_t> outside_bytes_{0};
   mutable std::atomic<std::uint64_t> peak_resident_{0};
   mutable std::atomic<std::uint64_t> taken_{0};
-  mutable std::array<std::atomic<std::uint32_t>, kEngineCount> running_{};
+  mutable std::array<std::atomic<std::uint32_t>, kEngineSlots> running_{};
   // The watch that samples when polled, with one job (LimitsWatch); null otherwise.
   mutable std::atomic<const LimitsWatch*> polled_watch_{nullptr};
   friend class LimitsWatch;
