@@ -78,10 +78,10 @@ std::string flat_name(const std::string& row_name, std::set<std::string>& taken)
   return name;
 }
 
-std::vector<cli::CorpusRow> read_rows(const std::vector<std::string>& corpora) {
-  std::vector<cli::CorpusRow> rows;
+std::vector<batch::CorpusRow> read_rows(const std::vector<std::string>& corpora) {
+  std::vector<batch::CorpusRow> rows;
   for (const std::string& corpus : corpora) {
-    for (cli::CorpusRow& row : cli::read_corpus_rows(corpus)) {
+    for (batch::CorpusRow& row : batch::read_corpus_rows(corpus)) {
       if (row.error.empty()) rows.push_back(std::move(row));
     }
   }
@@ -100,7 +100,7 @@ int write_seeds(const fs::path& out, std::uintmax_t max_bytes, const std::vector
   std::size_t histories = 0;
   std::set<std::string> values;
   std::set<std::string> names;
-  for (const cli::CorpusRow& row : read_rows(corpora)) {
+  for (const batch::CorpusRow& row : read_rows(corpora)) {
     if (!fs::is_regular_file(row.path) || fs::file_size(row.path) > max_bytes) continue;
     const std::string text = read_file(row.path);
     const std::string name = flat_name(row.name, names);
@@ -144,11 +144,11 @@ int replay(const std::vector<std::string>& corpora) {
   const fuzz::CheckLimits limits{.timeout_seconds = 10};
   int wrong = 0;
   std::size_t checked = 0;
-  std::vector<cli::CorpusRow> rows;
+  std::vector<batch::CorpusRow> rows;
   for (const std::string& corpus : corpora) {
-    for (cli::CorpusRow& row : cli::read_corpus_rows(corpus)) rows.push_back(std::move(row));
+    for (batch::CorpusRow& row : batch::read_corpus_rows(corpus)) rows.push_back(std::move(row));
   }
-  for (const cli::CorpusRow& row : rows) {
+  for (const batch::CorpusRow& row : rows) {
     // A regression whose header cannot be read would otherwise stop being replayed
     // without anyone noticing.
     if (!row.error.empty()) {
