@@ -39,6 +39,25 @@ struct Report {
 
 }  // namespace
 
+void note_give_up(const search::SearchEngine& engine, Outcome outcome, RaceResult& result, bool& out_of_memory) {
+  const std::string name(engine_name(engine.id()));
+  if (outcome == Outcome::out_of_memory) {
+    out_of_memory = true;
+    result.withdrawals.push_back(name + ": memory limit reached");
+  } else if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
+    result.withdrawals.push_back(name + ": " + why);
+  } else if (result.stop_reason == StopSignal::Why::none) {
+    result.stop_reason = engine.stop_reason();
+  }
+}
+
+void settle_without_winner(RaceResult& result, bool out_of_memory) {
+  if (result.winner) return;
+  result.outcome = !result.failure.empty() ? Outcome::engine_failed
+                   : out_of_memory         ? Outcome::out_of_memory
+                                           : Outcome::stopped;
+}
+
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings) {
   if (settings.jobs == 1) return run_race_in_turn(entrants, settings);
   RaceResult result;
@@ -171,18 +190,9 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
           stop_everyone();
           break;
         case Outcome::out_of_memory:
-          out_of_memory = true;
-          result.withdrawals.push_back(name + ": memory limit reached");
-          break;
         case Outcome::stopped:
         case Outcome::undecided:
-        case Outcome::engine_failed:
-          if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
-            result.withdrawals.push_back(name + ": " + why);
-          } else if (result.stop_reason == StopSignal::Why::none) {
-            result.stop_reason = engine.stop_reason();
-          }
-          break;
+        case Outcome::engine_failed: note_give_up(engine, report.outcome, result, out_of_memory); break;
       }
     }
     if (stopping) continue;
@@ -198,11 +208,7 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
   lock.unlock();
   for (auto& t : threads) t.join();
   for (auto& entrant : entrants) result.steps += entrant->steps();
-  if (!result.winner) {
-    result.outcome = !result.failure.empty() ? Outcome::engine_failed
-                     : out_of_memory         ? Outcome::out_of_memory
-                                             : Outcome::stopped;
-  }
+  settle_without_winner(result, out_of_memory);
   return result;
 }
 

@@ -69,6 +69,13 @@ struct RaceSettings {
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings);
 
+// What both races record of an entrant that gave up (out of memory, stopped,
+// undecided, failed): the withdrawal it gives, else why it was stopped.
+void note_give_up(const search::SearchEngine& engine, search::Outcome outcome, RaceResult& result, bool& out_of_memory);
+// A race that ended without a winner: failed if an entrant failed, else out of memory
+// if one ran out, else stopped.
+void settle_without_winner(RaceResult& result, bool out_of_memory);
+
 // The race on the calling thread alone, what run_race() runs with one job. Round after
 // round, each entrant still in it runs in turn: a native search for a budget of steps
 // that doubles every round (SearchEngine::run resumes where it stopped), a solver,

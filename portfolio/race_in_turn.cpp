@@ -125,18 +125,9 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
           result.winner = engine.id();
           break;
         case Outcome::out_of_memory:
-          out_of_memory = true;
-          result.withdrawals.push_back(name + ": memory limit reached");
-          break;
         case Outcome::stopped:
         case Outcome::undecided:
-        case Outcome::engine_failed:
-          if (const std::string why = engine.withdrawal_reason(); !why.empty()) {
-            result.withdrawals.push_back(name + ": " + why);
-          } else if (result.stop_reason == StopSignal::Why::none) {
-            result.stop_reason = engine.stop_reason();
-          }
-          break;
+        case Outcome::engine_failed: note_give_up(engine, outcome, result, out_of_memory); break;
       }
     }
     // Turns grow while they are short, so that a round stays short enough for the
@@ -150,11 +141,7 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
   result.slowest_to_stop = last_ran;
   result.stop_latency_ms = 0;
   for (auto& entrant : entrants) result.steps += entrant->steps();
-  if (!result.winner) {
-    result.outcome = !result.failure.empty() ? Outcome::engine_failed
-                     : out_of_memory         ? Outcome::out_of_memory
-                                             : Outcome::stopped;
-  }
+  settle_without_winner(result, out_of_memory);
   return result;
 }
 
