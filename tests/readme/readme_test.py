@@ -40,6 +40,9 @@ FENCE = re.compile(r"^(```+)\s*([\w+-]*)\s*$")
 MARKER = re.compile(r"^<!--\s*(from|not run:)\s*(.*?)\s*-->$")
 SEPARATOR = "@@readme-test-command-{}@@"
 DURATION = re.compile(r"\b\d+(?:\.\d+)?(?= ?(?:ms|s|us)\b)")
+# The build type an install names: the README shows a release build's, and the test
+# also runs on the Debug build of `make test-debug`.
+BUILD_TYPE = re.compile(r'(Install configuration: )"\w*"')
 
 
 def read_blocks(readme_path):
@@ -93,6 +96,7 @@ def parse_console(lines):
 def normalise(line, scratch, home):
     line = line.replace(home, "~").replace(scratch, ".")
     line = DURATION.sub("N", line)
+    line = BUILD_TYPE.sub(r'\1"TYPE"', line)
     return re.sub(r" +", " ", line).rstrip()
 
 
