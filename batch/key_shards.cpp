@@ -356,7 +356,18 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
       chains.back().push_back(it->second);
     }
   }
-  result.linearization = portfolio::merge_certified(history, model, chains, consistency, "the key shards");
+  // The shards' orders come from files: a forged or stale one fails the replay, which
+  // is the reports' fault, not ariadne's (exit 65, naming them).
+  try {
+    result.linearization = portfolio::merge_certified(history, model, chains, consistency,
+                                                      portfolio::PartOrders::read_back, "the key shards");
+  } catch (const InternalError& failed) {
+    std::string names;
+    for (const auto& [index, report] : by_index) names += (names.empty() ? "" : ", ") + report->path;
+    throw InputError(paths.front(), {},
+                     std::string(failed.what()) + " (" + history.source + "); the reports (" + names +
+                         ") do not hold against this history; cannot merge");
+  }
   result.verdict = Verdict::linearizable;
   result.engine = by_index.begin()->second->result.engine;
   return merge;

@@ -229,7 +229,8 @@ CheckResult check_independent(const History& history, const Model& model, const 
     }
     return finish();
   }
-  result.linearization = merge_certified(history, model, key_chains(keys, answers), options.consistency, "the keys");
+  result.linearization = merge_certified(history, model, key_chains(keys, answers), options.consistency,
+                                         PartOrders::certified_here, "the keys");
   result.verdict = Verdict::linearizable;
   return finish();
 }

@@ -44,13 +44,19 @@ struct Composition {
 };
 Composition compose(const std::vector<PartAnswer>& parts);
 
+// Where the parts' linearizations come from, which says what is left to certify.
+enum class PartOrders {
+  certified_here,  // each certified by this process's own check: membership and real time remain
+  read_back,       // read from reports (key shards): the model's replay of every op too
+};
+
 // The parts' linearizations (each respecting real time within itself) merged into one
 // order of `history` that respects it across parts too, certified against the whole
 // history under `model`. Throws InternalError naming `parts` ("the keys", "the key
 // shards") when the merge fails the certificate check.
 std::vector<std::uint32_t> merge_certified(const History& history, const Model& model,
                                            const std::vector<std::vector<const Operation*>>& chains,
-                                           Consistency consistency, const std::string& parts);
+                                           Consistency consistency, PartOrders orders, const std::string& parts);
 
 // The first line of a refuted keyed history's explanation: "Key K (n of the history's
 // N operations) is not linearizable; so are 2 more of the 7 keys (:a, :b); what

@@ -6,6 +6,7 @@
 #include <ariadne/check.hpp>
 #include <ariadne/history.hpp>
 
+#include "batch/key_shards.hpp"
 #include "certify/witness_checker.hpp"
 #include "cli_runner.hpp"
 
@@ -223,6 +224,53 @@ TEST_SUITE("cli") {
     const std::string s0 = dir.write("h0.json", reports[0]);
     const std::string s1 = dir.write("h1.json", reports[1]);
     CHECK(run_cli({"check", file, "--model", "kv", "--merge", s0, s1}).status == 0);
+  }
+
+  TEST_CASE("check --merge replays a shard's linearization against the history: a forged one is refused") {
+    // A kv history with a violation, sharded; the refuted shard's report is then made
+    // to claim linearizable, its "linearization" its ops in call order (every op once,
+    // real time kept, the model's results not). The merge certified only membership
+    // and real time of the merged order, trusting each shard's order as though this
+    // process had certified it, and printed LINEARIZABLE.
+    TempDir dir;
+    const std::string file = (dir.path() / "h.edn").string();
+    REQUIRE(run_cli({"generate", "atomic", "--model", "kv", "--keys", "4", "--ops", "200", "--seed", "5", "--violation",
+                     "-o", file})
+                .status == 0);
+    REQUIRE(run_cli({"check", file, "--model", "kv"}).status == 1);
+    auto model = make_model_from_spec("kv");
+    const History h = build_history(read_events(file), *model);
+    std::vector<std::string> paths;
+    bool forged = false;
+    for (int i = 0; i < 2; ++i) {
+      const auto run = run_cli({"check", file, "--model", "kv", "--shard", std::to_string(i) + "/2", "--json"});
+      REQUIRE(run.status <= 1);
+      std::string text = run.out;
+      if (run.status == 1 && !forged) {
+        std::string order = "[";
+        for (const Operation& op : h.ops) {
+          // The shard's ops: those of the keys it holds (key_shards.hpp).
+          if (batch::key_shard_of(model->partition_key(op), 2) != static_cast<std::size_t>(i)) continue;
+          if (op.status != OpStatus::ok) continue;
+          order += (order.size() > 1 ? ", " : "") + std::to_string(op.id);
+        }
+        order += "]";
+        const auto at = text.find("\"verdict\": \"not-linearizable\"");
+        REQUIRE(at != std::string::npos);
+        text.replace(at, std::string("\"verdict\": \"not-linearizable\"").size(),
+                     "\"verdict\": \"linearizable\", \"linearization\": " + order);
+        // Its keys table says so too, as a linearizable shard's would.
+        for (std::size_t from = 0; (from = text.find("\"not-linearizable\"", from)) != std::string::npos;) {
+          text.replace(from, std::string("\"not-linearizable\"").size(), "\"linearizable\"");
+        }
+        forged = true;
+      }
+      paths.push_back(dir.write("s" + std::to_string(i) + ".json", text));
+    }
+    REQUIRE(forged);
+    const auto run = run_cli({"check", file, "--model", "kv", "--json", "--merge", paths[0], paths[1]});
+    CHECK_MESSAGE(run.status == 65, run.out, run.err);
+    CHECK_MESSAGE(run.err.find("do not hold against this history") != std::string::npos, run.err);
   }
 
   // Real keyed histories: Porcupine's six kv logs (the shared corpus beside the
