@@ -171,15 +171,8 @@ std::string lemma_text(std::span<const Literal> lemma) {
   return out + "0";
 }
 
-}  // namespace
-
-}  // namespace ariadne::certify
-
-namespace ariadne {
-
-using namespace certify;
-
-ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& should_stop) {
+// verify_proof()'s work, beside the helpers above.
+ProofCheck check_proof_directory(const std::string& dir, const std::function<bool()>& should_stop) {
   ProofCheck check;
   const fs::path root(dir);
   const auto fail = [&](std::string why) {
@@ -289,6 +282,16 @@ ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& sho
   check.passed.push_back("DRAT: " + drat.message);
   check.valid = true;
   return check;
+}
+
+}  // namespace
+
+}  // namespace ariadne::certify
+
+namespace ariadne {
+
+ProofCheck verify_proof(const std::string& dir, const std::function<bool()>& should_stop) {
+  return certify::check_proof_directory(dir, should_stop);
 }
 
 }  // namespace ariadne
