@@ -51,6 +51,37 @@ void note_give_up(const search::SearchEngine& engine, Outcome outcome, RaceResul
   }
 }
 
+bool take_linearization(const RaceSettings& settings, const search::SearchEngine& engine, RaceResult& result,
+                        bool& out_of_memory) {
+  std::vector<std::uint32_t> order = engine.linearization();
+  std::optional<std::string> problem;
+  // What the check throws (bad_alloc copying a large partition, a user model's step()
+  // that throws) ends the race as an engine's failure does, never past it: the
+  // threaded race still has entrants to stop and join.
+  try {
+    problem = settings.certify(order);
+  } catch (const std::bad_alloc&) {
+    out_of_memory = true;
+    return true;
+  } catch (const std::exception& error) {
+    if (result.failure.empty()) {
+      result.failure =
+          "the certificate check of " + std::string(engine_name(engine.id())) + "'s answer failed: " + error.what();
+    }
+    return true;
+  }
+  if (problem) {
+    // A bug in that engine: its answer is dropped and the others race on.
+    result.dropped.push_back(uncertified_linearization(engine.id(), *problem));
+    result.distrusted.push_back(engine.id());
+    return false;
+  }
+  result.outcome = Outcome::linearizable;
+  result.winner = engine.id();
+  result.linearization = std::move(order);
+  return true;
+}
+
 void settle_without_winner(RaceResult& result, bool out_of_memory) {
   if (result.winner) return;
   result.outcome = !result.failure.empty() ? Outcome::engine_failed
@@ -131,7 +162,6 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
     while (handled < reports.size()) {
       const Report report = reports[handled++];
       search::SearchEngine& engine = *entrants[report.entrant];
-      const std::string name(engine_name(engine.id()));
       if (stopping) {
         // An entrant that ended on its own just before the answer was taken stopped
         // with no delay at all.
@@ -149,39 +179,12 @@ RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants
       if (stopping) continue;
       switch (report.outcome) {
         case Outcome::linearizable: {
-          std::vector<std::uint32_t> order = engine.linearization();
+          // The check runs with the lock released, entrants still running: the result
+          // is the referee's alone, the lock guards the reports.
           lock.unlock();
-          // The check runs here, on the referee's thread, while entrants are still
-          // running: what it throws (bad_alloc copying a large partition, a user
-          // model's step() that throws) must stop them and be joined, as an engine's
-          // failure is, not leave this scope with joinable threads.
-          std::optional<std::string> problem;
-          std::string failure;
-          bool certify_out_of_memory = false;
-          try {
-            problem = settings.certify(order);
-          } catch (const std::bad_alloc&) {
-            certify_out_of_memory = true;
-          } catch (const std::exception& error) {
-            failure = std::string("the certificate check of ") + name + "'s answer failed: " + error.what();
-          }
+          const bool over = take_linearization(settings, engine, result, out_of_memory);
           lock.lock();
-          if (certify_out_of_memory || !failure.empty()) {
-            if (certify_out_of_memory) out_of_memory = true;
-            if (!failure.empty() && result.failure.empty()) result.failure = failure;
-            stop_everyone();
-            break;
-          }
-          if (problem) {
-            // A bug in that engine: its answer is dropped and the others race on.
-            result.dropped.push_back(uncertified_linearization(engine.id(), *problem));
-            result.distrusted.push_back(engine.id());
-            break;
-          }
-          result.outcome = Outcome::linearizable;
-          result.winner = engine.id();
-          result.linearization = std::move(order);
-          stop_everyone();
+          if (over) stop_everyone();
           break;
         }
         case Outcome::not_linearizable:

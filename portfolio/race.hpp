@@ -69,6 +69,12 @@ struct RaceSettings {
 
 RaceResult run_race(std::vector<std::unique_ptr<search::SearchEngine>>& entrants, const RaceSettings& settings);
 
+// What both races do with a linearizable answer: the certificate checker replays it
+// first. True when the race is over: the answer won, or its check threw (bad_alloc:
+// out of memory; anything else: the race's failure, an internal error after it). A
+// check that finds a problem drops the answer and distrusts the engine: false.
+bool take_linearization(const RaceSettings& settings, const search::SearchEngine& engine, RaceResult& result,
+                        bool& out_of_memory);
 // What both races record of an entrant that gave up (out of memory, stopped,
 // undecided, failed): the withdrawal it gives, else why it was stopped.
 void note_give_up(const search::SearchEngine& engine, search::Outcome outcome, RaceResult& result, bool& out_of_memory);

@@ -107,19 +107,12 @@ RaceResult run_race_in_turn(std::vector<std::unique_ptr<search::SearchEngine>>& 
       if (outcome == Outcome::undecided) continue;  // its turn is spent: the next round goes on
       out[i] = true;
       switch (outcome) {
-        case Outcome::linearizable: {
-          std::vector<std::uint32_t> order = engine.linearization();
-          if (auto problem = settings.certify(order)) {
-            // A bug in that engine: its answer is dropped and the others go on.
-            result.dropped.push_back(uncertified_linearization(engine.id(), *problem));
-            result.distrusted.push_back(engine.id());
-            break;
+        case Outcome::linearizable:
+          // A check that threw ends the race; one that found a problem drops the answer.
+          if (take_linearization(settings, engine, result, out_of_memory) && !result.winner) {
+            std::fill(out.begin(), out.end(), true);
           }
-          result.outcome = Outcome::linearizable;
-          result.winner = engine.id();
-          result.linearization = std::move(order);
           break;
-        }
         case Outcome::not_linearizable:
           result.outcome = Outcome::not_linearizable;
           result.winner = engine.id();

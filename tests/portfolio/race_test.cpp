@@ -140,8 +140,11 @@ TEST_CASE("a linearization that fails certification never wins the race, and the
 TEST_CASE("a certificate check that throws stops the race and is reported, with every entrant joined") {
   // The check runs on the referee's thread while the other entrants run: what it
   // throws once left this scope with joinable threads (std::terminate).
-  for (const bool out_of_memory : {false, true}) {
+  // With one job (the race in turns) it ends the race all the same.
+  for (const auto& [out_of_memory, jobs] :
+       {std::pair{false, 0u}, std::pair{true, 0u}, std::pair{false, 1u}, std::pair{true, 1u}}) {
     CAPTURE(out_of_memory);
+    CAPTURE(jobs);
     Arena arena;
     const std::size_t threads_before = thread_count();
     std::vector<std::unique_ptr<search::SearchEngine>> entrants;
@@ -153,7 +156,9 @@ TEST_CASE("a certificate check that throws stops the race and is reported, with 
       if (out_of_memory) throw std::bad_alloc();
       throw std::runtime_error("the model's step() threw");
     };
-    const portfolio::RaceResult r = portfolio::run_race(entrants, arena.settings(certify));
+    portfolio::RaceSettings settings = arena.settings(certify);
+    settings.jobs = jobs;
+    const portfolio::RaceResult r = portfolio::run_race(entrants, settings);
     CHECK(!r.winner);
     if (out_of_memory) {
       CHECK(r.outcome == Outcome::out_of_memory);
