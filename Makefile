@@ -74,9 +74,10 @@ test: npm-deps configure fuzz-configure
 	fi; \
 	exit $$status
 
-# Skips the suites labelled slow (the corpora and the long differential runs).
+# Skips the suites labelled slow (the corpora and the long differential runs) and the
+# test bed's real clusters (label testbed).
 test-quick: build
-	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
+	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE 'slow|testbed'
 
 # The quick tests (test-quick's) on a Debug build with libstdc++'s assertions
 # (_GLIBCXX_ASSERTIONS: a checked operator[] and front() of std::vector, std::string,
@@ -94,7 +95,7 @@ test-debug: debian-deps
 	  -DCMAKE_CXX_FLAGS='-D_GLIBCXX_ASSERTIONS -Wno-array-bounds -Wno-stringop-overflow' \
 	  -DARIADNE_WARNINGS_AS_ERRORS=$(WERROR) >/dev/null
 	@cmake --build $(DEBUG_BUILD) -j$(JOBS)
-	@cd $(DEBUG_BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
+	@cd $(DEBUG_BUILD) && ctest --output-on-failure -j$(JOBS) -LE 'slow|testbed'
 
 # clang-tidy 14 with the checks of .clang-tidy over the library and the command line
 # (TIDY_DIRS; their headers too), every finding an error. It reads the compile commands

@@ -3,7 +3,8 @@
 # packages (the toolchain and libraries, clang 14 and its runtime libraries for the fuzz
 # targets and their sanitizers (fuzz/), Chromium for the browser test of the HTML
 # report, clang-format 14 for the test that the tree follows .clang-format, clang-tidy 14
-# for `make tidy`, and Clojure, whose EDN reader reads `check --edn` back in a test),
+# for `make tidy`, Clojure, whose EDN reader reads `check --edn` back in a test, and
+# the test bed's Redis, etcd and nftables, through testbed/install-deps.sh),
 # then the npm packages of tests/browser (the browser test's playwright-core and the
 # ESLint that `make lint-js` runs), from its lockfile.
 #
@@ -46,6 +47,7 @@ if [ "$debian" -eq 1 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq "${missing[@]}"
   fi
+  "$root/testbed/install-deps.sh"
 fi
 
 # playwright-core drives Debian's Chromium; it never downloads a browser of its own.
