@@ -283,8 +283,8 @@ def main():
     parser.add_argument("--faults", help="comma-separated faults instead of the scenario's")
     parser.add_argument("--clients", type=int, default=10,
                         help="register clients (the set workload gets half as many)")
-    parser.add_argument("--values", choices=["small", "unique"], default="small",
-                        help="register values: 0-4 (default) or each write new")
+    parser.add_argument("--values", choices=["unique", "small"], default="unique",
+                        help="register values: each write new (default), or 0-4")
     parser.add_argument("--ops-per-key", type=int, default=200,
                         help="register invocations per key before the next key")
     parser.add_argument("--stagger", type=float, default=0.02,

@@ -5,7 +5,9 @@ register  Knossos' cas-register over independent keys: reads, writes and
           invocations, then on the next (Jepsen's jepsen.independent), so each key's
           history stays small enough to check however many crashed ops it holds.
           Values come from a small domain (0-4, where the search is hardest) or are
-          unique (each write and cas writes a new number). Checked with
+          unique (each write and cas writes a new number: the default, since a
+          refutation then reads as a stale read or a lost write in two or three
+          ops). Checked with
           `--model cas-register --independent`.
 set       adds of unique numbers to one set, then, once the faults are healed and
           the cluster has settled, one read of the whole set: an acknowledged add
@@ -83,6 +85,7 @@ class RegisterWorkload(Workload):
         self.ops_per_key = ops_per_key
         self.values = values
         self.keys_used = 0
+        self.last_seen = {}  # key -> the last value a completed op read or wrote
 
     def next_op(self, rng):
         with self.lock:
@@ -96,7 +99,11 @@ class RegisterWorkload(Workload):
                 return "read", key, None
             if roll < 0.75:
                 return "write", key, unique
-            return "cas", key, [rng.randint(0, max(unique - 1, 0)), unique]
+            # Compare against the last value any client saw on the key, so that some
+            # cas ops succeed; a number never written would always fail. Never nil: a
+            # cas from nil means "from absent" to the model, which neither server has.
+            old = self.last_seen.get(key)
+            return "cas", key, [0 if old is None else old, unique]
         if roll < 0.5:
             return "read", key, None
         if roll < 0.75:
@@ -108,8 +115,11 @@ class RegisterWorkload(Workload):
         process = index
         while not self.stop.is_set():
             f, key, value = self.next_op(rng)
+            read = {}
             if f == "read":
-                action = lambda: [key, client.read(key)]
+                def action():
+                    read["value"] = client.read(key)
+                    return [key, read["value"]]
             elif f == "write":
                 action = lambda: (client.write(key, value), [key, value])[1]
             else:
@@ -117,7 +127,11 @@ class RegisterWorkload(Workload):
                     if not client.cas(key, value[0], value[1]):
                         raise Failed("cas: value differs")
                     return [key, value]
-            process, _ = self.run_op(process, Keyword(f), [key, value], action, client)
+            process, outcome = self.run_op(process, Keyword(f), [key, value], action, client)
+            if outcome == "ok":
+                with self.lock:
+                    self.last_seen[key] = {"read": read.get("value"), "write": value,
+                                           "cas": value[1] if f == "cas" else None}[f]
             self.pause(rng)
 
     def final_reads(self, client, deadline):
