@@ -200,3 +200,119 @@ def classic_main(description, title, claims, summary):
         return 1
     print(f"REPRODUCED: {summary}")
     return 0
+
+
+# --- Real clusters: the test bed (testbed/run.py) -----------------------------------------
+
+TESTBED_SKIP = 77  # testbed/run.py: this machine cannot host the test bed
+
+
+def add_real_system_options(parser, default_seeds="1-10", default_duration=30):
+    """--real-system and what it takes: seeds, duration, where runs go, or runs made earlier."""
+    group = parser.add_argument_group(
+        "real system", "run the claim on real Redis or etcd clusters with testbed/run.py "
+                       "(needs root and testbed/install-deps.sh; minutes per seed)")
+    group.add_argument("--real-system", action="store_true",
+                       help="run the test bed's scenarios instead of the model")
+    group.add_argument("--real-seeds", default=default_seeds,
+                       help=f"seeds per scenario (default {default_seeds})")
+    group.add_argument("--real-duration", type=float, default=default_duration,
+                       help=f"seconds of traffic per run (default {default_duration:g})")
+    group.add_argument("--real-out", default="testbed-runs",
+                       help="where the runs are written (default ./testbed-runs)")
+    group.add_argument("--from-runs", metavar="DIR",
+                       help="read the runs already in DIR instead of running the test bed")
+
+
+def real_system_runs(args, ariadne, scenarios):
+    """The result.json of each run of `scenarios`, by scenario, from testbed/run.py (or from
+    --from-runs DIR). Exits 0 saying `skipped` when the machine cannot host the test bed."""
+    folder = args.from_runs or args.real_out
+    if not args.from_runs:
+        command = [sys.executable, os.path.join(REPO_ROOT, "testbed", "run.py"), *scenarios,
+                   "--seeds", args.real_seeds, "--duration", str(args.real_duration),
+                   "--out", folder,
+                   "--ariadne", ariadne]
+        print("$ " + " ".join(shown_path(c) if c.startswith(REPO_ROOT) else c
+                              for c in command) + "\n", flush=True)
+        done = subprocess.run(command, stdout=subprocess.DEVNULL)
+        if done.returncode == TESTBED_SKIP:
+            print("skipped: this machine cannot host the test bed (testbed/run.py says why)")
+            sys.exit(0)
+        if done.returncode != 0:
+            print(f"note: testbed/run.py exited {done.returncode}; see its messages above")
+    runs = {}
+    for scenario in scenarios:
+        runs[scenario] = []
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            path = os.path.join(folder, name, "result.json")
+            if name.startswith(scenario + "-s") and name[len(scenario) + 2:].isdigit() \
+                    and os.path.exists(path):
+                with open(path, encoding="utf-8") as source:
+                    runs[scenario].append(json.load(source))
+        runs[scenario].sort(key=lambda r: r["seed"])
+    return runs
+
+
+def real_system_table(runs, out=sys.stdout):
+    """One row per scenario: runs, verdicts of both workloads, acknowledged adds lost
+    (median and range of the per-run shares), crashed ops, check time."""
+    rows = []
+    for scenario, results in runs.items():
+        if not results:
+            rows.append([scenario, "0"] + ["-"] * 6)
+            continue
+        shares = [100.0 * r["workloads"]["set"]["lost"] / r["workloads"]["set"]["acknowledged"]
+                  for r in results if r["workloads"]["set"].get("lost") is not None
+                  and r["workloads"]["set"]["acknowledged"]]
+        refuted = {w: sum(1 for r in results if r["workloads"][w]["check"].get("verdict")
+                          == "not-linearizable") for w in ("register", "set")}
+        lost_runs = sum(1 for r in results if r["workloads"]["set"].get("lost"))
+        ops = [r["workloads"][w]["ops"] for r in results for w in ("register", "set")]
+        crashed = [r["workloads"][w]["crashed"] for r in results for w in ("register", "set")]
+        seconds = [r["workloads"][w]["check"]["check_seconds"] for r in results
+                   for w in ("register", "set")]
+        rows.append([scenario, str(len(results)),
+                     f"{refuted['register']} of {len(results)}",
+                     f"{refuted['set']} of {len(results)}",
+                     f"{lost_runs} of {len(results)}",
+                     f"{median(shares):.0f}% ({min(shares):.0f}-{max(shares):.0f}%)" if shares else "-",
+                     f"{min(ops):,}-{max(ops):,} ({min(crashed)}-{max(crashed)} crashed)",
+                     f"{max(seconds):.2f}"])
+    print_table(["scenario", "runs", "register refuted", "set refuted", "runs losing acked adds",
+                 "acked adds lost: median (range)", "ops per history", "slowest check s"],
+                rows, out=out)
+
+
+def timeline_excerpt(run_dir, most=24):
+    """The lines of a run's timeline.txt around its first loss: from the fault before the
+    first LOST line to the moment the node that acknowledged the lost writes threw them
+    away (its next full resync): the faults, each Sentinel decision once, the promoted
+    node and what the acknowledging node did. Empty when nothing was lost."""
+    path = os.path.join(run_dir, "timeline.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as source:
+        lines = [line.rstrip("\n") for line in source][1:]
+    lost = next((i for i, line in enumerate(lines) if "LOST" in line), None)
+    if lost is None:
+        return []
+    first = max((i for i in range(lost) if "NEMESIS" in lines[i]), default=lost)
+    nodes = re.findall(r"\bn\d+\b", lines[lost].split("acknowledged by", 1)[-1])
+    last = next((i for i in range(lost + 1, len(lines))
+                 if any(f"{n} redis: Full resync" in lines[i] for n in nodes)), lost)
+    wanted, seen = [], set()
+    for line in lines[first:last + 1]:
+        text = line.split(None, 1)[1]
+        if "sentinel:" in text:
+            event = text.split("sentinel: ", 1)[1]
+            if "odown" in event or event in seen:
+                continue  # five Sentinels report each decision; the first is enough
+            seen.add(event)
+        elif " redis: " in text and not (any(text.startswith(n + " ") for n in nodes)
+                                         or "MASTER MODE" in text):
+            continue  # the other replicas following along
+        elif "Connection with master lost" in text:
+            continue
+        wanted.append(line)
+    return wanted if len(wanted) <= most else wanted[:most // 2] + ["    ..."] + wanted[-most // 2:]

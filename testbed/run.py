@@ -14,6 +14,9 @@ histories. It writes OUT/SCENARIO-sSEED/ (the histories, result.json, the server
 logs) and prints one table row per workload; with several runs, OUT/table.md and
 OUT/results.tsv gather them.
 
+Missing Debian packages are installed first (testbed/install-deps.sh; --no-install
+leaves them out).
+
 Exit status: 0 every run ran and was checked (whatever the verdicts), 1 a run
 failed (an error, something left behind, a check that did not answer), 77 this
 machine cannot host the test bed (not root, no namespaces, a server missing: the
@@ -291,6 +294,8 @@ def main():
                         help="mean seconds a client waits between ops (default 0.02)")
     parser.add_argument("--settle", type=float, default=30,
                         help="seconds to wait for the cluster to settle after healing")
+    parser.add_argument("--no-install", action="store_true",
+                        help="do not install missing Debian packages (testbed/install-deps.sh)")
     parser.add_argument("--check-timeout", type=float, default=300,
                         help="ariadne check's --timeout per history (default 300)")
     args = parser.parse_args()
@@ -313,12 +318,17 @@ def main():
         print(f"run.py: no ariadne at {args.ariadne} (build it, or pass --ariadne)",
               file=sys.stderr)
         return 64
-    for name in names:
-        for binary in SCENARIOS[name]["cluster"].binaries:
-            if shutil.which(binary) is None:
-                print(f"run.py: cannot run {name} here: `{binary}` is missing "
-                      "(testbed/install-deps.sh installs it)", file=sys.stderr)
-                return SKIP
+    needed = ["ip", "nft"] + [b for n in names for b in SCENARIOS[n]["cluster"].binaries]
+    if any(shutil.which(b) is None for b in needed) and not args.no_install \
+            and os.geteuid() == 0:
+        print("run.py: installing the Debian packages the test bed needs "
+              "(testbed/install-deps.sh)", flush=True)
+        subprocess.run([os.path.join(HERE, "install-deps.sh")])
+    missing = [b for b in needed if shutil.which(b) is None]
+    if missing:
+        print(f"run.py: cannot run the test bed here: {', '.join(missing)} missing "
+              "(testbed/install-deps.sh installs them on Debian 12)", file=sys.stderr)
+        return SKIP
 
     def interrupted(signum, frame):
         raise Interrupted(signal.Signals(signum).name)
