@@ -143,7 +143,9 @@ class EtcdCluster:
     def settled(self):
         """Every member answers and all name the same leader."""
         statuses = [self.status(node) for node in self.nodes]
-        return all(statuses) and len({s[1] for s in statuses}) == 1 and statuses[0][1] != "0"
+        # The gateway leaves `leader` out when it is 0 (proto3 omits defaults): no leader.
+        return (all(statuses) and len({s[1] for s in statuses}) == 1
+                and statuses[0][1] not in (None, "0"))
 
     def restart(self, node):
         self.servers[node].start()
@@ -151,15 +153,17 @@ class EtcdCluster:
     def process_of(self, node):
         return self.servers[node]
 
-    def client(self, node):
-        return EtcdClient(self, node)
+    def client(self, node, final=False):
+        """A client beside `node`; the final reads' client reads linearizably whatever the
+        scenario, so that a lost write counted at the end is lost, not merely unseen."""
+        return EtcdClient(self, node, serializable=self.serializable and not final)
 
 
 class EtcdClient:
     """Lives in the thread of one worker, inside its node's namespace."""
 
-    def __init__(self, cluster, node):
-        self.serializable = cluster.serializable
+    def __init__(self, cluster, node, serializable):
+        self.serializable = serializable
         self.server = node
         self.gateway = Gateway(cluster.network.ip(node), OP_TIMEOUT)
 

@@ -30,7 +30,9 @@ def edn(value):
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+                   .replace("\r", "\\r").replace("\t", "\\t"))
+        return '"' + escaped + '"'
     if isinstance(value, (set, frozenset)):
         return "#{" + " ".join(edn(v) for v in sorted(value)) + "}"
     if isinstance(value, (list, tuple)):

@@ -94,13 +94,16 @@ class Nemesis(threading.Thread):
             self.network.heal()
             self.partitioned = False
             self.record("stop-partition", "healed")
-        for node in self.paused:
+        # Each fault leaves its list as it is healed, so a heal that fails halfway and is
+        # retried (finish) never restarts a server twice.
+        while self.paused:
+            node = self.paused.pop(0)
             self.cluster.process_of(node).resume()
             self.record("resume", node)
-        for node in self.killed:
+        while self.killed:
+            node = self.killed.pop(0)
             self.cluster.restart(node)
             self.record("restart", node)
-        self.paused, self.killed = [], []
 
     def finish(self):
         """Stops the schedule and heals what is still on (from the controller's thread)."""

@@ -15,8 +15,10 @@ over the namespace's loopback path, which no partition cuts: a client on the
 minority side keeps talking to the nodes on its side, as an application server
 beside a database node does.
 
-Everything made here is named after the run id (`tb` and four hex digits), so a run
-can list and remove exactly what it made and check that nothing of it is left.
+Everything made here is named after the run id (`tb` and six hex digits), so a run
+can list and remove exactly what it made and check that nothing of it is left. A run
+records itself as the id's owner in /run/ariadne-testbed/; the next run removes what
+a run whose controller died (SIGKILL, out of memory) left behind.
 """
 
 import contextlib
@@ -29,6 +31,9 @@ CLONE_NEWNET = 0x40000000
 _libc = ctypes.CDLL(None, use_errno=True)
 # The namespace the test bed was started in, to come back to (inside()).
 _home = os.open("/proc/self/ns/net", os.O_RDONLY)
+
+
+OWNERS = "/run/ariadne-testbed"  # one file per live run: its id, holding the owner's pid
 
 
 class SetupError(RuntimeError):
@@ -49,6 +54,77 @@ def _setns(descriptor, what):
         raise OSError(error, f"setns into {what}: {os.strerror(error)}")
 
 
+def go_home():
+    """Brings the calling thread back to the test bed's own namespace (a no-op there)."""
+    _setns(_home, "the test bed's own namespace")
+
+
+def claim(run_id):
+    """Records this process as the owner of run_id; False when the id is taken."""
+    os.makedirs(OWNERS, exist_ok=True)
+    try:
+        descriptor = os.open(os.path.join(OWNERS, run_id), os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return False
+    with os.fdopen(descriptor, "w") as owner:
+        owner.write(f"{os.getpid()}\n")
+    return True
+
+
+def release(run_id):
+    try:
+        os.remove(os.path.join(OWNERS, run_id))
+    except FileNotFoundError:
+        pass
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def remove_everything_of(run_id):
+    """Kills every process in the run's namespaces and removes the namespaces, the links
+    and the nftables table named after it: what a killed controller could not."""
+    for line in run("ip", "netns", "list", check=False).stdout.splitlines():
+        namespace = line.split()[0] if line.split() else ""
+        if namespace.startswith(run_id + "-"):
+            for pid in run("ip", "netns", "pids", namespace, check=False).stdout.split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+            run("ip", "netns", "delete", namespace, check=False)
+    for line in run("ip", "-o", "link", "show", check=False).stdout.splitlines():
+        fields = line.split(": ")
+        if len(fields) > 1 and fields[1].split("@")[0].startswith(run_id):
+            run("ip", "link", "delete", fields[1].split("@")[0], check=False)
+    run("nft", "delete", "table", "bridge", run_id, check=False)
+
+
+def sweep_orphans():
+    """Removes what runs whose controller died (SIGKILL, out of memory) left behind; returns
+    their ids. A run whose owner is still alive is left alone."""
+    swept = []
+    if not os.path.isdir(OWNERS):
+        return swept
+    for run_id in os.listdir(OWNERS):
+        try:
+            with open(os.path.join(OWNERS, run_id), encoding="utf-8") as owner:
+                pid = int(owner.read().strip() or 0)
+        except (OSError, ValueError):
+            pid = 0
+        if pid and _alive(pid):
+            continue
+        remove_everything_of(run_id)
+        release(run_id)
+        swept.append(run_id)
+    return swept
+
+
 def enter(namespace):
     """Moves the calling thread into the named network namespace (setns(2)) for good.
     A thread that has entered one must not start processes: they would start there."""
@@ -63,11 +139,11 @@ def enter(namespace):
 def inside(namespace):
     """Runs a block in the named namespace and comes back: a socket opened inside stays
     there, so the controller can reach every node over its loopback path."""
-    enter(namespace)
     try:
+        enter(namespace)
         yield
     finally:
-        _setns(_home, "the test bed's own namespace")
+        go_home()
 
 
 class Service:
@@ -83,6 +159,8 @@ class Service:
         self.pids = []  # every pid this service had, for the leftover check
 
     def start(self):
+        if self.running():
+            raise RuntimeError(f"{self.argv[0]} on {self.node} is already running")
         with open(self.log_path, "ab") as log:
             # `ip netns exec` execs the server, so the pid is the server's own.
             self.process = subprocess.Popen(
@@ -112,26 +190,27 @@ class Service:
         self.paused = False
 
     def stop(self):
-        """SIGTERM, then SIGKILL after 5 s; a paused server is resumed first."""
-        if not self.running():
-            return
-        self.resume()
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-    def alive_pids(self):
-        alive = []
-        for pid in self.pids:
+        """SIGTERM, then SIGKILL after 5 s; a paused server is resumed first. Any earlier
+        pid of this service still alive is killed too."""
+        if self.running():
+            self.resume()
+            self.process.terminate()
             try:
-                os.kill(pid, 0)
-                alive.append(pid)
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for pid in self.alive_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        return alive
+
+    def alive_pids(self):
+        """The pids of this service still running (a zombie of ours is reaped first)."""
+        if self.process is not None:
+            self.process.poll()
+        return [pid for pid in self.pids if _alive(pid)]
 
 
 class Network:
@@ -161,11 +240,11 @@ class Network:
         for tool in ("ip", "nft"):
             if run("sh", "-c", f"command -v {tool}", check=False).returncode != 0:
                 raise SetupError(f"`{tool}` is missing (testbed/install-deps.sh installs it)")
-        self.made = True
         try:
             run("ip", "link", "add", self.bridge, "type", "bridge")
         except RuntimeError as error:
             raise SetupError(f"cannot make a bridge here: {error}") from error
+        self.made = True  # only now: a bridge of this name that was there is not ours
         run("ip", "link", "set", self.bridge, "up")
         for node in self.nodes:
             namespace = self.namespace(node)

@@ -6,9 +6,10 @@ majority of them cannot reach it for a second. Timeouts are shortened so that a
 20-60 s test sees several failovers (down-after 1 s, failover-timeout 4 s,
 replication ping 1 s); everything else is Redis 7.0's default.
 
-The client is the one Redis documents for Sentinel: ask the Sentinel (here the one
-beside the client, on its side of any partition) where the primary is, send the
-command there, ask again every half second and after any error. With `wait`, a
+The client follows Redis' guide for Sentinel clients: ask the Sentinel (here the one
+beside the client, on its side of any partition) where the primary is, check with ROLE
+that the node named is a primary when connecting to it, send the commands there, and
+ask the Sentinel again every half second and after any error. With `wait`, a
 write is acknowledged only when `WAIT 2 1000` says two replicas (three copies in
 all) have it; fewer leaves the write indeterminate, as it did take effect on the
 primary. A cas is a Lua script (GET, compare, SET), atomic on the server.
@@ -150,7 +151,8 @@ class RedisCluster:
     def process_of(self, node):
         return self.servers[node]
 
-    def client(self, node):
+    def client(self, node, final=False):
+        """A client beside `node` (the final reads' client is no different here)."""
         return RedisClient(self, node)
 
 
@@ -194,8 +196,15 @@ class RedisClient:
                 self.server = self.node_of.get(address[0], address[0])
                 try:
                     self.primary = resp.Connection(address[0], int(address[1]), OP_TIMEOUT)
-                except OSError as error:
+                    role = self.primary.call("ROLE")[0]
+                except (OSError, resp.ServerError) as error:
+                    self._drop()
                     raise Failed(f"connect: {error}") from error
+                if role != "master":
+                    # A Sentinel's stale answer: Redis' guide for Sentinel clients says to
+                    # check the role of the node it names before using it.
+                    self._drop()
+                    raise Failed(f"{self.server} is a {role}, not the primary")
             self.refresh_at = now + 0.5
         return self.primary
 

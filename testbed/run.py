@@ -48,7 +48,22 @@ SKIP = 77
 
 
 class Interrupted(Exception):
-    pass
+    """SIGINT or SIGTERM; `leftovers` says what the run could not remove."""
+
+    leftovers = []
+
+
+# The first signal raises Interrupted in the main thread, except during a teardown,
+# which must finish: then it is deferred until the teardown is done.
+SIGNALS = {"tearing_down": False, "deferred": False, "first": None}
+
+
+def on_signal(signum, frame):
+    SIGNALS["first"] = SIGNALS["first"] or signal.Signals(signum).name
+    if SIGNALS["tearing_down"]:
+        SIGNALS["deferred"] = True
+        return
+    raise Interrupted(SIGNALS["first"])
 
 
 def parse_seeds(text):
@@ -99,7 +114,7 @@ def final_reads(cluster, workloads, deadline, errors):
     def body():
         try:
             net.enter(cluster.network.namespace(cluster.nodes[0]))
-            client = cluster.client(cluster.nodes[0])
+            client = cluster.client(cluster.nodes[0], final=True)
             try:
                 for workload in workloads:
                     workload.final_reads(client, deadline)
@@ -112,12 +127,19 @@ def final_reads(cluster, workloads, deadline, errors):
     thread.join()
 
 
-def record_run(args, scenario_name, seed, run_dir):
-    """Runs the cluster and the workloads; returns the workloads and facts of the run."""
+def record_run(args, scenario_name, seed, run_dir, facts):
+    """Runs the cluster and the workloads and returns the workloads; fills `facts` (the run
+    id, errors, whether the cluster settled, the faults, what was left behind) as it goes,
+    so that they survive an exception."""
     scenario = SCENARIOS[scenario_name]
     # Names and addresses are drawn afresh, not from the seed, so that two runs at once
-    # (two seeds, or a test beside a grid) never share a namespace or a bridge.
-    run_id = "tb" + secrets.token_hex(2)
+    # (two seeds, or a test beside a grid) never share a namespace or a bridge; the owner
+    # file makes the id this run's alone.
+    while True:
+        run_id = "tb" + secrets.token_hex(3)
+        if not net.Network(run_id, [], "").leftovers() and net.claim(run_id):
+            break
+    facts["run_id"] = run_id
     subnet = f"10.{secrets.randbelow(64) + 64}.{secrets.randbelow(254) + 1}"
     network = net.Network(run_id, scenario["cluster"].nodes, subnet)
     cluster = scenario["cluster"](network, run_dir, **scenario["settings"])
@@ -128,7 +150,6 @@ def record_run(args, scenario_name, seed, run_dir):
                        args.stagger)
     workloads = [register, adds]
     faults = args.faults.split(",") if args.faults else scenario["faults"]
-    facts = {"run_id": run_id, "errors": [], "settled": False}
     nemesis = None
     threads = []
     try:
@@ -153,18 +174,30 @@ def record_run(args, scenario_name, seed, run_dir):
         time.sleep(1.0)  # replication catching up after the roles settled
         final_reads(cluster, workloads, time.monotonic() + 20, facts["errors"])
     finally:
-        for workload in workloads:
-            workload.stop.set()
-        if nemesis is not None and nemesis.is_alive():
-            nemesis.stopping.set()
-            nemesis.join()
-        cluster.stop()
-        network.down()
-        left = network.leftovers()
-        left += [f"pid {pid}" for s in cluster.services() for pid in s.alive_pids()]
-        facts["leftovers"] = left
-    facts["faults"] = nemesis.log if nemesis else []
-    return workloads, facts
+        # A signal now is remembered, not raised: a teardown cut halfway would leave
+        # servers and namespaces behind. The thread may have been caught inside a
+        # node's namespace (net.inside), and ip and nft must run from home.
+        SIGNALS["tearing_down"] = True
+        try:
+            net.go_home()
+            for workload in workloads:
+                workload.stop.set()
+            if nemesis is not None and nemesis.is_alive():
+                nemesis.stopping.set()
+                nemesis.join()
+            cluster.stop()
+            network.down()
+            left = network.leftovers()
+            left += [f"pid {pid}" for s in cluster.services() for pid in s.alive_pids()]
+            facts["leftovers"] = left
+            if not left:
+                net.release(run_id)  # else the next run's sweep removes what is left
+            facts["faults"] = nemesis.log if nemesis else []
+        finally:
+            SIGNALS["tearing_down"] = False
+            if SIGNALS["deferred"]:
+                raise Interrupted(SIGNALS["first"])
+    return workloads
 
 
 def check(args, path, model, independent, json_path):
@@ -197,6 +230,9 @@ def summarize(workload):
 
 
 def one_run(args, scenario_name, seed):
+    """One run, recorded and checked; its result.json is written whatever happens, an
+    error included (then with no workloads), except when the machine cannot host the
+    test bed or a signal stops the run (Interrupted, carrying what was left behind)."""
     run_dir = os.path.abspath(os.path.join(args.out, f"{scenario_name}-s{seed}"))
     if os.path.exists(run_dir):
         shutil.rmtree(run_dir)
@@ -204,7 +240,17 @@ def one_run(args, scenario_name, seed):
     print(f"== {scenario_name} seed {seed}: {args.duration:g} s of traffic, "
           f"faults {args.faults or ','.join(SCENARIOS[scenario_name]['faults'])} -> {run_dir}",
           flush=True)
-    workloads, facts = record_run(args, scenario_name, seed, run_dir)
+    facts = {"run_id": None, "errors": [], "settled": False, "leftovers": [], "faults": []}
+    workloads = []
+    try:
+        workloads = record_run(args, scenario_name, seed, run_dir, facts)
+    except net.SetupError:
+        raise
+    except Interrupted as error:
+        error.leftovers = facts["leftovers"]
+        raise
+    except Exception as error:  # a server that would not start, a failing ip or nft
+        facts["errors"].append(f"{type(error).__name__}: {error}")
     result = {"scenario": scenario_name, "seed": seed, "duration": args.duration,
               **facts, "workloads": {}}
     for workload in workloads:
@@ -219,8 +265,9 @@ def one_run(args, scenario_name, seed):
             entry["check"] = check(args, path, "set", False,
                                    os.path.join(run_dir, "check-set.json"))
         result["workloads"][workload.name] = entry
-    write_timeline(run_dir, SCENARIOS[scenario_name]["cluster"].nodes, facts["faults"],
-                   workloads[1].history)
+    if workloads:
+        write_timeline(run_dir, SCENARIOS[scenario_name]["cluster"].nodes, facts["faults"],
+                       workloads[1].history)
     with open(os.path.join(run_dir, "result.json"), "w", encoding="utf-8") as out:
         json.dump(result, out, indent=2, default=list)
         out.write("\n")
@@ -243,7 +290,7 @@ def rows_of(result):
 
 
 def table(rows):
-    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(COLUMNS)]
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(COLUMNS)]
     line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
     return "\n".join([line(COLUMNS), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
                      + [line(r) for r in rows])
@@ -330,10 +377,11 @@ def main():
               "(testbed/install-deps.sh installs them on Debian 12)", file=sys.stderr)
         return SKIP
 
-    def interrupted(signum, frame):
-        raise Interrupted(signal.Signals(signum).name)
-    signal.signal(signal.SIGTERM, interrupted)
-    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    if os.geteuid() == 0:
+        for run_id in net.sweep_orphans():
+            print(f"run.py: removed what the dead run {run_id} left behind", flush=True)
 
     seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]
     os.makedirs(args.out, exist_ok=True)
@@ -345,16 +393,21 @@ def main():
             except net.SetupError as error:
                 print(f"run.py: cannot run the test bed here: {error}", file=sys.stderr)
                 return SKIP
-            except Interrupted as signal_name:
-                print(f"run.py: stopped by {signal_name}; everything made was removed",
-                      file=sys.stderr)
+            except Interrupted as stopped:
+                if stopped.leftovers:
+                    print(f"run.py: stopped by {stopped}; left behind, for the next run to "
+                          f"remove: {', '.join(stopped.leftovers)}", file=sys.stderr)
+                else:
+                    print(f"run.py: stopped by {stopped}; everything made was removed",
+                          file=sys.stderr)
                 return 130
             rows += list(rows_of(result))
-            print(table(list(rows_of(result))), flush=True)
+            if result["workloads"]:
+                print(table(list(rows_of(result))), flush=True)
             for problem in problems_of(result):
                 print(f"run.py: {name} seed {seed}: {problem}", file=sys.stderr)
                 status = 1
-    if len(rows) > len(list(rows_of(result))):
+    if len(names) * len(seeds) > 1:
         with open(os.path.join(args.out, "table.md"), "w", encoding="utf-8") as out:
             out.write(table(rows) + "\n")
         with open(os.path.join(args.out, "results.tsv"), "w", encoding="utf-8") as out:
