@@ -254,6 +254,11 @@ def real_system_runs(args, ariadne, scenarios):
     return runs
 
 
+def percent(share):
+    """A share in percent: one decimal below 10% (0.2%), none above (21%)."""
+    return f"{share:.1f}%" if 0 < share < 10 else f"{share:.0f}%"
+
+
 def real_system_table(runs, out=sys.stdout):
     """One row per scenario: runs, verdicts of both workloads, acknowledged adds lost
     (median and range of the per-run shares), crashed ops, check time."""
@@ -276,7 +281,8 @@ def real_system_table(runs, out=sys.stdout):
                      f"{refuted['register']} of {len(results)}",
                      f"{refuted['set']} of {len(results)}",
                      f"{lost_runs} of {len(results)}",
-                     f"{median(shares):.0f}% ({min(shares):.0f}-{max(shares):.0f}%)" if shares else "-",
+                     f"{percent(median(shares))} ({percent(min(shares))}-{percent(max(shares))})"
+                     if shares else "-",
                      f"{min(ops):,}-{max(ops):,} ({min(crashed)}-{max(crashed)} crashed)",
                      f"{max(seconds):.2f}"])
     print_table(["scenario", "runs", "register refuted", "set refuted", "runs losing acked adds",

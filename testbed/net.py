@@ -54,6 +54,15 @@ def _setns(descriptor, what):
         raise OSError(error, f"setns into {what}: {os.strerror(error)}")
 
 
+def check_host():
+    """Raises SetupError unless this process can make namespaces and partitions."""
+    if os.geteuid() != 0:
+        raise SetupError("the test bed needs root: it makes network namespaces")
+    for tool in ("ip", "nft"):
+        if run("sh", "-c", f"command -v {tool}", check=False).returncode != 0:
+            raise SetupError(f"`{tool}` is missing (testbed/install-deps.sh installs it)")
+
+
 def go_home():
     """Brings the calling thread back to the test bed's own namespace (a no-op there)."""
     _setns(_home, "the test bed's own namespace")
@@ -235,11 +244,7 @@ class Network:
 
     def up(self):
         """Makes the namespaces, the veth pairs, the bridge and the empty partition table."""
-        if os.geteuid() != 0:
-            raise SetupError("the test bed needs root: it makes network namespaces")
-        for tool in ("ip", "nft"):
-            if run("sh", "-c", f"command -v {tool}", check=False).returncode != 0:
-                raise SetupError(f"`{tool}` is missing (testbed/install-deps.sh installs it)")
+        check_host()
         try:
             run("ip", "link", "add", self.bridge, "type", "bridge")
         except RuntimeError as error:

@@ -132,6 +132,7 @@ def record_run(args, scenario_name, seed, run_dir, facts):
     id, errors, whether the cluster settled, the faults, what was left behind) as it goes,
     so that they survive an exception."""
     scenario = SCENARIOS[scenario_name]
+    net.check_host()
     # Names and addresses are drawn afresh, not from the seed, so that two runs at once
     # (two seeds, or a test beside a grid) never share a namespace or a bridge; the owner
     # file makes the id this run's alone.
@@ -283,7 +284,8 @@ def rows_of(result):
         acknowledged = entry.get("acknowledged", "")
         lost = entry.get("lost", "")
         if name == "set" and lost not in ("", None) and acknowledged:
-            lost = f"{lost} ({100.0 * lost / acknowledged:.0f}%)"
+            share = 100.0 * lost / acknowledged
+            lost = f"{lost} ({share:.1f}%)" if 0 < share < 10 else f"{lost} ({share:.0f}%)"
         yield [result["scenario"], str(result["seed"]), name, entry["check"].get("verdict", "?"),
                str(entry["ops"]), str(entry["crashed"]), str(acknowledged),
                "?" if lost is None else str(lost), f"{entry['check']['check_seconds']:.2f}"]
