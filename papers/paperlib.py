@@ -322,3 +322,14 @@ def timeline_excerpt(run_dir, most=24):
             continue
         wanted.append(line)
     return wanted if len(wanted) <= most else wanted[:most // 2] + ["    ..."] + wanted[-most // 2:]
+
+
+def conclude(problems, reproduced):
+    """The last lines of a reproduce script: NOT REPRODUCED with the problems (exit status
+    1), or REPRODUCED and the summary (0)."""
+    print()
+    if problems:
+        print("NOT REPRODUCED: " + "; ".join(problems))
+        return 1
+    print(f"REPRODUCED: {reproduced}")
+    return 0

@@ -33,20 +33,7 @@ if [ "$debian" -eq 1 ]; then
             clang-tidy-14 clojure)
   # Node.js and npm usually come with the machine; Debian's only when there is none.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
-  missing=()
-  for p in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      missing+=("$p")
-    fi
-  done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "ariadne: installing missing Debian packages: ${missing[*]}"
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq "${missing[@]}"
-  fi
+  "$root/scripts/apt-install-missing.sh" ariadne "${packages[@]}"
   "$root/testbed/install-deps.sh"
 fi
 

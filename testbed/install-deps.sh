@@ -6,18 +6,6 @@
 # packages starts no server in a container without systemd; the test bed starts its
 # own, inside its namespaces, and never the packages' services.
 set -euo pipefail
-packages=(redis-server redis-sentinel etcd-server nftables iproute2 python3)
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "testbed: installing missing Debian packages: ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/apt-install-missing.sh" testbed \
+  redis-server redis-sentinel etcd-server nftables iproute2 python3

@@ -342,13 +342,8 @@ def real_system(args, ariadne):
         for line in paperlib.timeline_excerpt(
                 os.path.join(folder, f"redis-nowait-s{example['seed']}")):
             print("    " + line)
-    print()
-    if problems:
-        print("NOT REPRODUCED: " + "; ".join(problems))
-        return 1
-    print(f"REPRODUCED: real Redis with Sentinel lost acknowledged writes in every one of "
-          f"{len(nowait)} runs with the primary isolated")
-    return 0
+    return paperlib.conclude(problems, "real Redis with Sentinel lost acknowledged writes in "
+                                       f"every one of {len(nowait)} runs with the primary isolated")
 
 
 def main():

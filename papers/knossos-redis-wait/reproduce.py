@@ -69,13 +69,8 @@ def real_system(args, ariadne):
               "in ariadne's words:\n")
         lines = example["explanation"].rstrip().splitlines()
         print(paperlib.indent("\n".join(lines[:30] + (["..."] if len(lines) > 30 else []))))
-    print()
-    if problems:
-        print("NOT REPRODUCED: " + "; ".join(problems))
-        return 1
-    print(f"REPRODUCED: with WAIT 2, real Redis with Sentinel was not linearizable in "
-          f"{len(refuted)} of {len(wait)} runs")
-    return 0
+    return paperlib.conclude(problems, "with WAIT 2, real Redis with Sentinel was not "
+                                       f"linearizable in {len(refuted)} of {len(wait)} runs")
 
 
 def main():
