@@ -4,7 +4,11 @@ n1 starts as the primary and n2-n5 replicate it; the five Sentinels (quorum 3)
 watch it and fail over to the replica with the highest replication offset when a
 majority of them cannot reach it for a second. Timeouts are shortened so that a
 20-60 s test sees several failovers (down-after 1 s, failover-timeout 4 s,
-replication ping 1 s); everything else is Redis 7.0's default.
+replication ping 1 s); everything else is Redis 7.0's default. `down_after_ms` sets
+Sentinel's down-after-milliseconds (Redis' default is 30 s): with 1 s, a kill of
+0.5-3 s usually ends in a failover that races the restarted primary, and a primary
+promoted a second earlier is sometimes declared down while its Sentinels reconnect;
+with 5 s, a short kill ends before any Sentinel acts.
 
 The client follows Redis' guide for Sentinel clients: ask the Sentinel (here the one
 beside the client, on its side of any partition) where the primary is, check with ROLE
@@ -34,11 +38,14 @@ class RedisCluster:
     binaries = ["redis-server", "redis-sentinel"]
     role = "primary"
 
-    def __init__(self, network, run_dir, wait=False, aof=False):
+    default_down_after_ms = 1000
+
+    def __init__(self, network, run_dir, wait=False, aof=False, down_after_ms=None):
         self.network = network
         self.run_dir = run_dir
         self.wait = wait
         self.aof = aof
+        self.down_after_ms = down_after_ms or self.default_down_after_ms
         self.servers = {}
         self.sentinels = {}
 
@@ -55,7 +62,7 @@ class RedisCluster:
             server.append(f"replicaof {self.network.ip(self.nodes[0])} 6379")
         sentinel = [f"bind {ip}", "port 26379", "protected-mode no", f"dir {directory}",
                     f"sentinel monitor {MASTER} {self.network.ip(self.nodes[0])} 6379 3",
-                    f"sentinel down-after-milliseconds {MASTER} 1000",
+                    f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}",
                     f"sentinel failover-timeout {MASTER} 4000",
                     f"sentinel parallel-syncs {MASTER} 4"]
         paths = []

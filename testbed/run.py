@@ -40,6 +40,7 @@ sys.path.insert(0, HERE)
 import net  # noqa: E402
 from history import History  # noqa: E402
 from nemesis import FAULTS, Nemesis  # noqa: E402
+from redis_cluster import RedisCluster  # noqa: E402
 from scenarios import SCENARIOS  # noqa: E402
 from timeline import write_timeline  # noqa: E402
 from workloads import RegisterWorkload, SetWorkload  # noqa: E402
@@ -143,7 +144,10 @@ def record_run(args, scenario_name, seed, run_dir, facts):
     facts["run_id"] = run_id
     subnet = f"10.{secrets.randbelow(64) + 64}.{secrets.randbelow(254) + 1}"
     network = net.Network(run_id, scenario["cluster"].nodes, subnet)
-    cluster = scenario["cluster"](network, run_dir, **scenario["settings"])
+    settings = dict(scenario["settings"])
+    if args.down_after is not None:
+        settings["down_after_ms"] = args.down_after
+    cluster = scenario["cluster"](network, run_dir, **settings)
     start, start_wall = time.monotonic_ns(), time.time()
     register = RegisterWorkload(History(start, start_wall), args.clients, seed, args.stagger,
                                 ops_per_key=args.ops_per_key, values=args.values)
@@ -253,6 +257,10 @@ def one_run(args, scenario_name, seed):
     except Exception as error:  # a server that would not start, a failing ip or nft
         facts["errors"].append(f"{type(error).__name__}: {error}")
     result = {"scenario": scenario_name, "seed": seed, "duration": args.duration,
+              "faults_chosen": args.faults.split(",") if args.faults
+              else SCENARIOS[scenario_name]["faults"],
+              "sentinel_down_after_ms": args.down_after or RedisCluster.default_down_after_ms
+              if SCENARIOS[scenario_name]["cluster"] is RedisCluster else None,
               **facts, "workloads": {}}
     for workload in workloads:
         path = os.path.join(run_dir, f"{workload.name}.edn")
@@ -343,6 +351,8 @@ def main():
                         help="mean seconds a client waits between ops (default 0.02)")
     parser.add_argument("--settle", type=float, default=30,
                         help="seconds to wait for the cluster to settle after healing")
+    parser.add_argument("--down-after", type=int, metavar="MS",
+                        help="Redis: Sentinel's down-after-milliseconds (default 1000)")
     parser.add_argument("--no-install", action="store_true",
                         help="do not install missing Debian packages (testbed/install-deps.sh)")
     parser.add_argument("--check-timeout", type=float, default=300,
@@ -358,6 +368,11 @@ def main():
         parser.print_usage(sys.stderr)
         print(f"run.py: unknown scenario {', '.join(unknown)}" if unknown else
               f"run.py: name a scenario ({', '.join(SCENARIOS)}, or all)", file=sys.stderr)
+        return 64
+    if args.down_after is not None and any(SCENARIOS[n]["cluster"] is not RedisCluster
+                                           for n in names):
+        print("run.py: --down-after is Sentinel's setting: Redis scenarios only",
+              file=sys.stderr)
         return 64
     if args.faults and any(f not in FAULTS for f in args.faults.split(",")):
         print(f"run.py: --faults takes {', '.join(FAULTS)}", file=sys.stderr)

@@ -7,8 +7,7 @@ register  Knossos' cas-register over independent keys: reads, writes and
           Values are unique (each write and cas writes a new number: the default,
           since a refutation then reads as a stale read or a lost write in two or
           three ops) or come from a small domain (0-4, where the search is
-          hardest). Checked with
-          `--model cas-register --independent`.
+          hardest). Checked with `--model cas-register --independent`.
 set       adds of unique numbers to one set, then, once the faults are healed and
           the cluster has settled, one read of the whole set: an acknowledged add
           missing from it is a lost write. Checked with `--model set`.
