@@ -41,6 +41,8 @@ refute::ProofWritten write_core_proof_files(const std::string& dir, const Histor
     return refute::write_proof(dir, partition, core, model, limits, core_attempt, result.consistency);
   } catch (const LimitReached&) {
     throw;
+  } catch (const refute::ProofBeyondEncoder& e) {
+    throw refute::ProofBeyondEncoder(std::string("--proof: ") + e.what());
   } catch (const std::logic_error& e) {
     throw InternalError(std::string("--proof: ") + e.what());
   } catch (const std::exception& e) {
@@ -78,6 +80,9 @@ SideOutput write_core_proof(const std::string& dir, const History& history, cons
   } catch (const LimitReached& stopped) {
     proof.reason = std::string(limit_name(stopped.limit()));
     proof.summary = stopped.what();
+  } catch (const refute::ProofBeyondEncoder& beyond) {
+    proof.reason = "beyond-encoder";
+    proof.summary = beyond.what();
   } catch (const std::bad_alloc&) {
     // The allocator refused before the memory watch saw the limit passed.
     limits.note_memory_exceeded();

@@ -20,9 +20,10 @@ struct ProofWritten;
 namespace ariadne::answer {
 
 // After `check` answered not linearizable: writes the core's proof into `dir`.
-// Throws UsageError when it cannot (the answer is not a refutation with a core, the
-// history cannot be encoded, a file cannot be written).
-// Stops at `limits` (LimitReached). `core_attempt` bounds the solver on the core's
+// Throws UsageError when it cannot (the answer is not a refutation with a core, a
+// file cannot be written).
+// Stops at `limits` (LimitReached); throws refute::ProofBeyondEncoder when the core's
+// relaxed history is past what the encoder takes. `core_attempt` bounds the solver on the core's
 // formula; past it the proof covers the whole failing partition instead (see
 // refute::write_proof).
 refute::ProofWritten write_core_proof_files(

@@ -14,8 +14,10 @@ struct SideOutput {
   bool written = false;
   // Why not written: "timeout", "memory" or "cancelled" (a limit stopped it, as
   // limit_name() spells them), "not-refuted" (a proof is for a not-linearizable
-  // answer), "write-failed" (the file system refused it) or "error" (a bug; the
-  // summary says so).
+  // answer), "beyond-encoder" (the core's relaxed history is past what the encoder
+  // takes: the refutation stands on its minimal core, with no DRAT proof),
+  // "write-failed" (the file system refused it) or "error" (a bug; the summary says
+  // so).
   std::string reason;
   std::string summary;  // one line: what was written where, or why nothing was
 

@@ -97,12 +97,19 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
     SideOutput proof;
     proof.path = certificate.proof_dir.string();
     limits.enter(Phase::proof);
-    const refute::ProofWritten written =
-        write_core_proof_files(proof.path, history, *model, result, limits, proof_budget);
-    proof.written = true;
-    proof.summary = describe_written_proof(proof.path, written);
+    try {
+      const refute::ProofWritten written =
+          write_core_proof_files(proof.path, history, *model, result, limits, proof_budget);
+      proof.written = true;
+      proof.summary = describe_written_proof(proof.path, written);
+      certificate.proof_covers_whole_partition = written.whole_partition;
+    } catch (const refute::ProofBeyondEncoder& beyond) {
+      proof.reason = "beyond-encoder";
+      proof.summary = beyond.what();
+      certificate.problem = beyond.what();
+      certificate.proof_beyond_encoder = true;
+    }
     report.proof = std::move(proof);
-    certificate.proof_covers_whole_partition = written.whole_partition;
   }
   certificate.answer_json = with_suffix(stem, ".json");
   if (!write_text_file(certificate.answer_json, format_check_json(report))) {
@@ -111,7 +118,7 @@ void certify_checked_row(const CorpusRow& row, const CheckOptions& row_options, 
 
   if (result.verdict == Verdict::linearizable) {
     certificate.problem = replay_witness(row, certificate.answer_json);
-  } else {
+  } else if (!certificate.proof_beyond_encoder) {
     const ProofCheck proof =
         verify_proof(certificate.proof_dir.string(), [&limits] { return limits.reached() != Limit::none; });
     if (proof.stopped) {

@@ -33,6 +33,10 @@ struct RowCertificate {
   // Set when a limit (the row's --timeout, --memory-limit, Ctrl-C) stopped reading or
   // the proof: the row is not certified, and that is no fault of its answer.
   Limit stopped_by = Limit::none;
+  // Not linearizable, and the core's relaxed history is past what the encoder takes
+  // (refute::ProofBeyondEncoder): no proof could be written. The refutation rests on its
+  // minimal core alone; not certified, and no fault of its answer either.
+  bool proof_beyond_encoder = false;
   double check_ms = 0;
   double certify_ms = 0;
 };

@@ -59,6 +59,10 @@ struct RefutationCheck {
   // The certifying run was stopped by the per-run limits (or Ctrl-C): not certified,
   // and not a fault found either.
   bool stopped_by_limit = false;
+  // No DRAT proof could be written: the core's relaxed history is past what the
+  // encoder takes. The refutation rests on its minimal core alone: reported, counted
+  // apart, and not a fault found.
+  bool proof_beyond_encoder = false;
 };
 
 struct CrossCheckRow {

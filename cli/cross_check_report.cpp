@@ -46,6 +46,7 @@ struct Totals {
   std::size_t witnesses_replayed = 0;
   std::size_t refutations_attempted = 0;
   std::size_t refutations_certified = 0;
+  std::size_t refutations_beyond_encoder = 0;  // minimal core, no proof possible
   std::vector<std::size_t> core_sizes;
   std::size_t imported_agree = 0, imported_disagree = 0, imported_unknown = 0, imported_missing = 0;
   std::map<std::string, AnalyzerTally> analyzers;  // the imported checker's, by name
@@ -98,6 +99,7 @@ Totals tally(const CrossCheckResult& result) {
         ++totals.refutations_certified;
         totals.core_sizes.push_back(row.refutation.core_size);
       }
+      totals.refutations_beyond_encoder += row.refutation.proof_beyond_encoder ? 1 : 0;
     }
     if (result.imported) {
       const auto reference = reference_verdict(row);
@@ -203,6 +205,10 @@ std::string format_cross_check_text(const CrossCheckOptions& options, const Cros
     out += "; " + std::to_string(totals.refutations_certified) + " of " + std::to_string(totals.refutations_attempted) +
            " refuted files certified by a minimal core and a verified DRAT proof (median core " +
            median_text(totals.core_sizes) + " ops)";
+    if (totals.refutations_beyond_encoder > 0) {
+      out += "; " + std::to_string(totals.refutations_beyond_encoder) +
+             " by a minimal core alone (their cores' histories are past what the encoder takes, so no proof)";
+    }
   } else {
     out += "; refutations not certified (--no-proofs)";
   }
@@ -304,6 +310,7 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
       json.field("ms", round_ms(row.refutation.ms));
       if (!row.refutation.problem.empty()) json.field("problem", row.refutation.problem);
       if (row.refutation.stopped_by_limit) json.field("stopped_by_limit", true);
+      if (row.refutation.proof_beyond_encoder) json.field("proof_beyond_encoder", true);
       json.end_object();
     }
     if (result.imported) {
@@ -342,6 +349,7 @@ std::string format_cross_check_json(const CrossCheckOptions& options, const Cros
   json.field("witnesses_replayed", static_cast<std::uint64_t>(totals.witnesses_replayed));
   json.field("refutations_attempted", static_cast<std::uint64_t>(totals.refutations_attempted));
   json.field("refutations_certified", static_cast<std::uint64_t>(totals.refutations_certified));
+  json.field("refutations_beyond_encoder", static_cast<std::uint64_t>(totals.refutations_beyond_encoder));
   json.key("engines").begin_object();
   for (std::size_t e = 0; e < result.engines.size(); ++e) {
     const EngineTally& t = totals.engines[e];

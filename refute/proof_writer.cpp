@@ -90,7 +90,7 @@ std::optional<ProofWritten> try_write_proof(const std::string& dir, std::span<co
   } catch (const encoder::EncodingStopped&) {
     return std::nullopt;
   } catch (const encoder::EncodingUnsupported& e) {
-    throw std::runtime_error(std::string("no proof: the core's history cannot be encoded: ") + e.what());
+    throw ProofBeyondEncoder(std::string("no proof: the core's history cannot be encoded: ") + e.what());
   }
   const auto solver = solvers::make_cadical_solver();
   solvers::DecisionRecording recording;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 namespace ariadne::refute {
@@ -23,13 +24,22 @@ struct ProofWritten {
   bool whole_partition = false;  // the core's own formula took too long; this proves the partition
 };
 
+// The core's relaxed history is past what the encoder takes (its unrolling's state
+// limit: a register whose relaxed ops write more distinct values than it tracks, as
+// real histories with unique values do): no proof can be written for it. The
+// refutation itself stands, certified by its minimal core; only the DRAT file is missing.
+class ProofBeyondEncoder : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // `partition`: the refuted partition in call order; `core`: indices into it. Creates
 // `dir` if needed. When the solver cannot refute the core's formula within
 // `core_attempt` (and what the limits leave), proves the whole partition instead
 // (whole_partition). Every step stops at the limits: then it throws LimitReached.
-// Throws std::runtime_error when the history cannot be encoded (the unrolling's state
-// limit) or a file cannot be written, and std::logic_error if the solver finds the
-// formula satisfiable (a bug).
+// Throws ProofBeyondEncoder when the history cannot be encoded (the unrolling's state
+// limit), std::runtime_error when a file cannot be written, and std::logic_error if the
+// solver finds the formula satisfiable (a bug).
 //
 // Under the sequential conditions (`consistency`) the formula keeps program order in
 // place of real time, proof.json says "consistency", and verify-proof re-encodes so.

@@ -149,6 +149,7 @@ def record_run(args, scenario_name, seed, run_dir, facts):
         settings["down_after_ms"] = args.down_after
     cluster = scenario["cluster"](network, run_dir, **settings)
     start, start_wall = time.monotonic_ns(), time.time()
+    facts["start_wall"] = start_wall  # the histories' time 0, for timeline.txt
     register = RegisterWorkload(History(start, start_wall), args.clients, seed, args.stagger,
                                 ops_per_key=args.ops_per_key, values=args.values)
     adds = SetWorkload(History(start, start_wall), max(1, args.clients // 2), seed,

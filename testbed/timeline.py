@@ -58,7 +58,7 @@ def _server_events(run_dir, node):
 
 def lost_spans(history, gap=1.0):
     """The acknowledged adds the final read lacks, as spans of acknowledgement time:
-    (first wall time, last wall time, count, first value, last value, nodes)."""
+    (first wall time, last wall time, count, lowest value, highest value, nodes)."""
     acknowledged, final = {}, None
     for invocation, completion in history.ops():
         if completion is None or completion["type"] != "ok":
@@ -75,8 +75,9 @@ def lost_spans(history, gap=1.0):
     for time_ns, value, node in lost:
         wall = history.start_wall + time_ns / 1e9
         if spans and wall - spans[-1][1] <= gap:
-            first, _, count, low, _, nodes = spans[-1]
-            spans[-1] = (first, wall, count + 1, low, value, nodes | {node})
+            first, _, count, low, high, nodes = spans[-1]
+            spans[-1] = (first, wall, count + 1, min(low, value), max(high, value),
+                         nodes | {node})
         else:
             spans.append((wall, wall, 1, value, value, {node}))
     return spans

@@ -93,6 +93,14 @@ TEST_CASE("the generated crash storms give the verdicts they were built with") {
   CHECK(t.linearizable == 3);
 }
 
+TEST_CASE("the histories recorded on real clusters give the verdicts ariadne gave them then") {
+  // corpus/testbed: Redis and etcd under faults (testbed/), the recorded histories with
+  // the most crashed ops; every verdict was checked by hand against the servers' logs.
+  Tally t = check_corpus(kSourceDir + "/corpus/testbed");
+  CHECK(t.rows == 4);
+  CHECK(t.linearizable == 1);
+}
+
 // Each engine alone on both shared corpora (the race must not hide an engine that is
 // wrong on its own): see the cross-check tests in tests/cli/cross_check_command_test.cpp.
 
