@@ -73,7 +73,7 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     out = os.path.join(os.path.abspath(args.work_dir), f"testbed-{args.scenario}")
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, os.path.join(root, "testbed", "run.py"), args.scenario,
+    command = [sys.executable, "-B", os.path.join(root, "testbed", "run.py"), args.scenario,
                "--seed", "1", "--duration", str(duration), "--out", out,
                "--ariadne", args.ariadne, "--check-timeout", "60", "--no-install"]
     print("$ " + " ".join(command), flush=True)
