@@ -87,7 +87,10 @@ def main():
             result = json.load(source)
     except OSError as error:
         fail(f"run.py exited {done.returncode} and wrote no result: {error}")
-    left = leftovers(result["run_id"], run_dir)
+    # No run id: the run failed before it made anything; its errors say why.
+    left = leftovers(result["run_id"], run_dir) if result["run_id"] else []
+    if result["errors"]:
+        fail(f"the run went wrong: {result['errors']}")
     if left or result["leftovers"]:
         fail(f"left behind: {left + result['leftovers']}")
     if done.returncode != 0:
