@@ -89,10 +89,10 @@ def main():
         fail(f"run.py exited {done.returncode} and wrote no result: {error}")
     # No run id: the run failed before it made anything; its errors say why.
     left = leftovers(result["run_id"], run_dir) if result["run_id"] else []
-    if result["errors"]:
-        fail(f"the run went wrong: {result['errors']}")
     if left or result["leftovers"]:
         fail(f"left behind: {left + result['leftovers']}")
+    if result["errors"]:
+        fail(f"the run went wrong: {result['errors']}")
     if done.returncode != 0:
         fail(f"run.py exited {done.returncode}")
     register, adds = result["workloads"]["register"], result["workloads"]["set"]
