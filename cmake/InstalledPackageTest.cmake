@@ -1,8 +1,9 @@
 # The installed package from a consumer's side (`cmake -P`, registered in
 # tests/CMakeLists.txt with the label install): installs the current build into a
 # fresh prefix, checks that the installed headers include nothing but standard
-# headers and each other, then configures, builds and runs examples/user_model
-# against that prefix alone, with the build's own compiler and generator.
+# headers and each other, then configures, builds and runs examples/user_model (C++)
+# and, given C_EXAMPLE_DIR and C_COMPILER, examples/c_api (C) against that prefix
+# alone, with the build's own compilers and generator.
 #
 # Expects ARIADNE_BUILD_DIR, ARIADNE_CONFIG, ARIADNE_VERSION, ARIADNE_LIBDIR (the
 # library's directory under the prefix), EXAMPLE_DIR, WORK_DIR, CXX_COMPILER and
@@ -41,6 +42,19 @@ file(GLOB headers ${prefix}/include/ariadne/*.hpp)
 if(NOT headers)
   message(FATAL_ERROR "no headers installed under ${prefix}/include/ariadne (files kept in ${scratch})")
 endif()
+# The C API's header, C all through, may include the C library's headers and no other.
+file(GLOB c_headers ${prefix}/include/ariadne/*.h)
+if(NOT c_headers)
+  message(FATAL_ERROR "no C header installed under ${prefix}/include/ariadne (files kept in ${scratch})")
+endif()
+foreach(header IN LISTS c_headers)
+  file(STRINGS ${header} includes REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS includes)
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*<(stddef|stdint)\\.h>")
+      message(FATAL_ERROR "${header}: '${line}' is not a C standard header (files kept in ${scratch})")
+    endif()
+  endforeach()
+endforeach()
 foreach(header IN LISTS headers)
   file(STRINGS ${header} includes REGEX "^[ \t]*#[ \t]*include")
   foreach(line IN LISTS includes)
@@ -79,5 +93,15 @@ endif()
 run_step("building examples/user_model" ${CMAKE_COMMAND} --build ${scratch}/build)
 run_step("running examples/user_model" ${scratch}/build/user_model)
 message(STATUS "${step_output}")
+
+# The C API from a C project (examples/c_api): the installed ariadne.h and library only.
+if(DEFINED C_EXAMPLE_DIR)
+  run_step("configuring examples/c_api" ${CMAKE_COMMAND} -S ${C_EXAMPLE_DIR} -B ${scratch}/build-c
+    -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_C_COMPILER=${C_COMPILER}
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+  run_step("building examples/c_api" ${CMAKE_COMMAND} --build ${scratch}/build-c)
+  run_step("running examples/c_api" ${scratch}/build-c/c_api)
+  message(STATUS "${step_output}")
+endif()
 
 file(REMOVE_RECURSE ${scratch})

@@ -4,7 +4,8 @@
 # below it (docs/architecture.md draws them):
 #
 #   base <- history <- models <- {search, encoder} <- solvers <- engines <- refute
-#        <- explain <- portfolio                      (libariadne: the checker)
+#        <- explain <- portfolio <- capi              (libariadne: the checker; capi
+#                                                      is its C API, ariadne.h)
 #   encoder <- certify <- refute (the proof checker re-encodes a core; certify shares
 #   no code with any engine, search or solver)
 #   models <- {generators, systems, report}; systems <- explore
@@ -36,6 +37,7 @@ set(ARIADNE_LAYER_DEPS_engines solvers)
 set(ARIADNE_LAYER_DEPS_refute engines certify)
 set(ARIADNE_LAYER_DEPS_explain refute)
 set(ARIADNE_LAYER_DEPS_portfolio explain)
+set(ARIADNE_LAYER_DEPS_capi portfolio)
 set(ARIADNE_LAYER_DEPS_generators models)
 set(ARIADNE_LAYER_DEPS_systems models)
 set(ARIADNE_LAYER_DEPS_report models)
@@ -46,7 +48,7 @@ set(ARIADNE_LAYER_DEPS_batch answer)
 set(ARIADNE_CLI_SEES generators systems report explore answer batch)
 
 # The checker, bottom up, and the tooling built on it.
-set(ARIADNE_CHECKER_LAYERS base history models search encoder certify solvers engines refute explain portfolio)
+set(ARIADNE_CHECKER_LAYERS base history models search encoder certify solvers engines refute explain portfolio capi)
 set(ARIADNE_TOOL_LAYERS generators systems report explore answer batch)
 
 # Third-party libraries a layer's own headers expose (so every layer above needs their
@@ -55,7 +57,7 @@ set(ARIADNE_LAYER_EXPOSES_encoder Boost::graph)
 set(ARIADNE_LAYER_USES_solvers ariadne::cadical ariadne::z3)
 
 # The layers that may call check() itself: the entry point's header is theirs.
-set(ARIADNE_ENTRY_LAYERS portfolio answer batch cli)
+set(ARIADNE_ENTRY_LAYERS portfolio capi answer batch cli)
 
 function(ariadne_layer_closure layer out)
   set(seen ${layer})
@@ -80,7 +82,8 @@ function(ariadne_layer_include_dir name allowed out)
   foreach(below IN LISTS allowed)
     file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${below} ${dir}/${below} SYMBOLIC)
   endforeach()
-  file(GLOB public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/ariadne/*.hpp)
+  file(GLOB public_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/ariadne/*.hpp
+       ${PROJECT_SOURCE_DIR}/include/ariadne/*.h)
   foreach(header IN LISTS public_headers)
     get_filename_component(header_name ${header} NAME)
     if(header_name STREQUAL "check.hpp" AND NOT name IN_LIST ARIADNE_ENTRY_LAYERS)

@@ -1,0 +1,317 @@
+// The C API (include/ariadne/ariadne.h) over the C++ library: handles that own C++
+// objects, every exception turned into a status and a message, nothing thrown across.
+#include <ariadne/ariadne.h>
+#include <ariadne/check.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct ariadne_history {
+  ariadne::EventLog log;
+  // What each client process is doing, to refuse an event out of sequence at the call
+  // that adds it, with the words the readers use for the same fault in a file.
+  enum class Doing : std::uint8_t { idle, open, crashed };
+  struct ProcessState {
+    Doing doing = Doing::idle;
+    std::string f;
+    std::size_t event = 0;  // the open or crashed op's last event
+  };
+  std::map<std::int64_t, ProcessState> processes;
+};
+
+struct ariadne_result {
+  ariadne::CheckResult result;
+  std::string verdict;
+  std::string failing_key;
+  std::vector<std::string> keys;
+  std::vector<std::string> key_verdicts;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+// Runs `body`, turning what it throws into a status and this thread's message.
+template <typename Body>
+ariadne_status guarded(Body&& body) {
+  try {
+    body();
+    return ARIADNE_SUCCESS;
+  } catch (const ariadne::InputError& e) {
+    last_error = e.what();
+    return ARIADNE_INPUT_ERROR;
+  } catch (const ariadne::UsageError& e) {
+    last_error = e.what();
+    return ARIADNE_USAGE_ERROR;
+  } catch (const std::bad_alloc&) {
+    last_error = "out of memory";
+    return ARIADNE_INTERNAL_ERROR;
+  } catch (const std::exception& e) {
+    last_error = std::string("internal error (a bug: please report it): ") + e.what();
+    return ARIADNE_INTERNAL_ERROR;
+  } catch (...) {
+    last_error = "internal error (a bug: please report it): unknown exception";
+    return ARIADNE_INTERNAL_ERROR;
+  }
+}
+
+ariadne_status usage(const std::string& message) {
+  last_error = message;
+  return ARIADNE_USAGE_ERROR;
+}
+
+const char* type_name(ariadne_event_type type) {
+  switch (type) {
+    case ARIADNE_INVOKE: return "invoke";
+    case ARIADNE_OK: return "ok";
+    case ARIADNE_FAIL: return "fail";
+    case ARIADNE_INFO: return "info";
+  }
+  return "?";
+}
+
+std::optional<ariadne::Format> format_named(const char* name) {
+  if (name == nullptr) return ariadne::Format::auto_detect;
+  return ariadne::parse_format(name);
+}
+
+// A history read from text: its events as read, and each process's state after them,
+// so that events added later are held to the same sequence (the reader's own checks of
+// the events read come at ariadne_check, as for a file).
+void read_into(ariadne::EventLog log, ariadne_history** out) {
+  auto history = std::make_unique<ariadne_history>();
+  history->log = std::move(log);
+  for (std::size_t i = 0; i < history->log.events.size(); ++i) {
+    const ariadne::Event& event = history->log.events[i];
+    if (!event.process.is_integer()) continue;
+    ariadne_history::ProcessState& state = history->processes[event.process.as_integer()];
+    const auto doing = event.type == ariadne::EventType::invoke ? ariadne_history::Doing::open
+                       : event.type == ariadne::EventType::info ? ariadne_history::Doing::crashed
+                                                                : ariadne_history::Doing::idle;
+    state = {doing, event.f, i};
+  }
+  *out = history.release();
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* ariadne_last_error(void) { return last_error.c_str(); }
+
+const char* ariadne_version(void) { return ARIADNE_VERSION; }
+
+ariadne_history* ariadne_history_new(void) {
+  try {
+    auto* history = new ariadne_history;
+    history->log.source = "history";
+    return history;
+  } catch (...) {
+    last_error = "out of memory";
+    return nullptr;
+  }
+}
+
+ariadne_status ariadne_history_add(ariadne_history* history, std::int64_t process, ariadne_event_type type,
+                                   const char* f, const char* value_edn) {
+  if (history == nullptr) return usage("ariadne_history_add: the history is NULL");
+  if (type < ARIADNE_INVOKE || type > ARIADNE_INFO) {
+    return usage("ariadne_history_add: the event type " + std::to_string(static_cast<int>(type)) +
+                 " is none of ARIADNE_INVOKE, ARIADNE_OK, ARIADNE_FAIL, ARIADNE_INFO");
+  }
+  if (f == nullptr || *f == '\0') return usage("ariadne_history_add: the op's name `f` is NULL or empty");
+  const std::size_t position = history->log.events.size();
+  return guarded([&] {
+    ariadne::Event event;
+    // Messages about an event added here name it as line N of "history", N its
+    // 1-based position among the events.
+    event.pos = {static_cast<std::uint32_t>(position + 1), 1};
+    event.process = ariadne::Value::integer(process);
+    event.type = static_cast<ariadne::EventType>(type);
+    event.f = f;
+    event.value = value_edn == nullptr ? ariadne::Value()
+                                       : ariadne::parse_edn_value(
+                                             value_edn, "the value of history event " + std::to_string(position + 1));
+    // The reader's rules, at the call that breaks them, in the reader's words: the
+    // event is line N of "history", N its 1-based position among the events.
+    ariadne_history::ProcessState& state = history->processes[process];
+    const auto refuse = [&](const std::string& message) {
+      throw ariadne::InputError("history", event.pos, "process " + std::to_string(process) + message);
+    };
+    const std::string earlier = std::to_string(state.event + 1) + ":1";
+    if (type == ARIADNE_INVOKE) {
+      if (state.doing == ariadne_history::Doing::open) {
+        refuse(" invokes :" + std::string(f) + " while its :" + state.f + " invoked at " + earlier +
+               " is still open (a process runs one operation at a time)");
+      }
+      if (state.doing == ariadne_history::Doing::crashed) {
+        refuse(" invokes again after its operation crashed (:info at " + earlier +
+               "); Jepsen gives a crashed client a fresh process id");
+      }
+      state = {ariadne_history::Doing::open, f, position};
+    } else {
+      if (state.doing != ariadne_history::Doing::open) {
+        refuse(" completes (:" + std::string(type_name(type)) + " :" + f +
+               ") with no operation open: an op completed twice, or never invoked");
+      }
+      if (state.f != f) {
+        refuse(" completes :" + std::string(f) + ", which does not match its open invocation :" + state.f + " at " +
+               earlier);
+      }
+      state = {type == ARIADNE_INFO ? ariadne_history::Doing::crashed : ariadne_history::Doing::idle, f, position};
+    }
+    history->log.events.push_back(std::move(event));
+  });
+}
+
+size_t ariadne_history_size(const ariadne_history* history) {
+  return history == nullptr ? 0 : history->log.events.size();
+}
+
+ariadne_status ariadne_history_parse(const char* text, size_t length, const char* format, ariadne_history** out) {
+  if (out == nullptr) return usage("ariadne_history_parse: `out` is NULL");
+  *out = nullptr;
+  if (text == nullptr && length > 0) return usage("ariadne_history_parse: the text is NULL");
+  const auto parsed_format = format_named(format);
+  if (!parsed_format) return usage(std::string("ariadne_history_parse: unknown format '") + format + "'");
+  return guarded([&] {
+    read_into(ariadne::parse_events(std::string_view(text == nullptr ? "" : text, length), "<text>", *parsed_format),
+              out);
+  });
+}
+
+ariadne_status ariadne_history_read(const char* path, const char* format, ariadne_history** out) {
+  if (out == nullptr) return usage("ariadne_history_read: `out` is NULL");
+  *out = nullptr;
+  if (path == nullptr) return usage("ariadne_history_read: the path is NULL");
+  const auto parsed_format = format_named(format);
+  if (!parsed_format) return usage(std::string("ariadne_history_read: unknown format '") + format + "'");
+  return guarded([&] { read_into(ariadne::read_events(path, *parsed_format), out); });
+}
+
+void ariadne_history_free(ariadne_history* history) { delete history; }
+
+void ariadne_check_options_init(ariadne_check_options* options) {
+  if (options == nullptr) return;
+  *options = ariadne_check_options{};
+  options->size = sizeof(ariadne_check_options);
+  options->minimal_core = 1;
+}
+
+ariadne_status ariadne_check(const ariadne_history* history, const char* model_spec, const char* init_edn,
+                             const ariadne_check_options* options, ariadne_result** out) {
+  if (out == nullptr) return usage("ariadne_check: `out` is NULL");
+  *out = nullptr;
+  if (history == nullptr) return usage("ariadne_check: the history is NULL");
+  if (model_spec == nullptr) return usage("ariadne_check: the model is NULL");
+  ariadne_check_options defaults;
+  ariadne_check_options_init(&defaults);
+  if (options == nullptr) options = &defaults;
+  if (options->size != sizeof(ariadne_check_options)) {
+    return usage("ariadne_check: the options were not made by ariadne_check_options_init (size " +
+                 std::to_string(options->size) + ", expected " + std::to_string(sizeof(ariadne_check_options)) + ")");
+  }
+  ariadne::CheckOptions check_options;
+  if (options->engine != nullptr) {
+    const auto engine = ariadne::parse_engine(options->engine);
+    if (!engine) {
+      return usage(std::string("ariadne_check: unknown engine '") + options->engine + "'; expected one of " +
+                   std::string(ariadne::engine_names_listed()));
+    }
+    check_options.engine = *engine;
+  }
+  if (options->consistency != nullptr) {
+    const auto consistency = ariadne::parse_consistency(options->consistency);
+    if (!consistency) {
+      return usage(std::string("ariadne_check: unknown consistency '") + options->consistency +
+                   "'; expected linearizable, sequential or sequential-per-key");
+    }
+    check_options.consistency = *consistency;
+  }
+  if (options->timeout_seconds < 0) return usage("ariadne_check: the timeout is negative");
+  check_options.timeout_seconds = options->timeout_seconds;
+  if (options->memory_limit_bytes != 0) check_options.memory_limit = options->memory_limit_bytes;
+  check_options.jobs = options->jobs;
+  check_options.minimal_core = options->minimal_core != 0;
+  return guarded([&] {
+    std::unique_ptr<ariadne::Model> model =
+        init_edn == nullptr
+            ? ariadne::make_model_from_spec(model_spec)
+            : ariadne::make_model_from_spec(model_spec, ariadne::parse_edn_value(init_edn, "the initial state"));
+    if (options->independent != 0 && ariadne::independent_inner_model(*model) == nullptr) {
+      model = ariadne::make_independent_model(std::move(model));
+    }
+    const ariadne::History built = ariadne::build_history(history->log, *model);
+    auto answer = std::make_unique<ariadne_result>();
+    answer->result = ariadne::check(built, *model, check_options);
+    answer->verdict = std::string(ariadne::verdict_name(answer->result.verdict, answer->result.consistency));
+    answer->failing_key = answer->result.failing_partition;
+    for (const ariadne::KeyResult& key : answer->result.keys) {
+      answer->keys.push_back(key.key.to_edn());
+      answer->key_verdicts.emplace_back(ariadne::verdict_name(key.verdict, answer->result.consistency));
+    }
+    *out = answer.release();
+  });
+}
+
+const char* ariadne_result_verdict(const ariadne_result* result) {
+  return result == nullptr ? "" : result->verdict.c_str();
+}
+
+size_t ariadne_result_linearization(const ariadne_result* result, const std::uint32_t** ids) {
+  if (result == nullptr) return 0;
+  if (ids != nullptr) *ids = result->result.linearization.data();
+  return result->result.linearization.size();
+}
+
+size_t ariadne_result_core(const ariadne_result* result, const std::uint32_t** ids) {
+  if (result == nullptr) return 0;
+  if (ids != nullptr) *ids = result->result.core.data();
+  return result->result.core.size();
+}
+
+int ariadne_result_core_minimal(const ariadne_result* result) {
+  return result != nullptr && result->result.core_minimal ? 1 : 0;
+}
+
+int64_t ariadne_result_failing_op(const ariadne_result* result) {
+  if (result == nullptr || !result->result.failing_op) return -1;
+  return static_cast<std::int64_t>(*result->result.failing_op);
+}
+
+const char* ariadne_result_explanation(const ariadne_result* result) {
+  return result == nullptr ? "" : result->result.explanation.c_str();
+}
+
+const char* ariadne_result_failing_key(const ariadne_result* result) {
+  return result == nullptr ? "" : result->failing_key.c_str();
+}
+
+const char* ariadne_result_reason(const ariadne_result* result) {
+  return result == nullptr ? "" : result->result.reason.c_str();
+}
+
+const char* ariadne_result_engine(const ariadne_result* result) {
+  return result == nullptr ? "" : result->result.engine.c_str();
+}
+
+size_t ariadne_result_key_count(const ariadne_result* result) { return result == nullptr ? 0 : result->keys.size(); }
+
+const char* ariadne_result_key(const ariadne_result* result, size_t index) {
+  return result == nullptr || index >= result->keys.size() ? "" : result->keys[index].c_str();
+}
+
+const char* ariadne_result_key_verdict(const ariadne_result* result, size_t index) {
+  return result == nullptr || index >= result->key_verdicts.size() ? "" : result->key_verdicts[index].c_str();
+}
+
+void ariadne_result_free(ariadne_result* result) { delete result; }
+
+}  // extern "C"
