@@ -1,5 +1,6 @@
 # What `cmake --install build --prefix P` puts under P: the public headers
-# (include/ariadne/), the static library (lib/libariadne.a), the command line
+# (include/ariadne/), the static library (lib/libariadne.a), the C API as a shared
+# library (lib/libariadne_c.so), the command line
 # (bin/ariadne) and a CMake package (lib/cmake/ariadne/), so that another project
 # says find_package(ariadne) and links ariadne::ariadne (docs/library.md).
 #
@@ -19,6 +20,9 @@ install(TARGETS ariadne EXPORT ariadneTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The C API's shared library (lib/libariadne_c.so), for ctypes and cgo: not part of the
+# CMake package, which links the static library.
+install(TARGETS ariadne_c LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(ARIADNE_BUILD_CLI)
   install(TARGETS ariadne-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

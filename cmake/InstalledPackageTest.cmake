@@ -70,6 +70,12 @@ endforeach()
 
 run_step("the installed command line" ${prefix}/bin/ariadne --version)
 
+# The C API's shared library, for ctypes and cgo: installed, and exporting the C API.
+run_step("the installed libariadne_c.so" nm -D --defined-only ${prefix}/${ARIADNE_LIBDIR}/libariadne_c.so)
+if(NOT step_output MATCHES " T ariadne_check\n")
+  message(FATAL_ERROR "libariadne_c.so does not export ariadne_check (files kept in ${scratch})")
+endif()
+
 # The library is built position-independent so that consumers can put it into a
 # shared library: every object of the archive must link into one. Undefined symbols
 # are allowed in a shared library, so this needs none of the dependencies.
