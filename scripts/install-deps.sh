@@ -3,8 +3,10 @@
 # packages (the toolchain and libraries, clang 14 and its runtime libraries for the fuzz
 # targets and their sanitizers (fuzz/), Chromium for the browser test of the HTML
 # report, clang-format 14 for the test that the tree follows .clang-format, clang-tidy 14
-# for `make tidy`, Clojure, whose EDN reader reads `check --edn` back in a test, and
-# the test bed's Redis, etcd and nftables, through testbed/install-deps.sh),
+# for `make tidy`, Clojure, whose EDN reader reads `check --edn` back in a test, Debian's
+# Python tools that install and test the Python package offline (venv, pip, setuptools,
+# wheel, pytest), and the test bed's Redis, etcd and nftables, through
+# testbed/install-deps.sh),
 # then the npm packages of tests/browser (the browser test's playwright-core and the
 # ESLint that `make lint-js` runs), from its lockfile.
 #
@@ -30,7 +32,8 @@ esac
 if [ "$debian" -eq 1 ]; then
   packages=(build-essential cmake pkg-config libz3-dev libcadical-dev libboost-graph-dev
             libcli11-dev doctest-dev chromium clang-14 libclang-rt-14-dev clang-format-14
-            clang-tidy-14 clojure)
+            clang-tidy-14 clojure python3-venv python3-pip python3-setuptools python3-wheel
+            python3-pytest)
   # Node.js and npm usually come with the machine; Debian's only when there is none.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
   "$root/scripts/apt-install-missing.sh" ariadne "${packages[@]}"
