@@ -80,7 +80,9 @@ def edn(value):
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+        escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+                   .replace("\r", "\\r").replace("\t", "\\t"))
+        return '"' + escaped + '"'
     if isinstance(value, (list, tuple)):
         return "[" + " ".join(edn(v) for v in value) + "]"
     if isinstance(value, (set, frozenset)):
