@@ -3,9 +3,10 @@
 #include <ariadne/ariadne.h>
 #include <ariadne/check.hpp>
 
+#include "history/history_builder.hpp"
+
 #include <cstdint>
 #include <exception>
-#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -14,16 +15,21 @@
 #include <vector>
 
 struct ariadne_history {
+  // The events, kept so that the history can be checked under any model, any number of
+  // times (a History is built per check, as from a file).
   ariadne::EventLog log;
-  // What each client process is doing, to refuse an event out of sequence at the call
-  // that adds it, with the words the readers use for the same fault in a file.
-  enum class Doing : std::uint8_t { idle, open, crashed };
-  struct ProcessState {
-    Doing doing = Doing::idle;
-    std::string f;
-    std::size_t event = 0;  // the open or crashed op's last event
-  };
-  std::map<std::int64_t, ProcessState> processes;
+  // The readers' own pairing of events into operations (history/history_builder.hpp),
+  // fed each event as it is added, so that an event out of sequence is refused at the
+  // call that adds it, by the same rules and in the same words as in a file. It keeps
+  // no operation (keep_only) and is never finished: its model, which only finish()
+  // consults, is a placeholder.
+  std::unique_ptr<ariadne::Model> sequencing_model = ariadne::make_model_from_spec("register");
+  ariadne::HistoryBuilder sequencer;
+
+  explicit ariadne_history(const std::string& source) : sequencer(source, *sequencing_model) {
+    log.source = source;
+    sequencer.keep_only([](const ariadne::Operation&) { return false; });
+  }
 };
 
 struct ariadne_result {
@@ -67,36 +73,18 @@ ariadne_status usage(const std::string& message) {
   return ARIADNE_USAGE_ERROR;
 }
 
-const char* type_name(ariadne_event_type type) {
-  switch (type) {
-    case ARIADNE_INVOKE: return "invoke";
-    case ARIADNE_OK: return "ok";
-    case ARIADNE_FAIL: return "fail";
-    case ARIADNE_INFO: return "info";
-  }
-  return "?";
-}
-
 std::optional<ariadne::Format> format_named(const char* name) {
   if (name == nullptr) return ariadne::Format::auto_detect;
   return ariadne::parse_format(name);
 }
 
-// A history read from text: its events as read, and each process's state after them,
-// so that events added later are held to the same sequence (the reader's own checks of
-// the events read come at ariadne_check, as for a file).
+// A history read from text: its events as read, each also through the sequencer, so
+// that a fault in the text is reported here, and events added later are held to what
+// came before.
 void read_into(ariadne::EventLog log, ariadne_history** out) {
-  auto history = std::make_unique<ariadne_history>();
+  auto history = std::make_unique<ariadne_history>(log.source);
+  for (const ariadne::Event& event : log.events) history->sequencer.add(ariadne::Event(event));
   history->log = std::move(log);
-  for (std::size_t i = 0; i < history->log.events.size(); ++i) {
-    const ariadne::Event& event = history->log.events[i];
-    if (!event.process.is_integer()) continue;
-    ariadne_history::ProcessState& state = history->processes[event.process.as_integer()];
-    const auto doing = event.type == ariadne::EventType::invoke ? ariadne_history::Doing::open
-                       : event.type == ariadne::EventType::info ? ariadne_history::Doing::crashed
-                                                                : ariadne_history::Doing::idle;
-    state = {doing, event.f, i};
-  }
   *out = history.release();
 }
 
@@ -110,9 +98,7 @@ const char* ariadne_version(void) { return ARIADNE_VERSION; }
 
 ariadne_history* ariadne_history_new(void) {
   try {
-    auto* history = new ariadne_history;
-    history->log.source = "history";
-    return history;
+    return new ariadne_history("history");
   } catch (...) {
     last_error = "out of memory";
     return nullptr;
@@ -139,34 +125,9 @@ ariadne_status ariadne_history_add(ariadne_history* history, std::int64_t proces
     event.value = value_edn == nullptr ? ariadne::Value()
                                        : ariadne::parse_edn_value(
                                              value_edn, "the value of history event " + std::to_string(position + 1));
-    // The reader's rules, at the call that breaks them, in the reader's words: the
-    // event is line N of "history", N its 1-based position among the events.
-    ariadne_history::ProcessState& state = history->processes[process];
-    const auto refuse = [&](const std::string& message) {
-      throw ariadne::InputError("history", event.pos, "process " + std::to_string(process) + message);
-    };
-    const std::string earlier = std::to_string(state.event + 1) + ":1";
-    if (type == ARIADNE_INVOKE) {
-      if (state.doing == ariadne_history::Doing::open) {
-        refuse(" invokes :" + std::string(f) + " while its :" + state.f + " invoked at " + earlier +
-               " is still open (a process runs one operation at a time)");
-      }
-      if (state.doing == ariadne_history::Doing::crashed) {
-        refuse(" invokes again after its operation crashed (:info at " + earlier +
-               "); Jepsen gives a crashed client a fresh process id");
-      }
-      state = {ariadne_history::Doing::open, f, position};
-    } else {
-      if (state.doing != ariadne_history::Doing::open) {
-        refuse(" completes (:" + std::string(type_name(type)) + " :" + f +
-               ") with no operation open: an op completed twice, or never invoked");
-      }
-      if (state.f != f) {
-        refuse(" completes :" + std::string(f) + ", which does not match its open invocation :" + state.f + " at " +
-               earlier);
-      }
-      state = {type == ARIADNE_INFO ? ariadne_history::Doing::crashed : ariadne_history::Doing::idle, f, position};
-    }
+    // The readers' rules, at the call that breaks them: the sequencer throws
+    // InputError and keeps its state, so the history is as it was.
+    history->sequencer.add(ariadne::Event(event));
     history->log.events.push_back(std::move(event));
   });
 }

@@ -148,7 +148,7 @@ void HistoryBuilder::add(Event&& e) {
     // An :info with nothing open is a note, not a completion (Knossos ignores it).
     if (e.type == EventType::info) return;
     fail(e, std::string("completion (:") + (e.type == EventType::ok ? "ok" : "fail") + ") for process " +
-                std::to_string(p) + ", which has no open invocation");
+                std::to_string(p) + ", which has no open invocation (an op completed twice, or never invoked)");
   }
   Operation& op = open_op(ps);
   if (!e.f.empty() && e.f != op.f) {

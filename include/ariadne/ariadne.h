@@ -66,9 +66,11 @@ ariadne_history* ariadne_history_new(void);
  * another happened after it. `f` names the op ("read", "write", "cas", "enqueue"...);
  * `value_edn` is its value as EDN text ("1", "[1 2]", ":x", "\"text\"", "#{1 2}"; NULL
  * or "nil" for nil): what an invocation asks, what a completion returned. A process
- * has at most one op open: an invocation while one is open, a completion with none
- * open or with another `f`, is refused (ARIADNE_INPUT_ERROR) and the history is left
- * as it was. So is a value that is not EDN. A process after an ARIADNE_INFO is still
+ * has at most one op open: an invocation while one is open, an ARIADNE_OK or
+ * ARIADNE_FAIL with none open (an op completed twice), a completion of another `f`,
+ * is refused (ARIADNE_INPUT_ERROR) by the readers' own rules, and the history is left
+ * as it was; an ARIADNE_INFO with none open is a note, left out as in a file. So is a
+ * value that is not EDN refused. A process after an ARIADNE_INFO is still
  * open as far as the model is concerned, and may not invoke again (Jepsen gives the
  * client a new process number). */
 ariadne_status ariadne_history_add(ariadne_history* history, int64_t process, ariadne_event_type type, const char* f,
