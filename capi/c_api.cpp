@@ -3,7 +3,9 @@
 #include <ariadne/ariadne.h>
 #include <ariadne/check.hpp>
 
+#include "history/edn_reader.hpp"
 #include "history/history_builder.hpp"
+#include "history/timestamp_order.hpp"
 
 #include <cstdint>
 #include <exception>
@@ -25,8 +27,13 @@ struct ariadne_history {
   // consults, is a placeholder.
   std::unique_ptr<ariadne::Model> sequencing_model = ariadne::make_model_from_spec("register");
   ariadne::HistoryBuilder sequencer;
+  // Timestamps on every event or none, never going back within a process: held at the
+  // call too. With timestamps, build_history() orders the events by them.
+  ariadne::TimestampRules timestamps;
+  // Reads the values given as EDN text, one reader for them all (edn::Reader::restart).
+  ariadne::edn::Reader values{"", ""};
 
-  explicit ariadne_history(const std::string& source) : sequencer(source, *sequencing_model) {
+  explicit ariadne_history(const std::string& source) : sequencer(source, *sequencing_model), timestamps(source) {
     log.source = source;
     sequencer.keep_only([](const ariadne::Operation&) { return false; });
   }
@@ -43,6 +50,18 @@ struct ariadne_result {
 namespace {
 
 thread_local std::string last_error;
+
+// What the sequencer needs of an event: its process, type, name and place. The value
+// is left out, since pairing events never looks at it, and copying it for nothing
+// would cost an allocation an event.
+ariadne::Event for_sequencing(const ariadne::Event& event) {
+  ariadne::Event copy;
+  copy.process = event.process;
+  copy.type = event.type;
+  copy.f = event.f;
+  copy.pos = event.pos;
+  return copy;
+}
 
 // Runs `body`, turning what it throws into a status and this thread's message.
 template <typename Body>
@@ -83,7 +102,10 @@ std::optional<ariadne::Format> format_named(const char* name) {
 // came before.
 void read_into(ariadne::EventLog log, ariadne_history** out) {
   auto history = std::make_unique<ariadne_history>(log.source);
-  for (const ariadne::Event& event : log.events) history->sequencer.add(ariadne::Event(event));
+  for (const ariadne::Event& event : log.events) {
+    history->sequencer.add(for_sequencing(event));
+    history->timestamps.note(event);
+  }
   history->log = std::move(log);
   *out = history.release();
 }
@@ -105,31 +127,84 @@ ariadne_history* ariadne_history_new(void) {
   }
 }
 
-ariadne_status ariadne_history_add(ariadne_history* history, std::int64_t process, ariadne_event_type type,
-                                   const char* f, const char* value_edn) {
-  if (history == nullptr) return usage("ariadne_history_add: the history is NULL");
-  if (type < ARIADNE_INVOKE || type > ARIADNE_INFO) {
-    return usage("ariadne_history_add: the event type " + std::to_string(static_cast<int>(type)) +
+}  // extern "C"
+
+namespace {
+
+// Adds `given` to `history`, naming `function` in messages about the call itself.
+ariadne_status add_event(const char* function, ariadne_history* history, const ariadne_event& given) {
+  if (history == nullptr) return usage(std::string(function) + ": the history is NULL");
+  if (given.type < ARIADNE_INVOKE || given.type > ARIADNE_INFO) {
+    return usage(std::string(function) + ": the event type " + std::to_string(static_cast<int>(given.type)) +
                  " is none of ARIADNE_INVOKE, ARIADNE_OK, ARIADNE_FAIL, ARIADNE_INFO");
   }
-  if (f == nullptr || *f == '\0') return usage("ariadne_history_add: the op's name `f` is NULL or empty");
+  const bool client = given.process_edn == nullptr;
+  if (client && (given.f == nullptr || *given.f == '\0')) {
+    return usage(std::string(function) + ": the op's name `f` is NULL or empty");
+  }
   const std::size_t position = history->log.events.size();
   return guarded([&] {
+    const auto read_value = [&](const char* text, const char* what) {
+      history->values.restart(text, std::string(what) + " of history event " + std::to_string(position + 1));
+      return ariadne::edn::read_single_value(history->values);
+    };
     ariadne::Event event;
     // Messages about an event added here name it as line N of "history", N its
     // 1-based position among the events.
     event.pos = {static_cast<std::uint32_t>(position + 1), 1};
-    event.process = ariadne::Value::integer(process);
-    event.type = static_cast<ariadne::EventType>(type);
-    event.f = f;
-    event.value = value_edn == nullptr ? ariadne::Value()
-                                       : ariadne::parse_edn_value(
-                                             value_edn, "the value of history event " + std::to_string(position + 1));
-    // The readers' rules, at the call that breaks them: the sequencer throws
-    // InputError and keeps its state, so the history is as it was.
-    history->sequencer.add(ariadne::Event(event));
+    if (client) {
+      event.process = ariadne::Value::integer(given.process);
+    } else {
+      event.process = read_value(given.process_edn, "the process");
+      if (event.process.is_integer() || event.process.kind() == ariadne::Value::Kind::big_integer) {
+        throw ariadne::UsageError(std::string(function) + ": process_edn " + event.process.to_edn() +
+                                  " is a client's number: set `process` instead");
+      }
+    }
+    event.type = static_cast<ariadne::EventType>(given.type);
+    event.f = given.f == nullptr ? "" : given.f;
+    if (given.value_edn != nullptr) event.value = read_value(given.value_edn, "the value");
+    if (given.key_edn != nullptr) event.key = read_value(given.key_edn, "the key");
+    if (given.has_timestamp != 0) event.timestamp = given.timestamp;
+    // The readers' rules, at the call that breaks them: each throws InputError and
+    // keeps its state, so the history is as it was. The sequencer's rules are per
+    // process, and a process's timestamps never go back, so holding them in the order
+    // of the calls is holding them in time order.
+    history->timestamps.check(event);
+    history->sequencer.add(for_sequencing(event));
+    history->timestamps.note(event);
     history->log.events.push_back(std::move(event));
   });
+}
+
+}  // namespace
+
+extern "C" {
+
+ariadne_status ariadne_history_add(ariadne_history* history, std::int64_t process, ariadne_event_type type,
+                                   const char* f, const char* value_edn) {
+  ariadne_event event;
+  ariadne_event_init(&event);
+  event.process = process;
+  event.type = type;
+  event.f = f;
+  event.value_edn = value_edn;
+  return add_event("ariadne_history_add", history, event);
+}
+
+void ariadne_event_init(ariadne_event* event) {
+  if (event == nullptr) return;
+  *event = ariadne_event{};
+  event->size = sizeof(ariadne_event);
+}
+
+ariadne_status ariadne_history_add_event(ariadne_history* history, const ariadne_event* event) {
+  if (event == nullptr) return usage("ariadne_history_add_event: the event is NULL");
+  if (event->size != sizeof(ariadne_event)) {
+    return usage("ariadne_history_add_event: the event was not made by ariadne_event_init (size " +
+                 std::to_string(event->size) + ", expected " + std::to_string(sizeof(ariadne_event)) + ")");
+  }
+  return add_event("ariadne_history_add_event", history, *event);
 }
 
 size_t ariadne_history_size(const ariadne_history* history) {

@@ -4,6 +4,7 @@
 // again, a completion whose :f differs from its invocation's, or a value of the wrong
 // shape for the model. Each error names the event's file:line:column.
 #include "history/history_builder.hpp"
+#include "history/timestamp_order.hpp"
 
 #include <ariadne/limits.hpp>
 
@@ -206,7 +207,9 @@ History HistoryBuilder::finish() && {
 
 History build_history(const EventLog& log, const Model& model) {
   HistoryBuilder builder(log.source, model, log.events.size());
-  for (const Event& event : log.events) builder.add(Event(event));
+  TimestampOrder ordered(builder, log.source);
+  for (const Event& event : log.events) ordered.add(Event(event));
+  ordered.finish();
   for (const ReadWarning& warning : log.warnings) builder.warn(warning);
   return std::move(builder).finish();
 }

@@ -568,14 +568,22 @@ Value Reader::read_symbol(SourcePos start) {
 
 namespace ariadne {
 
-Value parse_edn_value(std::string_view text, const std::string& source) {
-  edn::Reader reader(text, source);
+namespace edn {
+
+Value read_single_value(Reader& reader) {
   if (reader.at_end()) reader.fail(reader.position(), "expected a value, found end of input");
   Value value = reader.read();
   if (!reader.at_end()) {
     reader.fail(reader.position(), "expected a single value, found " + reader.describe_next() + " after it");
   }
   return value;
+}
+
+}  // namespace edn
+
+Value parse_edn_value(std::string_view text, const std::string& source) {
+  edn::Reader reader(text, source);
+  return edn::read_single_value(reader);
 }
 
 }  // namespace ariadne

@@ -58,6 +58,10 @@ std::string format_edn_event(const Event& event) {
     out += ", :index ";
     out += std::to_string(*event.index);
   }
+  if (event.timestamp) {
+    out += ", :timestamp ";
+    out += std::to_string(*event.timestamp);
+  }
   out += '}';
   return out;
 }

@@ -5,8 +5,10 @@
 //
 // - edn and porcupine-kv: op maps, one per line (edn_writer.cpp); porcupine-kv is the
 //   same text, which Porcupine's kv tests read when every key is a string.
-// - jepsen-log: "process<TAB>:type<TAB>:f<TAB>value" lines. It has no :key and no
-//   :index: a keyed event is an error, and :index is dropped (it only labels reports).
+// - jepsen-log: "process<TAB>:type<TAB>:f<TAB>value" lines. It has no :key, no :index
+//   and no :timestamp: a keyed event is an error, :index is dropped (it only labels
+//   reports), and so are timestamps, which the reading already turned into the
+//   events' order (timestamp_order.hpp).
 // - json: {"events": [...]} with Value::to_json, which writes keywords as strings. A
 //   model may tell a keyword from a string (multi-register keys), so an invocation or
 //   :ok value with a keyword inside a collection is an error; a bare keyword (a queue
@@ -53,6 +55,7 @@ std::string jepsen_log(const EventLog& log) {
     // f and value as one op map writes them, so keywords and strings keep their kind.
     Event bare = event;
     bare.index.reset();
+    bare.timestamp.reset();
     const std::string map = format_edn_event(bare);
     // Jepsen's own logs (and Porcupine's copies of them) start each event line with
     // the logger's prefix, and Porcupine's test parser only reads lines that have it;
@@ -148,6 +151,7 @@ std::string json_events(const EventLog& log) {
     out += ", \"value\": " + event.value.to_json();
     if (!event.key.is_nil()) out += ", \"key\": " + event.key.to_json();
     if (event.index) out += ", \"index\": " + std::to_string(*event.index);
+    if (event.timestamp) out += ", \"timestamp\": " + std::to_string(*event.timestamp);
     out += "}";
   }
   out += "\n]}\n";

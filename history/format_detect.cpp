@@ -22,6 +22,7 @@
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
 #include "history/scan_room.hpp"
+#include "history/timestamp_order.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -170,7 +171,9 @@ EventLog parse_events(std::string_view text, const std::string& source, Format f
   EventLog log;
   log.source = source;
   EventCollector collector(log);
-  stream_events(text, source, format, collector);
+  TimestampOrder ordered(collector, source);
+  stream_events(text, source, format, ordered);
+  ordered.finish();
   return log;
 }
 
@@ -303,7 +306,8 @@ History build_streaming(std::string_view text, const std::string& source, const 
   // only be address space, but no use either.
   HistoryBuilder builder(source, model, keep ? 0 : expected_events(text, file));
   if (keep) builder.keep_only(*keep);
-  StreamingBuild sink(builder, file, limits);
+  StreamingBuild build(builder, file, limits);
+  TimestampOrder sink(build, source);
   ReadPlan plan;
   plan.limits = limits;
   // The command's jobs bound the reading threads and the vetting's; without limits,
@@ -313,6 +317,7 @@ History build_streaming(std::string_view text, const std::string& source, const 
     builder.use_jobs(limits->jobs());
   }
   stream_events(text, source, format, sink, plan);
+  sink.finish();
   if (limits) StreamingBuild::stop_at_limits(*limits);
   // A file without a single event is almost always a harness that recorded nothing
   // (a cluster that never started, a log cut before the test ran): checked, it would

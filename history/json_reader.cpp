@@ -414,6 +414,7 @@ struct JsonEventFields {
   const Value* key = nullptr;
   const Value* index = nullptr;
   const Value* time = nullptr;
+  const Value* timestamp = nullptr;
 
   void set(std::string_view name, const Value* v) {
     if (name == "process")
@@ -430,12 +431,14 @@ struct JsonEventFields {
       index = v;
     else if (name == "time")
       time = v;
+    else if (name == "timestamp")
+      timestamp = v;
   }
 };
 
 Event event_from_fields(const JsonEventFields& fields, SourcePos pos, const std::string& source, TimeOrder& times) {
   auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
-  const auto [process, type, f, value, key, index, time] = fields;
+  const auto [process, type, f, value, key, index, time, timestamp] = fields;
   if (time) times.observe(*time, pos);
   if (!process) fail("event has no \"process\"");
   if (!type) fail("event has no \"type\"");
@@ -468,6 +471,16 @@ Event event_from_fields(const JsonEventFields& fields, SourcePos pos, const std:
     }
     if (!index->is_integer()) fail("\"index\" must be an integer, found " + describe_json(*index));
     event.index = index->as_integer();
+  }
+  if (timestamp && !timestamp->is_nil()) {
+    if (timestamp->kind() == Value::Kind::big_integer) {
+      fail("\"timestamp\" " + shorten(timestamp->text()) + " does not fit in 64 bits");
+    }
+    if (!timestamp->is_integer()) {
+      fail("\"timestamp\" must be an integer (one clock's ticks, e.g. nanoseconds), found " +
+           describe_json(*timestamp));
+    }
+    event.timestamp = timestamp->as_integer();
   }
   return event;
 }

@@ -14,7 +14,7 @@ namespace ariadne {
 // key keep its last value, as Value::map does.
 class OpMapFields {
  public:
-  enum class Field : std::uint8_t { process, type, f, value, key, index, other };
+  enum class Field : std::uint8_t { process, type, f, value, key, index, timestamp, other };
 
   static Field field_named(std::string_view name) {
     switch (name.size()) {
@@ -23,6 +23,7 @@ class OpMapFields {
       case 4: return name == "type" ? Field::type : Field::other;
       case 5: return name == "value" ? Field::value : name == "index" ? Field::index : Field::other;
       case 7: return name == "process" ? Field::process : Field::other;
+      case 9: return name == "timestamp" ? Field::timestamp : Field::other;
       default: return Field::other;
     }
   }
@@ -39,6 +40,7 @@ class OpMapFields {
       case Field::value: value_ = std::move(value); break;
       case Field::key: key_ = std::move(value); break;
       case Field::index: index_ = std::move(value); break;
+      case Field::timestamp: timestamp_ = std::move(value); break;
       case Field::other: break;
     }
   }
@@ -50,7 +52,7 @@ class OpMapFields {
     if (!process_ || !type_ || !type_->is_keyword() || !event_type_named(type_->text())) return false;
     const bool client = process_->is_integer();
     if (client && (!f_ || !(f_->is_keyword() || f_->is_string()))) return false;
-    return index_.is_nil() || index_.is_integer();
+    return (index_.is_nil() || index_.is_integer()) && (timestamp_.is_nil() || timestamp_.is_integer());
   }
 
   Event finish(SourcePos pos, const std::string& source) && {
@@ -77,6 +79,17 @@ class OpMapFields {
       }
       event.index = index_.as_integer();
     }
+    if (!timestamp_.is_nil()) {
+      if (timestamp_.kind() == Value::Kind::big_integer) {
+        throw InputError(source, pos, ":timestamp " + shorten(timestamp_.text()) + " does not fit in 64 bits");
+      }
+      if (!timestamp_.is_integer()) {
+        throw InputError(
+            source, pos,
+            ":timestamp must be an integer (one clock's ticks, e.g. nanoseconds), found " + describe_value(timestamp_));
+      }
+      event.timestamp = timestamp_.as_integer();
+    }
     return event;
   }
 
@@ -87,6 +100,7 @@ class OpMapFields {
   Value value_;
   Value key_;
   Value index_;
+  Value timestamp_;
 };
 
 }  // namespace ariadne

@@ -27,7 +27,8 @@ class TranscriptSink final : public EventSink {
   void add(Event&& e) override {
     out_ += at(e.pos) + " " + e.process.to_edn() + " " + type_name(e.type) + " f=" + e.f +
             " value=" + e.value.to_edn() + " key=" + e.key.to_edn() +
-            " index=" + (e.index ? std::to_string(*e.index) : std::string("-")) + "\n";
+            " index=" + (e.index ? std::to_string(*e.index) : std::string("-")) +
+            " timestamp=" + (e.timestamp ? std::to_string(*e.timestamp) : std::string("-")) + "\n";
   }
   void warn(ReadWarning warning) override { out_ += "warning " + at(warning.pos) + " " + warning.message + "\n"; }
 

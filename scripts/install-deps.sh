@@ -5,7 +5,8 @@
 # report, clang-format 14 for the test that the tree follows .clang-format, clang-tidy 14
 # for `make tidy`, Clojure, whose EDN reader reads `check --edn` back in a test, Debian's
 # Python tools that install and test the Python package offline (venv, pip, setuptools,
-# wheel, pytest), and the test bed's Redis, etcd and nftables, through
+# wheel, pytest, and the headers its C part compiles against), Debian's Go, which builds and tests the Go package (go/) through cgo,
+# and the test bed's Redis, etcd and nftables, through
 # testbed/install-deps.sh),
 # then the npm packages of tests/browser (the browser test's playwright-core and the
 # ESLint that `make lint-js` runs), from its lockfile.
@@ -33,7 +34,7 @@ if [ "$debian" -eq 1 ]; then
   packages=(build-essential cmake pkg-config libz3-dev libcadical-dev libboost-graph-dev
             libcli11-dev doctest-dev chromium clang-14 libclang-rt-14-dev clang-format-14
             clang-tidy-14 clojure python3-venv python3-pip python3-setuptools python3-wheel
-            python3-pytest)
+            python3-pytest python3-dev golang-go)
   # Node.js and npm usually come with the machine; Debian's only when there is none.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
   "$root/scripts/apt-install-missing.sh" ariadne "${packages[@]}"

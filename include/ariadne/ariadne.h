@@ -76,6 +76,39 @@ ariadne_history* ariadne_history_new(void);
 ariadne_status ariadne_history_add(ariadne_history* history, int64_t process, ariadne_event_type type, const char* f,
                                    const char* value_edn);
 
+/* An event with everything a file's event may carry, for ariadne_history_add_event. */
+typedef struct ariadne_event {
+  size_t size;             /* sizeof(ariadne_event): set by ariadne_event_init */
+  int64_t process;         /* the client's number */
+  const char* process_edn; /* or, when not NULL, a process that is no client, as EDN
+                            * (":nemesis", "\"n1\""; never an integer) */
+  ariadne_event_type type;
+  const char* f;         /* the op's name; may be NULL for a process that is no client */
+  const char* value_edn; /* NULL: nil */
+  const char* key_edn;   /* Porcupine's :key, which the kv model reads; NULL: none */
+  int has_timestamp;     /* 1: `timestamp` holds when the event happened */
+  int64_t timestamp;     /* on one clock, any unit (nanoseconds of CLOCK_MONOTONIC) */
+} ariadne_event;
+
+/* An event of client 0 with everything else NULL, nil or 0. */
+void ariadne_event_init(ariadne_event* event);
+
+/* Appends `event`, held to the rules ariadne_history_add holds, and these:
+ * - A process that is no client (`process_edn`): its event takes no part in the check,
+ *   as in a file, but keeps its place, so op ids count it as a file's would. Its
+ *   invoke, ok and fail events are counted for a warning that they look like a
+ *   client's.
+ * - Timestamps: for a harness whose threads add events some time after they happen,
+ *   so that the order of the calls is not real time. The history's real time is then
+ *   the timestamps' order, ties in the order added, and op ids are positions in that
+ *   order (docs/formats.md, "Timestamps"). Every client event has a timestamp or none
+ *   has: the first decides, and an event of the other kind is refused
+ *   (ARIADNE_INPUT_ERROR), as is a timestamp below the same process's previous one. A
+ *   process's own events still come in their order, so an op completed twice is
+ *   refused at the call that completes it again. An event of a process that is no
+ *   client may go without one: it keeps its place after the event added before it. */
+ariadne_status ariadne_history_add_event(ariadne_history* history, const ariadne_event* event);
+
 /* The events added so far. */
 size_t ariadne_history_size(const ariadne_history* history);
 

@@ -35,7 +35,10 @@ struct Event {
   Value value;
   Value key;                          // the Porcupine kv format's :key; nil when the format has none
   std::optional<std::int64_t> index;  // Jepsen's :index, kept for reports
-  SourcePos pos;                      // where the event starts in its file
+  // When it happened, on one clock (any unit): with timestamps on its client events, a
+  // history's real time is their order, not the file's (docs/formats.md, "Timestamps").
+  std::optional<std::int64_t> timestamp;
+  SourcePos pos;  // where the event starts in its file
 };
 
 // What a reader accepted but a user should hear of (a clock going backwards, say):

@@ -92,6 +92,7 @@ def edn(value):
     raise UsageError(f"no EDN for {type(value).__name__} value {value!r}")
 
 
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 _TYPES = {"invoke": _capi.INVOKE, "ok": _capi.OK, "fail": _capi.FAIL, "info": _capi.INFO}
 
 
@@ -123,26 +124,69 @@ class History:
                                              _capi.ctypes.byref(handle)))
         return cls(handle.value)
 
-    def add(self, process, type, f, value=None):
-        """One event: `type` is "invoke", "ok", "fail" or "info" (":ok" too)."""
-        kind = _TYPES.get(str(type).lstrip(":"))
-        if kind is None:
-            raise UsageError(f"event type {type!r} is none of invoke, ok, fail, info")
-        _raise_for(lib.ariadne_history_add(self._handle, int(process), kind, str(f).lstrip(":").encode(),
-                                           edn(value).encode()))
+    def add(self, process, type, f, value=None, timestamp=None, key=None):
+        """One event: `type` is "invoke", "ok", "fail" or "info" (":ok" too). A process
+        that is no integer (Keyword("nemesis")) is no client: its event takes no part
+        but keeps its place among the op ids. `timestamp`: when the event happened, an
+        integer on one clock (time.monotonic_ns()); with timestamps, real time is their
+        order, not the order of the calls (docs/formats.md, "Timestamps"). `key`:
+        Porcupine's key, which the kv model reads."""
+        name = str(type).lstrip(":")
+        event = _capi.Event()
+        lib.ariadne_event_init(_capi.ctypes.byref(event))
+        if name not in _TYPES:
+            raise UsageError(f"event type '{name}' is none of invoke, ok, fail, info")
+        event.type = _TYPES[name]
+        if not isinstance(process, int):
+            event.process_edn = edn(process).encode()
+        elif _INT64_MIN <= process <= _INT64_MAX:
+            event.process = process
+        else:
+            raise InputError(f"history:{len(self) + 1}:1: process {process!r} is no 64-bit integer")
+        if timestamp is not None:
+            if not (isinstance(timestamp, int) and _INT64_MIN <= timestamp <= _INT64_MAX):
+                raise InputError(f"history:{len(self) + 1}:1: the timestamp is no 64-bit integer")
+            event.has_timestamp, event.timestamp = 1, timestamp
+        event.f = None if f is None else str(f).lstrip(":").encode()
+        event.value_edn = edn(value).encode()
+        event.key_edn = None if key is None else edn(key).encode()
+        _raise_for(lib.ariadne_history_add_event(self._handle, _capi.ctypes.byref(event)))
         return self
 
-    def invoke(self, process, f, value=None):
-        return self.add(process, "invoke", f, value)
+    def add_all(self, ops):
+        """Appends a list of Jepsen-shaped op dicts ("process", "type", "f", and "value",
+        "key" and "timestamp" when there are), as add() would one by one, at C speed."""
+        if _capi._events is None or not isinstance(ops, (list, tuple)):
+            for position, op in enumerate(ops):
+                try:
+                    process, kind, f = op["process"], op["type"], op.get("f")
+                except (KeyError, TypeError, AttributeError) as error:
+                    raise InputError(f"history:{position + 1}:1: an op needs \"process\", \"type\" and \"f\": "
+                                     f"{op!r}") from error
+                if f is None and isinstance(process, int):
+                    raise InputError(f"history:{position + 1}:1: an op needs \"process\", \"type\" and \"f\": "
+                                     f"{op!r}")
+                self.add(process, kind, f, op.get("value"), op.get("timestamp"), op.get("key"))
+            return self
+        failed = _capi._events.add_all(self._handle, ops, _capi.address(lib.ariadne_history_add_event), Keyword)
+        if failed is not None:
+            _position, status, message = failed
+            if message is None:
+                _raise_for(status)
+            raise _ERRORS.get(status, InternalError)(message)
+        return self
 
-    def ok(self, process, f, value=None):
-        return self.add(process, "ok", f, value)
+    def invoke(self, process, f, value=None, timestamp=None):
+        return self.add(process, "invoke", f, value, timestamp)
 
-    def fail(self, process, f, value=None):
-        return self.add(process, "fail", f, value)
+    def ok(self, process, f, value=None, timestamp=None):
+        return self.add(process, "ok", f, value, timestamp)
 
-    def info(self, process, f, value=None):
-        return self.add(process, "info", f, value)
+    def fail(self, process, f, value=None, timestamp=None):
+        return self.add(process, "fail", f, value, timestamp)
+
+    def info(self, process, f, value=None, timestamp=None):
+        return self.add(process, "info", f, value, timestamp)
 
     def __len__(self):
         return lib.ariadne_history_size(self._handle)
@@ -190,15 +234,7 @@ def _history_of(history):
         return history
     if isinstance(history, (str, bytes, os.PathLike)):
         return History.read(history)
-    built = History()
-    for position, op in enumerate(history):
-        try:
-            process, kind, f = op["process"], op["type"], op["f"]
-        except (KeyError, TypeError) as error:
-            raise InputError(f"history:{position + 1}:1: an op needs \"process\", \"type\" and \"f\": "
-                             f"{op!r}") from error
-        built.add(process, kind, f, op.get("value"))
-    return built
+    return History().add_all(history)
 
 
 def check(history, model, init=None, timeout=0, engine=None, consistency=None, independent=False, jobs=0,

@@ -16,6 +16,12 @@ class CheckOptions(ctypes.Structure):
                 ("jobs", ctypes.c_uint), ("minimal_core", ctypes.c_int)]
 
 
+class Event(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("process", ctypes.c_int64), ("process_edn", ctypes.c_char_p),
+                ("type", ctypes.c_int), ("f", ctypes.c_char_p), ("value_edn", ctypes.c_char_p),
+                ("key_edn", ctypes.c_char_p), ("has_timestamp", ctypes.c_int), ("timestamp", ctypes.c_int64)]
+
+
 def _library_path():
     """$ARIADNE_LIBRARY, else the copy installed with the package, else the system's."""
     given = os.environ.get("ARIADNE_LIBRARY")
@@ -39,6 +45,8 @@ def _declare(lib):
         "ariadne_version": ([], text),
         "ariadne_history_new": ([], handle),
         "ariadne_history_add": ([handle, ctypes.c_int64, ctypes.c_int, text, text], ctypes.c_int),
+        "ariadne_event_init": ([ctypes.POINTER(Event)], None),
+        "ariadne_history_add_event": ([handle, ctypes.POINTER(Event)], ctypes.c_int),
         "ariadne_history_size": ([handle], size),
         "ariadne_history_parse": ([text, size, text, ctypes.POINTER(handle)], ctypes.c_int),
         "ariadne_history_read": ([text, text, ctypes.POINTER(handle)], ctypes.c_int),
@@ -67,3 +75,14 @@ def _declare(lib):
 
 
 lib = _declare(ctypes.CDLL(_library_path()))
+
+
+def address(function):
+    """A C function's address, for the _events extension to call it directly."""
+    return ctypes.cast(function, ctypes.c_void_p).value
+
+
+try:
+    from . import _events  # the op-dict list at C speed (_events.c)
+except ImportError:  # built without a C compiler: the Python loop does the same, slower
+    _events = None

@@ -111,3 +111,91 @@ def test_usage_errors():
         ariadne.History().add(0, "done", "write")
     with pytest.raises(ariadne.UsageError, match="no EDN"):
         ariadne.History().invoke(0, "write", object())
+
+
+def test_timestamps_give_real_time():
+    # The write's completion is recorded after the read's invocation, but returned first.
+    h = ariadne.History()
+    h.invoke(0, "write", 1, timestamp=100)
+    h.invoke(1, "read", timestamp=250)
+    h.ok(0, "write", 1, timestamp=200)
+    h.ok(1, "read", 0, timestamp=300)
+    result = ariadne.check(h, model="register", init=0)
+    assert result.verdict == "not-linearizable" and result.core == [0, 2]
+    with pytest.raises(ariadne.InputError, match="without a timestamp"):
+        h.invoke(2, "read")
+    with pytest.raises(ariadne.InputError, match="goes back from"):
+        h.invoke(0, "read", timestamp=150)
+    ops = [{"process": 0, "type": "invoke", "f": "write", "value": 1, "timestamp": 100},
+           {"process": 1, "type": "invoke", "f": "read", "value": None, "timestamp": 250},
+           {"process": 0, "type": "ok", "f": "write", "value": 1, "timestamp": 200},
+           {"process": 1, "type": "ok", "f": "read", "value": 0, "timestamp": 300}]
+    assert ariadne.check(ops, model="register", init=0).core == [0, 2]
+    for op in ops:
+        del op["timestamp"]
+    assert ariadne.check(ops, model="register", init=0).linearizable
+
+
+@pytest.fixture(params=["extension", "python-loop"])
+def path(request, monkeypatch):
+    """Both ways a list of op dicts is added: the C extension and the Python loop."""
+    if request.param == "python-loop":
+        monkeypatch.setattr(ariadne._capi, "_events", None)
+    elif ariadne._capi._events is None:
+        if os.environ.get("ARIADNE_EXPECT_EXTENSION"):
+            pytest.fail("the C extension (ariadne/_events.c) was not built")
+        pytest.skip("the C extension is not built here")
+    return request.param
+
+
+# Values of every kind the EDN writers know, each read back as written.
+ODD_VALUES = [None, True, False, 0, -7, 2 ** 70, 1.5, "", "a \"quoted\"\\ line\n\tend\r", ariadne.Keyword("kw"),
+              [1, [2, 3]], (4, 5), {1, 2}, frozenset(), {"k": [1, None], ariadne.Keyword("x"): "y"}, "ünïcödé"]
+
+
+def test_both_paths_write_every_value_alike(path):
+    for value in ODD_VALUES:
+        ops = [{"process": 0, "type": "invoke", "f": "write", "value": value},
+               {"process": 0, "type": "ok", "f": "write", "value": value},
+               {"process": 1, "type": "invoke", "f": "read"},
+               {"process": 1, "type": "ok", "f": "read", "value": value}]
+        assert ariadne.check(ops, model="register", init=0).linearizable, value
+    # A keyword is not the string of its name, and a tuple is a vector like a list.
+    ops = [{"process": 0, "type": "invoke", "f": "write", "value": ariadne.Keyword("x")},
+           {"process": 0, "type": "ok", "f": "write", "value": ariadne.Keyword("x")},
+           {"process": 1, "type": "invoke", "f": "read"},
+           {"process": 1, "type": "ok", "f": "read", "value": "x"}]
+    assert ariadne.check(ops, model="register", init=0).verdict == "not-linearizable"
+    ops[0]["value"], ops[1]["value"], ops[3]["value"] = (1, 2), (1, 2), [1, 2]
+    assert ariadne.check(ops, model="register", init=0).linearizable
+
+
+def test_a_nemesis_keeps_its_place_among_op_ids(path):
+    ops = [{"process": 0, "type": "invoke", "f": "write", "value": 1},
+           {"process": "nemesis", "type": "info", "f": "start", "value": "partition"},
+           {"process": 0, "type": "ok", "f": "write", "value": 1},
+           {"process": ariadne.Keyword("nemesis"), "type": "info", "f": "stop"},
+           {"process": 1, "type": "invoke", "f": "read"},
+           {"process": 1, "type": "ok", "f": "read", "value": 2}]
+    result = ariadne.check(ops, model="register", init=0)
+    assert result.verdict == "not-linearizable" and result.core == [4]
+
+
+def test_both_paths_refuse_alike(path):
+    cases = [
+        ([{"process": 0, "type": "invoke"}], ariadne.InputError, r"history:1:1: an op needs"),
+        ([{"process": 0, "type": "invoke", "f": "write", "value": 1},
+          {"process": 0, "type": "ok", "f": "write", "value": 1},
+          {"process": 0, "type": "ok", "f": "write", "value": 1}], ariadne.InputError, r"history:3:1: .*completed twice"),
+        ([{"process": 0, "type": "begin", "f": "write"}], ariadne.UsageError, "event type 'begin' is none of"),
+        ([{"process": 0, "type": "invoke", "f": "write", "value": object()}], ariadne.UsageError, "no EDN for object"),
+        ([{"process": 2 ** 64, "type": "invoke", "f": "write"}], ariadne.InputError, "is no 64-bit integer"),
+        ([{"process": 0, "type": "invoke", "f": "write", "timestamp": "noon"}], ariadne.InputError,
+         "timestamp is no 64-bit integer"),
+        ([{"process": 0, "type": "invoke", "f": "write", "value": 1, "timestamp": 5},
+          {"process": 0, "type": "ok", "f": "write", "value": 1, "timestamp": 4}], ariadne.InputError,
+         "history:2:1: timestamp 4 of process 0 goes back from 5"),
+    ]
+    for ops, error, message in cases:
+        with pytest.raises(error, match=message):
+            ariadne.check(ops, model="register")

@@ -36,13 +36,17 @@ def main():
     if run([PYTHON, "-m", "venv", "--system-site-packages", venv]) != 0:
         print("FAIL: no venv: install python3-venv (scripts/install-deps.sh)")
         return 1
-    environment = dict(os.environ, ARIADNE_LIBRARY=os.path.abspath(args.library), PIP_NO_INPUT="1")
+    # The copy is outside the source tree: ARIADNE_INCLUDE says where ariadne.h is.
+    environment = dict(os.environ, ARIADNE_LIBRARY=os.path.abspath(args.library), PIP_NO_INPUT="1",
+                       ARIADNE_INCLUDE=os.path.join(os.path.abspath(args.source_dir), "include"))
     if run([os.path.join(venv, "bin", "pip"), "install", "--quiet", "--no-build-isolation", "--no-index",
             os.path.join(scratch, "python")], env=environment) != 0:
         print("FAIL: pip install ./python did not install offline")
         return 1
+    # Here the C part must have been compiled (python3-dev is among the dependencies),
+    # so that its tests run rather than skip.
     environment = dict(os.environ, ARIADNE_SOURCE_DIR=os.path.abspath(args.source_dir),
-                       ARIADNE_CLI=os.path.abspath(args.ariadne))
+                       ARIADNE_CLI=os.path.abspath(args.ariadne), ARIADNE_EXPECT_EXTENSION="1")
     environment.pop("ARIADNE_LIBRARY", None)  # the installed package must find its own copy
     status = run([os.path.join(venv, "bin", "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
                   os.path.join(scratch, "python", "tests")], env=environment, cwd=scratch)

@@ -11,6 +11,8 @@ Every fenced block of README.md is one of three kinds, and any other is an error
   paths read the tree and files written land in the scratch; `build` there is the
   build folder under test, which is also first on PATH, and HOME is a scratch
   folder, so `cmake --install build --prefix ~/.local` installs nowhere else.
+  python/ and go/ are copied rather than linked: the Python and Go samples build in
+  them.
 - a block right after `<!-- from FILE -->`: its text must appear, line for line,
   in FILE (relative to the repository), so the README shows what a test compiles or
   runs (examples/user_model is built against the installed package by the install
@@ -131,12 +133,21 @@ def run_console(commands, work, env, scratch, home):
     return results
 
 
+# Folders the samples build in (pip writes build/ and *.egg-info into python/, go
+# writes go.sum into go/): copied, so that the source tree gets nothing.
+COPIED = ("python", "go")
+
+
 def scratch_tree(source_dir, build_dir, scratch):
     """A folder that links the repository's top-level entries, build the build folder."""
     work = os.path.join(scratch, "work")
     os.makedirs(work)
     for entry in os.listdir(source_dir):
         if entry in (".git", "build"):
+            continue
+        if entry in COPIED:
+            shutil.copytree(os.path.join(source_dir, entry), os.path.join(work, entry), symlinks=True,
+                            ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "*.so"))
             continue
         os.symlink(os.path.join(source_dir, entry), os.path.join(work, entry))
     os.symlink(build_dir, os.path.join(work, "build"))
