@@ -117,33 +117,15 @@ func CASRegisterModel() Model {
 
 // ConvertRegister converts RegisterInput and RegisterOutput (or pointers to them).
 func ConvertRegister(input, output interface{}) (Op, error) {
-	var in RegisterInput
-	switch x := input.(type) {
-	case RegisterInput:
-		in = x
-	case *RegisterInput:
-		if x == nil {
-			return Op{}, fmt.Errorf("Input is a nil *ariadne.RegisterInput")
-		}
-		in = *x
-	default:
-		return Op{}, fmt.Errorf("Input is a %T, not an ariadne.RegisterInput", input)
+	in, err := asInput[RegisterInput](input)
+	if err != nil {
+		return Op{}, err
 	}
-	var out RegisterOutput
-	switch x := output.(type) {
-	case nil:
-		out.Unknown = true
-	case RegisterOutput:
-		out = x
-	case *RegisterOutput:
-		if x == nil {
-			out.Unknown = true
-		} else {
-			out = *x
-		}
-	default:
-		return Op{}, fmt.Errorf("Output is a %T, not an ariadne.RegisterOutput", output)
+	out, unknown, err := asOutput[RegisterOutput](output)
+	if err != nil {
+		return Op{}, err
 	}
+	out.Unknown = out.Unknown || unknown
 	op := Op{F: in.Op}
 	switch in.Op {
 	case "read":
@@ -198,17 +180,9 @@ func KvModel() Model {
 
 // ConvertKv converts KvInput and KvOutput (or pointers to them).
 func ConvertKv(input, output interface{}) (Op, error) {
-	var in KvInput
-	switch x := input.(type) {
-	case KvInput:
-		in = x
-	case *KvInput:
-		if x == nil {
-			return Op{}, fmt.Errorf("Input is a nil *ariadne.KvInput")
-		}
-		in = *x
-	default:
-		return Op{}, fmt.Errorf("Input is a %T, not an ariadne.KvInput", input)
+	in, err := asInput[KvInput](input)
+	if err != nil {
+		return Op{}, err
 	}
 	op := Op{Key: in.Key}
 	switch in.Op {
@@ -221,21 +195,14 @@ func ConvertKv(input, output interface{}) (Op, error) {
 	default:
 		return Op{}, fmt.Errorf("kv op %d: expected KvGet (0), KvPut (1) or KvAppend (2)", in.Op)
 	}
-	switch x := output.(type) {
-	case nil:
+	out, unknown, err := asOutput[KvOutput](output)
+	switch {
+	case err != nil:
+		return Op{}, err
+	case unknown:
 		op.Outcome = OutcomeUnknown
-	case KvOutput:
-		if in.Op == KvGet {
-			op.Result = x.Value
-		}
-	case *KvOutput:
-		if x == nil {
-			op.Outcome = OutcomeUnknown
-		} else if in.Op == KvGet {
-			op.Result = x.Value
-		}
-	default:
-		return Op{}, fmt.Errorf("Output is a %T, not an ariadne.KvOutput", output)
+	case in.Op == KvGet:
+		op.Result = out.Value
 	}
 	return op, nil
 }
@@ -275,33 +242,15 @@ func EtcdModel() Model {
 
 // ConvertEtcd converts EtcdInput and EtcdOutput (or pointers to them).
 func ConvertEtcd(input, output interface{}) (Op, error) {
-	var in EtcdInput
-	switch x := input.(type) {
-	case EtcdInput:
-		in = x
-	case *EtcdInput:
-		if x == nil {
-			return Op{}, fmt.Errorf("Input is a nil *ariadne.EtcdInput")
-		}
-		in = *x
-	default:
-		return Op{}, fmt.Errorf("Input is a %T, not an ariadne.EtcdInput", input)
+	in, err := asInput[EtcdInput](input)
+	if err != nil {
+		return Op{}, err
 	}
-	var out EtcdOutput
-	switch x := output.(type) {
-	case nil:
-		out.Unknown = true
-	case EtcdOutput:
-		out = x
-	case *EtcdOutput:
-		if x == nil {
-			out.Unknown = true
-		} else {
-			out = *x
-		}
-	default:
-		return Op{}, fmt.Errorf("Output is a %T, not an ariadne.EtcdOutput", output)
+	out, unknown, err := asOutput[EtcdOutput](output)
+	if err != nil {
+		return Op{}, err
 	}
+	out.Unknown = out.Unknown || unknown
 	var op Op
 	switch in.Op {
 	case EtcdRead:
@@ -344,32 +293,51 @@ type RawOutput struct {
 
 // ConvertRaw converts RawInput and RawOutput (or pointers to them) as they are.
 func ConvertRaw(input, output interface{}) (Op, error) {
-	var in RawInput
-	switch x := input.(type) {
-	case RawInput:
-		in = x
-	case *RawInput:
-		if x == nil {
-			return Op{}, fmt.Errorf("Input is a nil *ariadne.RawInput")
-		}
-		in = *x
-	default:
-		return Op{}, fmt.Errorf("Input is a %T, not an ariadne.RawInput", input)
+	in, err := asInput[RawInput](input)
+	if err != nil {
+		return Op{}, err
 	}
 	op := Op{F: in.F, Key: in.Key, Value: in.Value}
-	switch x := output.(type) {
-	case nil:
+	out, unknown, err := asOutput[RawOutput](output)
+	switch {
+	case err != nil:
+		return Op{}, err
+	case unknown:
 		op.Outcome = OutcomeUnknown
-	case RawOutput:
-		op.Result, op.Outcome = x.Value, x.Outcome
-	case *RawOutput:
-		if x == nil {
-			op.Outcome = OutcomeUnknown
-		} else {
-			op.Result, op.Outcome = x.Value, x.Outcome
-		}
 	default:
-		return Op{}, fmt.Errorf("Output is a %T, not an ariadne.RawOutput", output)
+		op.Result, op.Outcome = out.Value, out.Outcome
 	}
 	return op, nil
+}
+
+// asInput is a converter's input as a T, given as a T or a non-nil *T.
+func asInput[T any](input interface{}) (T, error) {
+	var zero T
+	switch x := input.(type) {
+	case T:
+		return x, nil
+	case *T:
+		if x != nil {
+			return *x, nil
+		}
+		return zero, fmt.Errorf("Input is a nil *%T", zero)
+	}
+	return zero, fmt.Errorf("Input is a %T, not an %T", input, zero)
+}
+
+// asOutput is a converter's output as a T, given as a T or a *T; unknown when it is
+// nil (either way): the op's outcome is unknown.
+func asOutput[T any](output interface{}) (out T, unknown bool, err error) {
+	switch x := output.(type) {
+	case nil:
+		return out, true, nil
+	case T:
+		return x, false, nil
+	case *T:
+		if x == nil {
+			return out, true, nil
+		}
+		return *x, false, nil
+	}
+	return out, false, fmt.Errorf("Output is a %T, not an %T", output, out)
 }
