@@ -439,7 +439,9 @@ struct JsonEventFields {
 Event event_from_fields(const JsonEventFields& fields, SourcePos pos, const std::string& source, TimeOrder& times) {
   auto fail = [&](const std::string& message) { throw InputError(source, pos, message); };
   const auto [process, type, f, value, key, index, time, timestamp] = fields;
-  if (time) times.observe(*time, pos);
+  // An event with a timestamp is ordered by it (timestamp_order.hpp): its "time" says
+  // nothing about real time, and a warning that file order is real time would be wrong.
+  if (time && !timestamp) times.observe(*time, pos);
   if (!process) fail("event has no \"process\"");
   if (!type) fail("event has no \"type\"");
 

@@ -165,6 +165,20 @@ TEST_SUITE("history") {
               .find("h:3:1: completion (:ok) for process 0, which has no open invocation") == 0);
   }
 
+  TEST_CASE("a \"time\" that goes back draws no warning when timestamps order the events") {
+    auto model = make_model_from_spec("register(0)");
+    const History history = parse_history(
+        R"([{"process": 0, "type": "invoke", "f": "write", "value": 1, "time": 9, "timestamp": 1},
+            {"process": 0, "type": "ok", "f": "write", "value": 1, "time": 3, "timestamp": 2}])",
+        "h", *model, Format::json);
+    CHECK(history.warnings.empty());
+    const History untimed = parse_history(
+        R"([{"process": 0, "type": "invoke", "f": "write", "value": 1, "time": 9},
+            {"process": 0, "type": "ok", "f": "write", "value": 1, "time": 3}])",
+        "h", *model, Format::json);
+    CHECK(untimed.warnings.size() == 1);
+  }
+
   TEST_CASE("convert keeps timestamps where the format has room, and their order where it has not") {
     const EventLog log = parse_events(kStaleByTimestampsEdn, "h", Format::edn);
     const std::string json = format_events(log, Format::json);
