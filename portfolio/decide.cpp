@@ -193,7 +193,12 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
       limits.note_memory_exceeded();
       result.verdict = Verdict::unknown;
       result.reason = limits.describe(Limit::memory) + describe_partition(model, p);
-      return finish();
+      // The limit named is the reason's. In a race, an engine that runs out of its
+      // memory drops out and the others go on, so the deadline may have come first
+      // by the time the race ends; the memory is still why there is no answer.
+      CheckResult answered = finish();
+      answered.limit = Limit::memory;
+      return answered;
     }
     if (p.answer.outcome != Outcome::linearizable && !undecided) undecided = &p;
   }
