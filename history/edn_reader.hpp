@@ -46,13 +46,6 @@ class Reader {
   // Moves on to another piece of the same file, such as the next line of a log,
   // keeping the keywords interned so far.
   void restart(std::string_view text, SourcePos start);
-  // Moves on to a text of another source, keeping the keywords interned so far: how
-  // the C API reads each value it is given with one reader, since building one (its
-  // interning tables) costs ten times what reading a short value does.
-  void restart(std::string_view text, std::string source) {
-    source_ = std::move(source);
-    restart(text, SourcePos{1, 1});
-  }
   // Moves to `offset` of the same text, which sits at `pos` in the file: how a reader
   // that skipped lines on a fast path hands the general reader the line it declined.
   void seek(std::size_t offset, SourcePos pos);
