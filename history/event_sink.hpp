@@ -63,6 +63,11 @@ struct ReadPlan {
 void stream_events(std::string_view text, const std::string& source, Format format, EventSink& sink,
                    const ReadPlan& plan = {});
 
+// The format of `text`, which has content, guessed by docs/formats.md's rules
+// ("Auto-detection"). `limits`: for the search of a line's end, which can run over a
+// line of megabytes.
+Format detect_format(std::string_view text, const Limits* limits);
+
 // Each reader, for one known format (docs/formats.md states the rules for users).
 // EDN: op maps, bare or in one vector or list.
 void read_edn_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});

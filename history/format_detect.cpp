@@ -124,15 +124,14 @@ bool looks_like_porcupine_kv(std::string_view text, const Limits* limits) {
   return kv && !first;
 }
 
-// `limits`: for the search of a line's end, which can run over a line of megabytes.
+}  // namespace
+
 Format detect_format(std::string_view text, const Limits* limits) {
   if (looks_like_jepsen_log(text, limits)) return Format::jepsen_log;
   if (looks_like_json(text)) return Format::json;
   if (looks_like_porcupine_kv(text, limits)) return Format::porcupine_kv;
   return Format::edn;
 }
-
-}  // namespace
 
 std::optional<Format> parse_format(std::string_view name) {
   for (const auto& entry : kFormatNames) {

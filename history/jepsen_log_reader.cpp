@@ -41,10 +41,21 @@ bool is_comment(std::string_view line) {
 
 // How many bytes of log prefix ("INFO  jepsen.util - ") precede the event. A " - "
 // after the start of an event belongs to its value (a string, a nemesis message).
+// Jepsen's later log layout names the thread before the " - " and the logger after it
+// ("INFO [2018-02-02 13:04:35,391] jepsen worker 3 - jepsen.util 3<TAB>:invoke ..."):
+// the logger's name is then part of the prefix.
 std::size_t prefix_length(std::string_view line) {
   if (looks_like_jepsen_log_event(line)) return 0;
   const std::size_t dash = line.find(" - ");
-  return dash == std::string_view::npos ? 0 : dash + 3;
+  if (dash == std::string_view::npos) return 0;
+  constexpr std::string_view kUtilLogger = "jepsen.util ";
+  if (line.substr(dash + 3).starts_with(kUtilLogger)) return dash + 3 + kUtilLogger.size();
+  return dash + 3;
+}
+
+// Whether a prefix is jepsen.util's, in either layout.
+bool is_util_prefix(std::string_view prefix) {
+  return prefix.ends_with("jepsen.util - ") || prefix.ends_with(" - jepsen.util ");
 }
 
 // In a log of bare lines, a line without a log prefix is a history line unless it
@@ -153,65 +164,68 @@ bool looks_like_jepsen_console_start(std::string_view line) {
   return false;
 }
 
-void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
-  FlatOpMapReader fast;
-  Event event;
-  edn::Reader reader({}, source, {1, 1}, "end of line");
-  reader.watch_memory(plan.limits);
-  std::uint32_t line_number = 0;
+JepsenLogLines::JepsenLogLines(std::string source, const ReadPlan& plan)
+    : source_(std::move(source)), plan_(plan), reader_({}, source_, {1, 1}, "end of line") {
+  reader_.watch_memory(plan.limits);
+}
+
+void JepsenLogLines::read(std::string_view text, std::uint32_t first_line, EventSink& sink) {
+  std::uint32_t line_number = first_line - 1;
   std::size_t at = 0;
-  std::size_t skipped = 0;  // lines that are no history line (see the header)
-  // A console log (see the header) has the jepsen.util lines alone as its history:
-  // the analysis at the end prints events again, bare ("Linearizable prefix was:"
-  // and the prefix), and clojure.test its "0 failures".
-  bool console = false;
-  bool first_content_line = true;
-  std::uint32_t first_skipped = 0;
-  std::string util_prefix;  // the last jepsen.util line's log prefix
   // A byte-order mark is invisible in editors, so columns count from after it.
-  const std::size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  const std::size_t bom = first_line == 1 && text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (at < text.size()) {
-    const std::size_t end = find_line_end(text, at, plan.limits);
+    const std::size_t end = find_line_end(text, at, plan_.limits);
     ++line_number;
     std::string_view line = text.substr(at, end - at);
     if (line_number == 1) line.remove_prefix(bom);
     at = end + 1;
     if (is_blank(line) || is_comment(line)) continue;
-    if (first_content_line) console = looks_like_jepsen_console_start(line);
-    first_content_line = false;
+    if (first_content_line_) console_ = looks_like_jepsen_console_start(line);
+    first_content_line_ = false;
     const std::size_t prefix = prefix_length(line);
-    const bool util_line = prefix > 0 && line.substr(0, prefix).ends_with("jepsen.util - ");
-    if (util_line) console = true;
-    const bool history_line = console       ? util_line
+    const bool util_line = prefix > 0 && is_util_prefix(line.substr(0, prefix));
+    if (util_line) console_ = true;
+    const bool history_line = console_      ? util_line
                               : prefix == 0 ? could_be_an_event(line)
                                             : looks_like_jepsen_log_event(line.substr(prefix));
-    if (util_line) util_prefix = line.substr(0, prefix);
+    if (util_line) util_prefix_ = line.substr(0, prefix);
     if (!history_line) {
       // A file cut while it was written ends inside a line (no line break after it).
-      if (end == text.size() && is_cut_history_line(line, util_prefix)) {
-        throw InputError(source, {line_number, 1},
+      if (end == text.size() && is_cut_history_line(line, util_prefix_)) {
+        throw InputError(source_, {line_number, 1},
                          "the file ends inside this line, which starts like a history line: '" +
                              shorten(std::string(line)) + "' (was the log cut short?)");
       }
-      if (skipped++ == 0) first_skipped = line_number;
+      if (skipped_++ == 0) first_skipped_ = line_number;
       continue;
     }
     const SourcePos start{line_number, static_cast<std::uint32_t>(prefix + 1)};
-    if (plan.fast && fast.read_log_line(line.substr(prefix), start, event) == FlatOpMapReader::Line::event) {
-      sink.add(std::move(event));
+    if (plan_.fast && fast_.read_log_line(line.substr(prefix), start, event_) == FlatOpMapReader::Line::event) {
+      sink.add(std::move(event_));
       sink.passed(at);
       continue;
     }
-    reader.restart(line.substr(prefix), start);
-    sink.add(parse_line(reader, source));
+    reader_.restart(line.substr(prefix), start);
+    sink.add(parse_line(reader_, source_));
     sink.passed(at);
   }
-  if (skipped > 0) {
-    sink.warn(
-        {{first_skipped, 1},
-         std::to_string(skipped) + (skipped == 1 ? " line is not a history line" : " lines are not history lines") +
-             " (no event, no jepsen.util prefix) and " + (skipped == 1 ? "was" : "were") + " skipped, this the first"});
+}
+
+void JepsenLogLines::finish(EventSink& sink) {
+  if (skipped_ > 0) {
+    sink.warn({{first_skipped_, 1},
+               std::to_string(skipped_) +
+                   (skipped_ == 1 ? " line is not a history line" : " lines are not history lines") +
+                   " (no event, no jepsen.util prefix) and " + (skipped_ == 1 ? "was" : "were") +
+                   " skipped, this the first"});
   }
+}
+
+void read_jepsen_log(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan) {
+  JepsenLogLines lines(source, plan);
+  lines.read(text, 1, sink);
+  lines.finish(sink);
 }
 
 }  // namespace ariadne

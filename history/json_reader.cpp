@@ -495,6 +495,33 @@ Event event_from_json(const Value& object, SourcePos pos, const std::string& sou
 
 }  // namespace
 
+namespace {
+
+// Whether a text that starts with '{' is JSON Lines (an event object, then more)
+// rather than one object holding an "events" array: its first member is an event's
+// (it names no "events"). Only then is the first object read whole, so a large
+// document of the other kind is not read twice.
+bool opens_json_lines(std::string_view text, const std::string& source) {
+  std::size_t i = 1;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  if (i >= text.size() || text[i] != '"') return false;
+  const std::size_t close = text.find('"', i + 1);
+  if (close == std::string_view::npos) return false;
+  const std::string_view first = text.substr(i + 1, close - i - 1);
+  static constexpr std::string_view kEventMembers[] = {"process", "type",  "f",    "value",
+                                                       "key",     "index", "time", "timestamp"};
+  if (std::find(std::begin(kEventMembers), std::end(kEventMembers), first) == std::end(kEventMembers)) return false;
+  try {
+    JsonParser parser(text, source);
+    const Value object = parser.parse_value(0);
+    return object.find(Value::string("events")) == nullptr;
+  } catch (const InputError&) {
+    return true;  // a broken first event: read as JSON Lines, it is reported where it is
+  }
+}
+
+}  // namespace
+
 Value parse_json_value(std::string_view text, const std::string& source) {
   JsonParser parser(text, source);
   Value value = parser.parse_value(0);
@@ -508,32 +535,37 @@ void read_json_history(std::string_view text, const std::string& source, EventSi
   JsonParser parser(text, source, plan.limits);
   TimeOrder times;
   FlatJsonObjectReader flat(plan.limits);
-  auto read_events = [&](std::size_t depth) {
-    parser.each_element(depth, [&](std::size_t inner) {
-      const SourcePos pos = parser.position();
-      if (parser.peek() != '{') {
-        parser.fail(pos,
-                    "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
-                        parser.describe_next());
+  auto read_event = [&](std::size_t depth) {
+    const SourcePos pos = parser.position();
+    if (parser.peek() != '{') {
+      parser.fail(pos,
+                  "expected an event object such as {\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}, found " +
+                      parser.describe_next());
+    }
+    if (plan.fast) {
+      if (const std::size_t end = flat.read(text, parser.offset())) {
+        JsonEventFields fields;
+        for (const auto& [name, value] : flat.members) fields.set(name, &value);
+        sink.add(event_from_fields(fields, pos, source, times));
+        parser.skip_within_line(end);
+        sink.passed(end);
+        return;
       }
-      if (plan.fast) {
-        if (const std::size_t end = flat.read(text, parser.offset())) {
-          JsonEventFields fields;
-          for (const auto& [name, value] : flat.members) fields.set(name, &value);
-          sink.add(event_from_fields(fields, pos, source, times));
-          parser.skip_within_line(end);
-          sink.passed(end);
-          return;
-        }
-      }
-      sink.add(event_from_json(parser.parse_value(inner), pos, source, times));
-      sink.passed(parser.offset());
-    });
+    }
+    sink.add(event_from_json(parser.parse_value(depth), pos, source, times));
+    sink.passed(parser.offset());
   };
+  auto read_events = [&](std::size_t depth) { parser.each_element(depth, read_event); };
 
   parser.skip_space();
   if (parser.peek() == '[') {
     read_events(0);
+  } else if (parser.peek() == '{' && opens_json_lines(text.substr(parser.offset()), source)) {
+    // JSON Lines: event objects one after another, what a harness appends as it goes.
+    while (!parser.at_end()) {
+      read_event(0);
+      parser.skip_space();
+    }
   } else if (parser.peek() == '{') {
     const SourcePos opened = parser.position();
     bool found = false;

@@ -41,6 +41,24 @@ TEST_SUITE("history") {
     CHECK(log.events[3].pos.line == 4);
   }
 
+  TEST_CASE("jepsen log reads the later layout, the thread before the logger") {
+    const auto log = log_of(
+        "INFO [2018-02-02 13:04:31,017] jepsen test runner - jepsen.core Running test\n"
+        "INFO [2018-02-02 13:04:33,100] jepsen worker 0 - jepsen.util 0\t:invoke\t:write\t1\n"
+        "INFO [2018-02-02 13:04:33,200] jepsen worker 0 - jepsen.util 0\t:ok\t:write\t1\n"
+        "INFO [2018-02-02 13:04:34,000] jepsen nemesis - jepsen.util :nemesis\t:info\t:start\tnil\n"
+        "INFO [2018-02-02 13:04:35,397] jepsen test runner - jepsen.core Run complete, writing\n");
+    REQUIRE(log.events.size() == 3);
+    CHECK(log.events[0].process == Value::integer(0));
+    CHECK(log.events[0].f == "write");
+    CHECK(log.events[0].pos.line == 2);
+    CHECK(log.events[0].pos.column == 62);
+    CHECK(log.events[1].type == EventType::ok);
+    CHECK(log.events[2].process == Value::keyword("nemesis"));
+    REQUIRE(log.warnings.size() == 1);  // the jepsen.core lines
+    CHECK(log.warnings[0].pos.line == 1);
+  }
+
   TEST_CASE("jepsen log splits on any run of spaces") {
     const auto log = log_of(
         "INFO  jepsen.util - 4   :invoke :cas    [1 2]\n"

@@ -2,6 +2,8 @@
 // rules on top of it.
 #include <ariadne/history.hpp>
 
+#include "history/event_sink.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -186,6 +188,26 @@ TEST_SUITE("history") {
                          "h.json:1:2: \"f\" must be a string, found [\"read\"]", InputError);
     CHECK_THROWS_WITH_AS(events(R"([{"process": 1, "type": "invoke", "f": "read", "index": 1.5}])"),
                          "h.json:1:2: \"index\" must be an integer, found 1.5", InputError);
+  }
+
+  TEST_CASE("json lines: event objects one after another, one a line") {
+    const auto log = events(
+        "{\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", \"value\": 1}\n"
+        "{\"type\": \"ok\", \"process\": 0, \"f\": \"write\", \"value\": 1}\n"
+        "\n"
+        "{\"process\": \"nemesis\", \"type\": \"info\", \"f\": \"start\", \"value\": {\"a\": [1]}}\n");
+    REQUIRE(log.events.size() == 3);
+    CHECK(log.events[1].type == ariadne::EventType::ok);
+    CHECK(log.events[2].pos.line == 4);
+    CHECK(ariadne::detect_format("{\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}\n", nullptr) == Format::json);
+    // A broken object in the middle is an error where it is.
+    CHECK_THROWS_WITH_AS(
+        events("{\"process\": 0, \"type\": \"invoke\", \"f\": \"read\"}\n{\"process\": 0, \"type\": }\n"),
+        "h.json:2:24: expected a JSON value, found '}'", InputError);
+    // An object with the "events" array stays one document, whatever its first member.
+    const auto wrapped =
+        events(R"({"type": "history", "events": [{"process": 0, "type": "invoke", "f": "read", "value": null}]})");
+    CHECK(wrapped.events.size() == 1);
   }
 
 }  // TEST_SUITE
