@@ -25,6 +25,7 @@
 #include "cli/option_values.hpp"
 #include "cli/output_path.hpp"
 #include "cli/shared_options.hpp"
+#include "follow/follow_check.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -36,6 +37,9 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 
 namespace ariadne::cli {
 
@@ -101,8 +105,25 @@ class ProgressLine {
   }
   bool shown() const { return terminal_ || plain_; }
 
+  // What --follow says instead of the phase: lines read, ops, the prefix's verdict.
+  void set_status(std::string status) {
+    std::lock_guard lock(mutex_);
+    status_ = std::move(status);
+  }
+
   void update() {
     const auto now = Limits::Clock::now();
+    {
+      std::unique_lock lock(mutex_);
+      if (!status_.empty() && limits_.phase() == Phase::reading) {
+        if (plain_ && now - last_line_ < std::chrono::seconds(1)) return;
+        std::fprintf(stderr, "%sariadne: %s%s", terminal_ ? "\r\033[K" : "", status_.c_str(), plain_ ? "\n" : "");
+        std::fflush(stderr);
+        drawn_ = terminal_;
+        last_line_ = now;
+        return;
+      }
+    }
     const Phase phase = limits_.phase();
     if (plain_ && phase == last_phase_ && now - last_line_ < std::chrono::seconds(1)) return;
     const double seconds = std::chrono::duration<double>(now - limits_.started()).count();
@@ -138,7 +159,55 @@ class ProgressLine {
   bool drawn_ = false;
   Phase last_phase_ = Phase::done;
   Limits::Clock::time_point last_line_{};
+  std::string status_;
 };
+
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
+
+// check --follow: reads FILE as it grows; the progress line shows what was read and
+// what the prefix so far is, and a violation is said on stderr the moment it is found.
+follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format format, const Model& model,
+                                const CheckOptions& check_options, ProgressLine& progress) {
+  follow::FollowRequest request;
+  request.path = options.file;
+  request.format = format;
+  request.settings.idle_seconds = options.idle;
+  request.settings.pid = options.pid;
+  request.fail_fast = options.fail_fast;
+  request.on_progress = [&](const follow::FollowProgress& p) {
+    progress.set_status("following " + options.file + ": " + with_commas(p.lines) + " lines, " + with_commas(p.ops) +
+                        " ops (" + with_commas(p.pending) + " pending), the first " + with_commas(p.checked_ops) +
+                        " checked: " + std::string(follow::prefix_verdict_name(p.verdict)));
+  };
+  request.on_violation = [&](const CheckResult& result, const History& prefix) {
+    std::string where;
+    if (result.failing_op) where = ", failing op " + std::to_string(*result.failing_op);
+    std::string core;
+    for (const std::uint32_t id : result.core) core += (core.empty() ? "" : ", ") + std::to_string(id);
+    progress.erase();
+    std::fprintf(stderr,
+                 "ariadne: NOT LINEARIZABLE: the first %s ops of %s cannot be linearized, whatever their pending "
+                 "ops return%s; core: ops %s.%s\n",
+                 with_commas(prefix.ops.size()).c_str(), options.file.c_str(), where.c_str(), core.c_str(),
+                 options.fail_fast ? "" : " Following on to the end (--fail-fast stops here).");
+    std::fflush(stderr);
+  };
+  follow::FollowAnswer answer;
+  try {
+    answer = follow::follow_check(request, model, check_options);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--pid: ") + error.what());
+  } catch (const std::system_error& error) {
+    throw InputError(options.file, {}, error.what());
+  }
+  progress.erase();
+  std::fprintf(stderr, "ariadne: followed %s: %s\n", options.file.c_str(), answer.end_sentence.c_str());
+  return answer;
+}
 
 }  // namespace
 
@@ -208,6 +277,27 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
       .add_option("--proof", options.proof,
                   "Not linearizable: write the core's CNF and a DRAT proof into DIR (check with verify-proof)")
       ->type_name("DIR");
+  CLI::Option* follow =
+      check.add_flag("--follow", options.follow,
+                     "Check FILE while a test still writes it (one event a line: EDN op maps, jepsen.log, "
+                     "Porcupine kv, JSON lines; '-' reads standard input): the prefix so far is checked as it "
+                     "grows, a violation is reported as soon as its lines are written, and when the writer is "
+                     "done (--idle, --pid, a Jepsen 'Run complete' line, the end of a pipe, Ctrl-C) the whole "
+                     "history gets the answer 'check' would give");
+  check
+      .add_option("--idle", options.idle,
+                  "With --follow: the writer is done when FILE has not grown for this long (default: never for "
+                  "a file, so give --idle or --pid; a pipe ends when it is closed)")
+      ->type_name("SECONDS")
+      ->check(at_least(0, "zero or more"))
+      ->needs(follow);
+  check.add_option("--pid", options.pid, "With --follow: the writer is done when process PID has exited")
+      ->type_name("PID")
+      ->needs(follow);
+  check
+      .add_flag("--fail-fast", options.fail_fast,
+                "With --follow: stop at the first violation and answer with it at once (exit 1), not at the end")
+      ->needs(follow);
 }
 
 int run_check_command(const CheckCommandOptions& options) {
@@ -242,6 +332,9 @@ int run_check_command(const CheckCommandOptions& options) {
     throw UsageError(
         "--merge: --proof, --html and --prefix need the check itself; run them on the failing key's shard");
   }
+  if (options.follow && (shard || !options.merge.empty())) {
+    throw UsageError("--follow checks one history as it is written: --shard and --merge work on finished files");
+  }
   // An output that cannot be written is a usage error before any work, not a
   // surprise after the check (when it could no longer change the verdict's status).
   if (options.html) require_writable_file("--html", *options.html);
@@ -261,7 +354,7 @@ int run_check_command(const CheckCommandOptions& options) {
 
   const auto start = limits.started();
   limits.enter(Phase::reading);
-  require_readable_file(options.file);
+  if (!(options.follow && options.file == "-")) require_readable_file(options.file);
   History history;
   CheckResult result;
   double read_ms = 0;
@@ -270,7 +363,11 @@ int run_check_command(const CheckCommandOptions& options) {
   double merged_longest_ms = 0;
   try {
     // A key shard holds only its own keys' operations (ids and times stay the file's).
-    if (shard) {
+    if (options.follow) {
+      follow::FollowAnswer followed = run_follow(options, format, *model, check_options, progress);
+      history = std::move(followed.history);
+      result = std::move(followed.result);
+    } else if (shard) {
       const ShardSpec spec = shard.value_or(ShardSpec{});
       history = read_history(options.file, *model, format, limits, key_shard_filter(*model, spec));
     } else {
@@ -287,6 +384,8 @@ int run_check_command(const CheckCommandOptions& options) {
       result = std::move(merged.result);
       report_merged = std::move(merged.reports);
       merged_longest_ms = merged.longest_ms;
+    } else if (options.follow) {
+      // Checked as it was read.
     } else if (shard) {
       KeyShard facts;
       facts.spec = *shard;

@@ -34,6 +34,10 @@ struct CheckCommandOptions {
   std::optional<std::string> proof;  // write the core's CNF and DRAT proof into this directory
   std::optional<std::string> shard;  // --shard I/N: only the keys hashed to shard I (key_shards.hpp)
   std::vector<std::string> merge;    // --merge REPORT.json...: join the N key shards' reports
+  bool follow = false;               // --follow: check FILE while it is written (follow/follow_check.hpp)
+  double idle = 0;                   // --idle SECONDS: a followed file that stops growing this long is done
+  std::optional<int> pid;            // --pid PID: a followed file is done when this process exits
+  bool fail_fast = false;            // --fail-fast: stop following at the first violation
 };
 
 // Adds FILE, --model and the other options to `check`, bound to `options`.

@@ -10,7 +10,8 @@
 #   no code with any engine, search or solver)
 #   models <- {generators, systems, report}; systems <- explore
 #   portfolio <- answer <- batch                      (libariadne-tools: not for users)
-#   {generators, systems, report, explore, answer, batch} <- cli   (the command line)
+#   answer <- follow                                  (check --follow: a file as it grows)
+#   {generators, systems, report, explore, answer, batch, follow} <- cli   (the command line)
 #
 # "A <- B" reads "B includes A". The command line sees the tools' headers and the
 # public ones alone, not the checker's layers: what it needs of the checker goes
@@ -44,12 +45,13 @@ set(ARIADNE_LAYER_DEPS_report models)
 set(ARIADNE_LAYER_DEPS_explore systems)
 set(ARIADNE_LAYER_DEPS_answer portfolio)
 set(ARIADNE_LAYER_DEPS_batch answer)
+set(ARIADNE_LAYER_DEPS_follow answer)
 # Not a closure: the command line may include these layers' headers, and no others.
-set(ARIADNE_CLI_SEES generators systems report explore answer batch)
+set(ARIADNE_CLI_SEES generators systems report explore answer batch follow)
 
 # The checker, bottom up, and the tooling built on it.
 set(ARIADNE_CHECKER_LAYERS base history models search encoder certify solvers engines refute explain portfolio capi)
-set(ARIADNE_TOOL_LAYERS generators systems report explore answer batch)
+set(ARIADNE_TOOL_LAYERS generators systems report explore answer batch follow)
 
 # Third-party libraries a layer's own headers expose (so every layer above needs their
 # include path), and those only its sources use.
@@ -57,7 +59,7 @@ set(ARIADNE_LAYER_EXPOSES_encoder Boost::graph)
 set(ARIADNE_LAYER_USES_solvers ariadne::cadical ariadne::z3)
 
 # The layers that may call check() itself: the entry point's header is theirs.
-set(ARIADNE_ENTRY_LAYERS portfolio capi answer batch cli)
+set(ARIADNE_ENTRY_LAYERS portfolio capi answer batch follow cli)
 
 function(ariadne_layer_closure layer out)
   set(seen ${layer})

@@ -137,6 +137,7 @@ void HistoryBuilder::add(Event&& e) {
     op.call_pos = e.pos;
     ps.open = ops.size() - 1;
     ps.has_open = true;
+    ++open_ops_;
     if (keep_ && !keep_(op)) {
       ps.parked = std::move(op);
       ops.pop_back();
@@ -157,6 +158,7 @@ void HistoryBuilder::add(Event&& e) {
                 "'s open invocation :" + shorten(op.f) + " at " + at(op.call_pos));
   }
   ps.has_open = false;
+  --open_ops_;
   switch (e.type) {
     case EventType::ok:
       op.status = OpStatus::ok;
@@ -203,6 +205,11 @@ History HistoryBuilder::finish() && {
       ops, [&](const Operation& op) { return op.status == OpStatus::failed && !model_.failed_is_observation(op); });
   history_.event_count = position_;
   return std::move(history_);
+}
+
+History HistoryBuilder::snapshot() const {
+  HistoryBuilder copy(*this);
+  return std::move(copy).finish();
 }
 
 History build_history(const EventLog& log, const Model& model) {

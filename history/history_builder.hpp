@@ -34,6 +34,12 @@ class HistoryBuilder final : public EventSink {
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
   History finish() &&;
+  // The history so far, as finish() would return it if no event came after: open ops
+  // are crashed (check --follow checks a history while it is written). Copies the
+  // operations; throws as finish() does.
+  History snapshot() const;
+  // Client ops invoked and neither completed nor crashed yet.
+  std::uint64_t open_ops() const { return open_ops_; }
   // Events seen, ignored ones included, and invocations of client (integer)
   // processes among them, kept or not.
   std::uint64_t events_seen() const { return position_; }
@@ -62,6 +68,7 @@ class HistoryBuilder final : public EventSink {
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time
   std::uint64_t client_invocations_ = 0;
+  std::uint64_t open_ops_ = 0;
   // Jepsen numbers its clients from 0 and gives a crashed one the next free number, so
   // the ids seen stay small: those index a vector, the rest a hash map.
   static constexpr std::int64_t kDenseProcesses = 1 << 16;
