@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 namespace ariadne::answer {
 
@@ -197,6 +198,8 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
 
   std::size_t crashed = 0;
   for (const auto& op : history.ops) crashed += op.status == OpStatus::crashed ? 1 : 0;
+  std::size_t operations_count = history.ops.size();
+  if (report.passed_ops) std::tie(operations_count, crashed) = *report.passed_ops;
 
   std::string out = verdict_headline(result.verdict, result.consistency, style) + "  " + report.file + "\n";
   const auto line = [&](std::string label, std::string value) {
@@ -226,7 +229,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   }
   line("engine", engine);
   for (const std::string& w : result.race.withdrawals) line("gave up", w);
-  std::string operations = std::to_string(history.ops.size());
+  std::string operations = std::to_string(operations_count);
   if (crashed > 0) operations += " (" + std::to_string(crashed) + " crashed)";
   if (!result.keys.empty()) {
     operations += " on " + std::to_string(result.keys.size()) + (result.keys.size() == 1 ? " key" : " keys");
@@ -255,6 +258,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
                  ? "\nWitness: the operations in an order that explains every result\n"
                  : "\nWitness: the operations in an order that keeps each process's own order and explains every "
                    "result\n";
+      if (report.passed_ops) out += "(checked as they passed and not held: op ids only)\n";
       out += format_ops_table(history, result.linearization, full);
       if (report.proof) out += "\n" + report.proof->summary + "\n";
       break;

@@ -19,6 +19,10 @@ struct CheckReport {
   std::string file;
   std::string model_spec;
   const History* history = nullptr;
+  // check --follow in bounded memory: the ops were checked as they passed and the
+  // history holds none of them (or only the refuted partition's): their count, and how
+  // many crashed.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> passed_ops;
   const CheckResult* result = nullptr;
   // The command's limits, when it had them: a limit reached after the verdict (in the
   // core, the proof) is named in the report.

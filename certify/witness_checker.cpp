@@ -128,6 +128,13 @@ std::optional<std::string> check_order(const History& history, const Model& mode
 }
 
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> part) {
+  std::optional<Value> end_state;
+  return check_legality(model, part, end_state);
+}
+
+std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> part,
+                                          std::optional<Value>& end_state) {
+  end_state.reset();
   auto compiled = model.compile(part);
   std::vector<StateId> states{compiled->initial()};
   std::vector<StateId> next;
@@ -142,6 +149,7 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
     if (next.size() > kMaxTrackedStates) return too_many_states();
     states.swap(next);
   }
+  if (states.size() == 1) end_state = compiled->state_value(states.front());
   return std::nullopt;
 }
 

@@ -40,5 +40,11 @@ std::optional<std::string> check_linearization(const History& history, const Mod
 std::optional<std::string> check_order(const History& history, const Model& model, std::span<const std::uint32_t> order,
                                        Consistency consistency = Consistency::linearizable);
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order);
+// check_legality, also saying in `end_state` the state the replay ends in, as
+// CompiledModel::state_value() gives it (nullopt when the replay may end in several
+// states or the model cannot say): check --follow starts the next stretch of a history
+// from the state its replay, not the search, ends in.
+std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order,
+                                          std::optional<Value>& end_state);
 
 }  // namespace ariadne::certify

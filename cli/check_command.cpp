@@ -180,8 +180,8 @@ follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format forma
   request.fail_fast = options.fail_fast;
   request.on_progress = [&](const follow::FollowProgress& p) {
     progress.set_status("following " + options.file + ": " + with_commas(p.lines) + " lines, " + with_commas(p.ops) +
-                        " ops (" + with_commas(p.pending) + " pending), the first " + with_commas(p.checked_ops) +
-                        " checked: " + std::string(follow::prefix_verdict_name(p.verdict)));
+                        " ops (" + with_commas(p.pending) + " pending, " + with_commas(p.settled) + " settled, " +
+                        with_commas(p.held) + " held): " + std::string(follow::prefix_verdict_name(p.verdict)));
   };
   request.on_violation = [&](const CheckResult& result, const History& prefix) {
     std::string where;
@@ -361,12 +361,14 @@ int run_check_command(const CheckCommandOptions& options) {
   std::optional<KeyShard> key_shard;
   std::vector<std::string> report_merged;
   double merged_longest_ms = 0;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> passed_ops;
   try {
     // A key shard holds only its own keys' operations (ids and times stay the file's).
     if (options.follow) {
       follow::FollowAnswer followed = run_follow(options, format, *model, check_options, progress);
       history = std::move(followed.history);
       result = std::move(followed.result);
+      if (followed.passed_ops) passed_ops = std::pair{followed.passed_ops->ops, followed.passed_ops->crashed};
     } else if (shard) {
       const ShardSpec spec = shard.value_or(ShardSpec{});
       history = read_history(options.file, *model, format, limits, key_shard_filter(*model, spec));
@@ -421,6 +423,7 @@ int run_check_command(const CheckCommandOptions& options) {
   report.key_shard = std::move(key_shard);
   report.merged_reports = std::move(report_merged);
   report.merged_longest_ms = merged_longest_ms;
+  report.passed_ops = passed_ops;
   // The side outputs, inside the same limits (the watch still runs). Neither throws:
   // one cut short or refused is a warning and its own field of the answer, and the
   // verdict's exit status stands.

@@ -16,15 +16,23 @@
 #include "follow/follow_check.hpp"
 
 #include "follow/piece_reader.hpp"
+#include "follow/windowed_check.hpp"
 #include "history/history_builder.hpp"
 #include "history/timestamp_order.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/limits.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <optional>
+#include <system_error>
 #include <utility>
 
 namespace ariadne::follow {
@@ -49,6 +57,47 @@ bool ends_the_run(std::string_view piece) {
   }
   return false;
 }
+
+// Pieces the reader hands out at most; one much smaller means it is caught up with the
+// writer.
+constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
+
+// Every complete line read, kept on disk (not in memory): a refuted partition's whole
+// history is read back from it to certify the refutation, with its core and failing op.
+class Spill {
+ public:
+  Spill() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "ariadne-follow-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot make a spill file in " + pattern);
+    path_ = pattern;
+    file_ = fdopen(fd, "w");
+    if (file_ == nullptr) {
+      ::close(fd);
+      std::filesystem::remove(path_);
+      throw std::system_error(errno, std::generic_category(), "cannot open the spill file " + path_);
+    }
+  }
+  ~Spill() {
+    std::fclose(file_);
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  Spill(const Spill&) = delete;
+  Spill& operator=(const Spill&) = delete;
+
+  void write(std::string_view text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+      throw std::system_error(errno, std::generic_category(), "cannot write the spill file " + path_);
+    }
+  }
+  void flush() { std::fflush(file_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+};
 
 // Sees each event on its way to the pairing: whether the history is timestamped.
 class Watch final : public EventSink {
@@ -92,24 +141,67 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
   settings.should_stop = [&limits] { return limits.reached() != Limit::none; };
   GrowingFile file(request.path, settings);
   const std::string source = request.path == "-" ? "standard input" : request.path;
+  Spill spill;
 
   PieceReader pieces(source, request.format);
   HistoryBuilder builder(source, model);
   builder.use_jobs(limits.jobs());
+  // Under linearizability, windows that settle and drop what is behind them; the
+  // sequential conditions are not local in time (an op invoked later may be ordered
+  // before an op that completed earlier), so their history is held and checked at the
+  // end.
+  const bool windowed = options.consistency == Consistency::linearizable;
+  std::optional<WindowedCheck> windows;
+  if (windowed) {
+    windows.emplace(source, model, options);
+    builder.hand_on([&](const Operation& op) { windows->called(op); },
+                    [&](Operation&& op) { windows->ended(std::move(op)); });
+  }
   TimestampOrder ordered(builder, source);
   Watch watch(ordered);
 
   FollowAnswer answer;
   FollowProgress progress;
+  progress.verdict = windowed ? PrefixVerdict::none : PrefixVerdict::at_the_end;
   const Clock::time_point started = Clock::now();
-  Clock::time_point next_check = started;
   Clock::time_point last_progress = started;
   Clock::time_point first_unchecked_read{};  // when the first piece not yet checked arrived
-  std::uint64_t checked_events = 0;
-  double prefix_budget_seconds = 1;
+  bool unchecked = false;
   std::string piece;
-  // The first prefix found not linearizable, and its check: the answer if the follow
-  // is cut short (--fail-fast, a limit) before the whole history can be checked.
+
+  auto report = [&](bool force) {
+    const Clock::time_point now = Clock::now();
+    if (!request.on_progress || (!force && now - last_progress < std::chrono::milliseconds(200))) return;
+    last_progress = now;
+    progress.lines = pieces.lines_read();
+    progress.ops = windows ? windows->ops() : builder.client_invocations();
+    progress.pending = builder.open_ops();
+    progress.settled = windows ? windows->settled() : 0;
+    progress.held = windows ? windows->held() : builder.client_invocations();
+    progress.seconds = ms_between(started, now) / 1000;
+    request.on_progress(progress);
+  };
+
+  // The refuted partition's whole history so far, read back from the spill, checked as
+  // `check` checks a file: the refutation certified, with its core and failing op.
+  auto certified_refutation = [&](const Value& partition) {
+    spill.flush();
+    const std::function<bool(const Operation&)> keep = [&](const Operation& op) {
+      return !model.is_partitioned() || model.partition_key(op) == partition;
+    };
+    History history = read_history(spill.path(), model, pieces.format().value_or(request.format), limits, keep);
+    history.source = source;
+    CheckResult result = check(history, model, options);
+    if (result.verdict == Verdict::linearizable) {
+      throw InternalError("check --follow: a stretch of " + source +
+                          " was refuted, but the whole history of its partition was found linearizable; both answers "
+                          "were certified, so the reasoning that joins them is wrong: please report this history");
+    }
+    return std::pair{std::move(history), std::move(result)};
+  };
+
+  // The first violation found, certified: the answer if the follow is cut short
+  // (--fail-fast, a limit) before the whole history can be checked.
   std::optional<std::pair<History, CheckResult>> violation;
   auto answer_with_violation = [&] {
     answer.history = std::move(violation->first);
@@ -117,77 +209,44 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     answer.stopped_early = true;
     return std::move(answer);
   };
-
-  auto report = [&](bool force) {
-    const Clock::time_point now = Clock::now();
-    if (!request.on_progress || (!force && now - last_progress < std::chrono::milliseconds(200))) return;
-    last_progress = now;
-    progress.lines = pieces.lines_read();
-    progress.ops = builder.client_invocations();
-    progress.pending = builder.open_ops();
-    progress.seconds = ms_between(started, now) / 1000;
-    request.on_progress(progress);
-  };
-
-  // Checks the prefix read so far; true when it is refuted and fail_fast ends the follow.
-  auto check_prefix = [&]() -> bool {
-    History prefix = builder.snapshot();
-    checked_events = builder.events_seen();
-    if (prefix.ops.empty()) return false;
-    const Clock::time_point begun = Clock::now();
-    // Its own deadline, so one hard prefix cannot hold the reading up for long: an
-    // unknown prefix is tried again later, with twice the time.
-    const Limits prefix_limits({.timeout_seconds = prefix_budget_seconds, .jobs = limits.jobs()}, &limits);
-    CheckOptions prefix_options = options;
-    prefix_options.limits = &prefix_limits;
-    CheckResult result = check(prefix, model, prefix_options);
-    const Clock::time_point done = Clock::now();
-    ++answer.prefix_checks;
-    progress.checked_ops = prefix.ops.size();
-    // Checks take at most a quarter of the time, however long the history grows.
-    next_check = done + std::max<Clock::duration>(std::chrono::milliseconds(50), 3 * (done - begun));
-    switch (result.verdict) {
-      case Verdict::linearizable: progress.verdict = PrefixVerdict::linearizable; break;
-      case Verdict::unknown:
-        if (limits.reached() != Limit::none) return false;  // the command's own limit: the loop ends
-        progress.verdict = PrefixVerdict::unknown;
-        prefix_budget_seconds *= 2;
-        break;
-      case Verdict::not_linearizable:
-        progress.verdict = PrefixVerdict::not_linearizable;
-        answer.violation_lines = pieces.lines_read();
-        answer.violation_latency_ms = ms_between(first_unchecked_read, done);
-        if (request.on_violation) request.on_violation(result, prefix);
-        report(true);
-        violation.emplace(std::move(prefix), std::move(result));
-        return request.fail_fast;
-    }
+  auto note_violation = [&] {
+    const Value partition = *windows->refuted_partition();
+    auto refutation = certified_refutation(partition);
+    if (refutation.second.verdict != Verdict::not_linearizable) return false;  // unknown: a limit
+    progress.verdict = PrefixVerdict::not_linearizable;
+    answer.violation_lines = pieces.lines_read();
+    answer.violation_latency_ms = ms_between(first_unchecked_read, Clock::now());
+    if (request.on_violation) request.on_violation(refutation.second, refutation.first);
+    violation = std::move(refutation);
     report(true);
-    return false;
+    return request.fail_fast;
   };
 
   while (file.end() == FollowEnd::none) {
     piece.clear();
-    const bool waiting_to_check =
-        checked_events < builder.events_seen() && progress.verdict != PrefixVerdict::not_linearizable;
-    const auto wait = waiting_to_check
-                          ? std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::max<Clock::duration>(Clock::duration::zero(), next_check - Clock::now()))
-                          : std::chrono::milliseconds(100);
-    if (file.read_lines(piece, std::min(wait, std::chrono::milliseconds(100))) > 0) {
-      if (checked_events == builder.events_seen()) first_unchecked_read = Clock::now();
+    // With windows waiting for their next check, a short wait, so they are checked soon.
+    const std::size_t read = file.read_lines(piece, std::chrono::milliseconds(unchecked ? 10 : 100));
+    if (read > 0) {
+      if (!unchecked) first_unchecked_read = Clock::now();
+      unchecked = true;
+      spill.write(piece);
       pieces.read(piece, watch);
+      ++answer.prefix_checks;
       if (pieces.format() == Format::jepsen_log && ends_the_run(piece)) file.finish(FollowEnd::test_ended);
     }
     if (watch.timestamped()) progress.verdict = PrefixVerdict::at_the_end;
-    const bool due = checked_events < builder.events_seen() && Clock::now() >= next_check &&
-                     progress.verdict != PrefixVerdict::not_linearizable &&
-                     progress.verdict != PrefixVerdict::at_the_end && limits.reached() == Limit::none;
-    if (due && check_prefix()) {
-      answer.end = FollowEnd::stopped;
-      answer.end_sentence = "stopped at the first violation (--fail-fast) after " +
-                            std::to_string(pieces.lines_read()) + " lines of " + source;
-      return answer_with_violation();
+    // Caught up with the writer: every window with news is checked now.
+    const bool caught_up = read == 0 || read < kPieceBytes / 2;
+    if (windows && unchecked && progress.verdict != PrefixVerdict::not_linearizable &&
+        progress.verdict != PrefixVerdict::at_the_end && limits.reached() == Limit::none) {
+      if (windows->check_windows(caught_up) && note_violation()) {
+        answer.end = FollowEnd::stopped;
+        answer.end_sentence = "stopped at the first violation (--fail-fast) after " +
+                              std::to_string(pieces.lines_read()) + " lines of " + source;
+        return answer_with_violation();
+      }
+      if (progress.verdict == PrefixVerdict::none) progress.verdict = PrefixVerdict::linearizable;
+      unchecked = windows->has_news();
     }
     report(false);
   }
@@ -201,13 +260,14 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     if (tail_may_be_whole(file.end())) {
       try {
         pieces.read(tail, watch);
+        spill.write(tail);
         read = true;
       } catch (const InputError&) {
         // Cut short: left out below, with a word.
       }
     }
     if (!read) {
-      builder.warn({{pieces.lines_read() + (read ? 0u : 1u), 1},
+      builder.warn({{pieces.lines_read() + 1, 1},
                     "the last line has no line break (" + std::to_string(tail.size()) +
                         " bytes): the writer stopped in the middle of it, so it is left out and what was complete "
                         "before it is checked"});
@@ -220,7 +280,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
   if (limit != Limit::none && violation) return answer_with_violation();
   if (limit != Limit::none) {
     // Stopped by --timeout or Ctrl-C while following: what was read has no answer.
-    answer.history = builder.snapshot();
+    answer.history = std::move(builder).finish();
     answer.result.verdict = Verdict::unknown;
     answer.result.limit = limit;
     answer.result.limit_phase = Phase::reading;
@@ -240,14 +300,30 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
                   "no client operation: the " + std::to_string(builder.events_seen()) +
                       " events are all of processes that are no client, so there is nothing to check"});
   }
-  answer.history = std::move(builder).finish();
-  answer.result = check(answer.history, model, options);
-  if (violation && answer.result.verdict == Verdict::unknown) return answer_with_violation();
-  if (violation && answer.result.verdict == Verdict::linearizable) {
-    throw InternalError("check --follow: a prefix of " + source +
-                        " was refuted, but the whole history was found linearizable; both answers were certified, "
-                        "so the reasoning that joins them is wrong: please report this history");
+  if (!windows) {
+    answer.history = std::move(builder).finish();
+    answer.result = check(answer.history, model, options);
+    return answer;
   }
+  // What the windows hold is checked to its end; a refutation is certified on its
+  // partition's whole history, read back.
+  const std::uint64_t ops = windows->ops();
+  const std::uint64_t crashed = windows->crashed() + builder.open_ops();
+  CheckResult result = windows->finish();
+  History passed = std::move(builder).finish();  // warnings and ignored events; the ops passed
+  if (result.verdict == Verdict::not_linearizable) {
+    auto refutation = certified_refutation(*windows->refuted_partition());
+    refutation.first.warnings = passed.warnings;
+    refutation.first.ignored = passed.ignored;
+    answer.history = std::move(refutation.first);
+    answer.result = std::move(refutation.second);
+    answer.result.operations = ops;
+    answer.passed_ops = OpCounts{ops, crashed};
+    return answer;
+  }
+  answer.history = std::move(passed);
+  answer.result = std::move(result);
+  answer.passed_ops = OpCounts{ops, crashed};
   return answer;
 }
 

@@ -1,15 +1,16 @@
 // `ariadne check FILE --follow`: a history checked while its test still writes it.
 //
 // The file (or a pipe) is read as it grows (growing_file.hpp), its lines are read into
-// events (piece_reader.hpp) and paired into operations as they come. Every so often
-// the prefix read so far is checked, its pending operations (invoked, not yet
-// completed) taken as crashed: such an op may take effect at any point after its
-// invocation or never, with any result, which covers whatever its completion will
-// say. So a prefix that cannot be linearized proves the whole history cannot be
-// either (the argument is written in follow_check.cpp), and the violation is reported
-// as soon as it is written, with its failing op, core and explanation. When the
-// writer is done, the whole history is checked as `check` checks a finished file: the
-// final answer is the offline one.
+// events (piece_reader.hpp) and paired into operations as they come, and each
+// partition's operations are checked as they arrive (windowed_check.hpp), its pending
+// operations (invoked, not yet completed) taken as crashed: such an op may take effect
+// at any point after its invocation or never, with any result, which covers whatever
+// its completion will say. So a prefix that cannot be linearized proves the whole
+// history cannot be either (the argument is written in follow_check.cpp), and the
+// violation is reported as soon as it is written, certified on the partition's whole
+// history so far, with its failing op, core and explanation. What is settled is
+// dropped, so memory is bounded by what is undecided. When the writer is done, the
+// answer is the one `check` gives the finished file.
 #pragma once
 
 #include <ariadne/check.hpp>
@@ -37,9 +38,10 @@ std::string_view prefix_verdict_name(PrefixVerdict verdict);  // "linearizable s
 
 struct FollowProgress {
   std::uint64_t lines = 0;
-  std::uint64_t ops = 0;          // invoked so far
-  std::uint64_t pending = 0;      // invoked, neither completed nor crashed
-  std::uint64_t checked_ops = 0;  // ops in the prefix checked last
+  std::uint64_t ops = 0;      // invoked so far
+  std::uint64_t pending = 0;  // invoked, neither completed nor crashed
+  std::uint64_t settled = 0;  // decided and dropped
+  std::uint64_t held = 0;     // still held: undecided, or not yet checked
   PrefixVerdict verdict = PrefixVerdict::none;
   double seconds = 0;
 };
@@ -57,6 +59,11 @@ struct FollowRequest {
   std::function<void(const CheckResult&, const History&)> on_violation;
 };
 
+struct OpCounts {
+  std::uint64_t ops = 0;
+  std::uint64_t crashed = 0;
+};
+
 struct FollowAnswer {
   History history;     // what was read (the prefix, when fail_fast stopped early)
   CheckResult result;  // its check
@@ -68,6 +75,9 @@ struct FollowAnswer {
   std::optional<std::uint64_t> violation_lines;
   double violation_latency_ms = 0;
   std::uint64_t prefix_checks = 0;
+  // When the operations were checked as they passed and are not held (the history above
+  // then holds none, or the refuted partition's): their counts.
+  std::optional<OpCounts> passed_ops;
 };
 
 // Follows `request.path` and checks it with `model` and `options` (options.limits must

@@ -142,6 +142,7 @@ void HistoryBuilder::add(Event&& e) {
       ps.parked = std::move(op);
       ops.pop_back();
       ps.open = kParked;
+      if (called_) called_(ps.parked);
     }
     return;
   }
@@ -179,6 +180,7 @@ void HistoryBuilder::add(Event&& e) {
       break;
     case EventType::invoke: break;
   }
+  if (ps.open == kParked && ended_) ended_(std::move(ps.parked));
 }
 
 void HistoryBuilder::note_ignored(const Event& e) {

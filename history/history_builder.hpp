@@ -27,6 +27,14 @@ class HistoryBuilder final : public EventSink {
   // Keeps only the operations `keep` accepts at their invocation (read_history's
   // filtered form); the others are paired and dropped. Set before the first add().
   void keep_only(std::function<bool(const Operation&)> keep) { keep_ = std::move(keep); }
+  // Hands every operation on instead of keeping any (check --follow keeps only what is
+  // undecided): `called` sees each client op at its invocation, `ended` takes it at its
+  // completion (:ok, :fail or :info), unvetted. Set before the first add().
+  void hand_on(std::function<void(const Operation&)> called, std::function<void(Operation&&)> ended) {
+    keep_ = [](const Operation&) { return false; };
+    called_ = std::move(called);
+    ended_ = std::move(ended);
+  }
   // How many threads finish() may vet operations on, the calling thread among them;
   // 0 (the default): available_cpus().
   void use_jobs(unsigned jobs) { jobs_ = jobs; }
@@ -64,6 +72,8 @@ class HistoryBuilder final : public EventSink {
 
   const Model& model_;
   std::function<bool(const Operation&)> keep_;
+  std::function<void(const Operation&)> called_;
+  std::function<void(Operation&&)> ended_;
   unsigned jobs_ = 0;
   History history_;
   std::uint64_t position_ = 0;  // events seen, ignored ones included: op ids and time

@@ -101,6 +101,12 @@ class CompiledRegister final : public CompiledModel {
 
   std::size_t memory_bytes() const override { return values_.memory_bytes(); }
 
+  // etcd's absent key has no value a model could start from.
+  std::optional<Value> state_value(StateId state) const override {
+    if (absent_ && state == *absent_) return std::nullopt;
+    return values_.at(static_cast<std::uint32_t>(state));
+  }
+
  private:
   ValueTable values_;
   std::vector<RegisterOp> ops_;

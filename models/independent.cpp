@@ -78,6 +78,11 @@ class IndependentCompiled final : public CompiledModel {
       next.push_back(intern(std::move(tuple)));
     }
   }
+  std::optional<Value> state_value(StateId state) const override {
+    if (inner_.size() == 1) return inner_[0]->state_value(state);
+    return std::nullopt;
+  }
+
   std::string describe_state(StateId state) const override {
     if (inner_.size() == 1) return inner_[0]->describe_state(state);
     std::string out = "{";
@@ -164,6 +169,15 @@ class IndependentModel final : public Model {
     Value key = independent_key(op);
     if (!inner_->is_partitioned()) return key;
     return Value::vector({std::move(key), inner_->partition_key(independent_unwrap(op))});
+  }
+
+  // A key's model (and with a keyed MODEL, the key of it the partition names).
+  std::unique_ptr<Model> starting_from(const Value& key, const Value& state) const override {
+    const Value inner_key =
+        inner_->is_partitioned() && key.is_sequential() && key.elements().size() == 2 ? key.elements()[1] : Value();
+    std::unique_ptr<Model> inner = inner_->starting_from(inner_key, state);
+    if (!inner) return nullptr;
+    return std::make_unique<IndependentModel>(std::move(inner));
   }
 
   std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {

@@ -150,6 +150,13 @@ class CompiledKv final : public CompiledModel {
     return Value::map(std::move(entries)).to_edn();
   }
 
+  // One key's string. Compiled for ops that name no key (crashed gets alone do not),
+  // the state is no key's, and several keys' states are not carried.
+  std::optional<Value> state_value(StateId state) const override {
+    if (keys_.size() != 1 || state == kForgotten) return std::nullopt;
+    return string_value(static_cast<std::uint32_t>(state));
+  }
+
   std::size_t memory_bytes() const override {
     return keys_.memory_bytes() + strings_.memory_bytes() + states_.memory_bytes() + cache_.memory_bytes() +
            text_.capacity();
@@ -268,6 +275,16 @@ class KvModel final : public BuiltinModel {
 
   bool is_partitioned() const override { return true; }
   Value partition_key(const Operation& op) const override { return op.key; }
+
+  std::unique_ptr<Model> starting_from(const Value& key, const Value& state) const override {
+    if (!state.is_string()) return nullptr;
+    std::vector<Value::Entry> entries;
+    for (const auto& [k, v] : init_.entries()) {
+      if (!(k == key)) entries.emplace_back(k, v);
+    }
+    entries.emplace_back(key, state);
+    return std::make_unique<KvModel>(Value::map(std::move(entries)));
+  }
 
   std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const override {
     return std::make_unique<CompiledKv>(init_, ops);

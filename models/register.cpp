@@ -23,6 +23,10 @@ class RegisterModel final : public BuiltinModel {
 
   std::string spec() const override { return spec_with_init(name(), init_); }
 
+  std::unique_ptr<Model> starting_from(const Value& /*key*/, const Value& state) const override {
+    return std::make_unique<RegisterModel>(name(), with_cas_, state);
+  }
+
   std::optional<std::string> check_operation(const Operation& op) const override {
     if (op.f == "read" || op.f == "write") return std::nullopt;
     if (with_cas_ && op.f == "cas") {

@@ -180,7 +180,25 @@ class Jit final : public SearchEngine {
       ++next_event_;
     }
     witness_trail_ = static_cast<std::uint32_t>(configs_->at(0)[1]);
+    final_configs_ = std::move(configs_);
     return finish(Outcome::linearizable);
+  }
+
+  // After `linearizable`: what the run ends with (search_engine.hpp, JitFrontier).
+  JitFrontier frontier() {
+    JitFrontier out;
+    out.outcome = Outcome::linearizable;
+    out.configurations = final_configs_ ? final_configs_->size() : 0;
+    out.order = linearization();
+    if (out.configurations != 1) return out;
+    const std::uint64_t* config = final_configs_->at(0);
+    out.state = compiled_->state_value(config[0]);
+    refresh_slot_owners();
+    for (std::uint32_t s = 0; s < op_in_slot_.size(); ++s) {
+      if (test_bit(config + 2, s)) out.open.push_back(op_in_slot_[s]);
+    }
+    std::sort(out.open.begin(), out.open.end());
+    return out;
   }
 
  private:
@@ -347,6 +365,7 @@ class Jit final : public SearchEngine {
   std::uint64_t expansion_ = 0;
   std::size_t words_ = 1;
   std::unique_ptr<ConfigSet> configs_;
+  std::unique_ptr<ConfigSet> final_configs_;  // kept for frontier() once linearizable
   std::vector<TrailNode> trail_;
   std::uint32_t witness_trail_ = kNoTrail;
   std::size_t next_event_ = 0;
@@ -362,6 +381,18 @@ class Jit final : public SearchEngine {
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop) {
   return std::make_unique<Jit>(sub, model, memory, stop);
+}
+
+JitFrontier run_jit_to_the_end(const SubHistory& sub, const Model& model, MemoryBudget& memory,
+                               const StopSignal& stop) {
+  Jit jit(sub, model, memory, stop);
+  const Outcome outcome = jit.run(UINT64_MAX);
+  if (outcome != Outcome::linearizable) {
+    JitFrontier out;
+    out.outcome = outcome;
+    return out;
+  }
+  return jit.frontier();
 }
 
 }  // namespace ariadne::search

@@ -256,6 +256,23 @@ std::unique_ptr<SearchEngine> make_segmented_wgl(const SubHistory& sub, const Mo
 // Lowe's just-in-time linearization: configurations carried forward through time.
 std::unique_ptr<SearchEngine> make_jit(const SubHistory& sub, const Model& model, MemoryBudget& memory,
                                        const StopSignal& stop);
+// JIT over the whole of `sub`, and what it ends with (check --follow,
+// follow/windowed_check.cpp). With one configuration left, nothing that comes after
+// can tell apart the ways it was reached (the configurations JIT prunes are those
+// another one dominates), so the ops behind may be dropped and the search go on from
+// it alone.
+struct JitFrontier {
+  Outcome outcome = Outcome::undecided;  // linearizable, not_linearizable, stopped or out_of_memory
+  std::size_t configurations = 0;        // left after the last event, when linearizable
+  // When linearizable, a witness: the first configuration's ops, in order (indices into
+  // sub.ops). With exactly one configuration, it is that one's, and `state` is its state
+  // as CompiledModel::state_value() gives it (nullopt when the model cannot) and `open`
+  // the open ops it left unlinearized (ascending).
+  std::vector<std::uint32_t> order;
+  std::optional<Value> state;
+  std::vector<std::uint32_t> open;
+};
+JitFrontier run_jit_to_the_end(const SubHistory& sub, const Model& model, MemoryBudget& memory, const StopSignal& stop);
 // The tests for histories whose values are unique (unique_values.hpp): each decides
 // at once, or declines (stopped, with a withdrawal reason) at once. With `tests`
 // all, a register history they decline is refuted still if a read in it is stale by

@@ -79,6 +79,11 @@ class CompiledModel {
   virtual std::optional<StateId> forget(StateId /*state*/, std::span<const std::uint32_t> /*window*/) {
     return std::nullopt;
   }
+  // The state as a value Model::starting_from() takes, so that a search can go on
+  // from it in another compilation: `check --follow` carries a key's state from one
+  // stretch of a growing history to the next, and drops the stretch behind. nullopt
+  // (the default): the model cannot say, and the history behind is kept.
+  virtual std::optional<Value> state_value(StateId /*state*/) const { return std::nullopt; }
 };
 
 class Model {
@@ -99,6 +104,10 @@ class Model {
   virtual bool is_partitioned() const { return false; }
   virtual Value partition_key(const Operation& /*op*/) const { return {}; }
   virtual std::unique_ptr<CompiledModel> compile(std::span<const Operation* const> ops) const = 0;
+  // The model of partition `key`'s ops (nil for an unpartitioned model) starting from
+  // `state`, a CompiledModel::state_value() of this model compiled for that
+  // partition's ops. nullptr (the default): the model cannot start elsewhere.
+  virtual std::unique_ptr<Model> starting_from(const Value& /*key*/, const Value& /*state*/) const { return nullptr; }
   // Human description of an op, e.g. "write 3" or "cas 1->2". Explanations and reports
   // quote it, so the default cuts each name and value past 80 bytes ("x…y").
   virtual std::string describe_operation(const Operation& op) const;
