@@ -16,6 +16,8 @@
 #include "follow/follow_check.hpp"
 
 #include "follow/piece_reader.hpp"
+#include "follow/read_ahead.hpp"
+#include "follow/spill.hpp"
 #include "follow/windowed_check.hpp"
 #include "history/history_builder.hpp"
 #include "history/timestamp_order.hpp"
@@ -23,16 +25,12 @@
 #include <ariadne/errors.hpp>
 #include <ariadne/limits.hpp>
 
-#include <unistd.h>
+#include <malloc.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <optional>
-#include <system_error>
 #include <utility>
 
 namespace ariadne::follow {
@@ -44,60 +42,6 @@ using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
 }
-
-// Jepsen logs this line once the run is over and before it writes the history out
-// (jepsen.core, "Run complete, writing"): no event of the run comes after it.
-bool ends_the_run(std::string_view piece) {
-  for (std::size_t at = piece.find("Run complete, writing"); at != std::string_view::npos;
-       at = piece.find("Run complete, writing", at + 1)) {
-    const std::size_t line_start = piece.rfind('\n', at);
-    const std::string_view before = piece.substr(line_start == std::string_view::npos ? 0 : line_start + 1,
-                                                 at - (line_start == std::string_view::npos ? 0 : line_start + 1));
-    if (before.find("jepsen.core") != std::string_view::npos) return true;
-  }
-  return false;
-}
-
-// Pieces the reader hands out at most; one much smaller means it is caught up with the
-// writer.
-constexpr std::size_t kPieceBytes = std::size_t{4} << 20;
-
-// Every complete line read, kept on disk (not in memory): a refuted partition's whole
-// history is read back from it to certify the refutation, with its core and failing op.
-class Spill {
- public:
-  Spill() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ariadne-follow-XXXXXX").string();
-    const int fd = mkstemp(pattern.data());
-    if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot make a spill file in " + pattern);
-    path_ = pattern;
-    file_ = fdopen(fd, "w");
-    if (file_ == nullptr) {
-      ::close(fd);
-      std::filesystem::remove(path_);
-      throw std::system_error(errno, std::generic_category(), "cannot open the spill file " + path_);
-    }
-  }
-  ~Spill() {
-    std::fclose(file_);
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  Spill(const Spill&) = delete;
-  Spill& operator=(const Spill&) = delete;
-
-  void write(std::string_view text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-      throw std::system_error(errno, std::generic_category(), "cannot write the spill file " + path_);
-    }
-  }
-  void flush() { std::fflush(file_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  std::FILE* file_ = nullptr;
-};
 
 // Sees each event on its way to the pairing: whether the history is timestamped.
 class Watch final : public EventSink {
@@ -167,13 +111,12 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
   Clock::time_point last_progress = started;
   Clock::time_point first_unchecked_read{};  // when the first piece not yet checked arrived
   bool unchecked = false;
-  std::string piece;
 
-  auto report = [&](bool force) {
+  auto report = [&](bool force, std::uint32_t lines) {
     const Clock::time_point now = Clock::now();
     if (!request.on_progress || (!force && now - last_progress < std::chrono::milliseconds(200))) return;
     last_progress = now;
-    progress.lines = pieces.lines_read();
+    progress.lines = lines;
     progress.ops = windows ? windows->ops() : builder.client_invocations();
     progress.pending = builder.open_ops();
     progress.settled = windows ? windows->settled() : 0;
@@ -185,11 +128,16 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
   // The refuted partition's whole history so far, read back from the spill, checked as
   // `check` checks a file: the refutation certified, with its core and failing op.
   auto certified_refutation = [&](const Value& partition) {
-    spill.flush();
     const std::function<bool(const Operation&)> keep = [&](const Operation& op) {
       return !model.is_partitioned() || model.partition_key(op) == partition;
     };
-    History history = read_history(spill.path(), model, pieces.format().value_or(request.format), limits, keep);
+    History history;
+    {
+      // The reader appends no piece meanwhile: the file read back is whole lines.
+      std::lock_guard lock(spill.lock());
+      spill.flush();
+      history = read_history(spill.path(), model, pieces.format().value_or(request.format), limits, keep);
+    }
     history.source = source;
     CheckResult result = check(history, model, options);
     if (result.verdict == Verdict::linearizable) {
@@ -209,47 +157,51 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     answer.stopped_early = true;
     return std::move(answer);
   };
-  auto note_violation = [&] {
+  auto note_violation = [&](std::uint32_t lines) {
     const Value partition = *windows->refuted_partition();
     auto refutation = certified_refutation(partition);
     if (refutation.second.verdict != Verdict::not_linearizable) return false;  // unknown: a limit
     progress.verdict = PrefixVerdict::not_linearizable;
-    answer.violation_lines = pieces.lines_read();
+    answer.violation_lines = lines;
     answer.violation_latency_ms = ms_between(first_unchecked_read, Clock::now());
     if (request.on_violation) request.on_violation(refutation.second, refutation.first);
     violation = std::move(refutation);
-    report(true);
+    report(true, lines);
     return request.fail_fast;
   };
 
-  while (file.end() == FollowEnd::none) {
-    piece.clear();
-    // With windows waiting for their next check, a short wait, so they are checked soon.
-    const std::size_t read = file.read_lines(piece, std::chrono::milliseconds(unchecked ? 10 : 100));
-    if (read > 0) {
+  // With two jobs or more, the lines are read and parsed on a thread of their own.
+  ReadAhead reader(file, pieces, spill, limits.jobs() > 1);
+  std::uint32_t lines = 0;
+  while (!reader.done()) {
+    // Shortly, when windows wait for their next check.
+    std::optional<ReadAhead::Batch> batch = reader.next(std::chrono::milliseconds(unchecked ? 10 : 100));
+    bool caught_up = true;  // no batch: the reader waits on the writer
+    if (batch) {
       if (!unchecked) first_unchecked_read = Clock::now();
       unchecked = true;
-      spill.write(piece);
-      pieces.read(piece, watch);
+      caught_up = batch->caught_up;
+      lines = batch->lines;
+      for (ReadWarning& warning : batch->warnings) watch.warn(std::move(warning));
+      for (Event& event : batch->events) watch.add(std::move(event));
       ++answer.prefix_checks;
-      if (pieces.format() == Format::jepsen_log && ends_the_run(piece)) file.finish(FollowEnd::test_ended);
     }
     if (watch.timestamped()) progress.verdict = PrefixVerdict::at_the_end;
-    // Caught up with the writer: every window with news is checked now.
-    const bool caught_up = read == 0 || read < kPieceBytes / 2;
     if (windows && unchecked && progress.verdict != PrefixVerdict::not_linearizable &&
         progress.verdict != PrefixVerdict::at_the_end && limits.reached() == Limit::none) {
-      if (windows->check_windows(caught_up) && note_violation()) {
+      if (windows->check_windows(caught_up) && note_violation(lines)) {
+        reader.stop();
         answer.end = FollowEnd::stopped;
-        answer.end_sentence = "stopped at the first violation (--fail-fast) after " +
-                              std::to_string(pieces.lines_read()) + " lines of " + source;
+        answer.end_sentence =
+            "stopped at the first violation (--fail-fast) after " + std::to_string(lines) + " lines of " + source;
         return answer_with_violation();
       }
       if (progress.verdict == PrefixVerdict::none) progress.verdict = PrefixVerdict::linearizable;
       unchecked = windows->has_news();
     }
-    report(false);
+    report(false, lines);
   }
+  reader.stop();
   answer.end = file.end();
   answer.end_sentence = file.describe_end();
 
@@ -260,6 +212,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     if (tail_may_be_whole(file.end())) {
       try {
         pieces.read(tail, watch);
+        const std::lock_guard lock(spill.lock());
         spill.write(tail);
         read = true;
       } catch (const InputError&) {
@@ -324,6 +277,10 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
   answer.history = std::move(passed);
   answer.result = std::move(result);
   answer.passed_ops = OpCounts{ops, crashed};
+  // The windows' ops and the witness's points were many small blocks, freed now; the
+  // heap keeps them unless asked, and the report's text is about to need as much again.
+  windows.reset();
+  malloc_trim(0);
   return answer;
 }
 

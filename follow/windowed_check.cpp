@@ -15,7 +15,7 @@ namespace {
 
 // A window is checked again, while the reader is behind the writer, once it has twice
 // the ops of its last check that did not settle it, and at least this many.
-constexpr std::size_t kLeastWindow = 64;
+constexpr std::size_t kLeastWindow = 128;
 
 // How long, and in how much memory, JIT may work over one window while following before
 // the portfolio decides it instead (JIT multiplies configurations where many crashed ops
@@ -79,12 +79,19 @@ void WindowedCheck::ended(Operation&& op) {
 bool WindowedCheck::check_windows(bool caught_up) {
   bool refuted = false;
   const auto now = std::chrono::steady_clock::now();
+  // Sweeps of every window with news take a quarter of the time at most, however often
+  // the reader catches up.
+  if (caught_up && now < next_sweep_) caught_up = false;
   for (Window& window : windows_) {
     if (window.refuted || window.ended_since_check == 0) continue;
     const bool grown = window.ops.size() >= std::max(kLeastWindow, 2 * window.size_at_check);
     if (!(caught_up ? now >= window.next_check : grown)) continue;
     check_window(window, false);
     refuted = refuted || window.refuted;
+  }
+  if (caught_up) {
+    const auto done = std::chrono::steady_clock::now();
+    next_sweep_ = done + 3 * (done - now);
   }
   return refuted;
 }
@@ -202,7 +209,8 @@ void WindowedCheck::settle(Window& window, const Model& model, const std::vector
                           " is ordered after an op invoked after it returned");
     }
     window.last_point = point;
-    points_.push_back({point, static_cast<std::uint32_t>(points_.size()), op->id});
+    point_keys_.push_back(point << 32 | point_ids_.size());
+    point_ids_.push_back(op->id);
   }
   ok_placed_ += ok_placed;
   settled_ += window.ops.size() - open.size();
@@ -253,12 +261,11 @@ CheckResult WindowedCheck::finish() {
     throw InternalError(std::string(kFollowBug) + "the witness places " + std::to_string(ok_placed_) + " of " +
                         std::to_string(ok_ended_) + " completed ops");
   }
-  std::sort(points_.begin(), points_.end(), [](const Point& a, const Point& b) {
-    return a.point != b.point ? a.point < b.point : a.settled_order < b.settled_order;
-  });
-  result.linearization.reserve(points_.size());
-  for (const Point& point : points_) result.linearization.push_back(point.id);
-  std::vector<Point>().swap(points_);
+  std::sort(point_keys_.begin(), point_keys_.end());
+  result.linearization.reserve(point_keys_.size());
+  for (const std::uint64_t key : point_keys_) result.linearization.push_back(point_ids_[key & 0xffffffffu]);
+  std::deque<std::uint64_t>().swap(point_keys_);
+  std::deque<std::uint32_t>().swap(point_ids_);
   result.verdict = Verdict::linearizable;
   result.engine = "jit";
   result.operations = ops_;

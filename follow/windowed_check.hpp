@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,11 +84,6 @@ class WindowedCheck {
     // The portfolio's time for it when JIT gives up; doubled each time it is not enough.
     double portfolio_seconds = 1;
   };
-  struct Point {
-    std::uint64_t point;
-    std::uint32_t settled_order;
-    std::uint32_t id;
-  };
 
   Window& window_of(const Operation& op);
   void check_window(Window& window, bool at_the_end);
@@ -99,14 +95,20 @@ class WindowedCheck {
   CheckOptions options_;
   std::vector<Window> windows_;
   std::unordered_map<Value, std::size_t, ValueHash> index_;
-  std::vector<Point> points_;
+  // Per settled op, in settling order: its point (an event position, below 2^32) and
+  // its place in that order in one key, point above, so that sorting the keys sorts by
+  // point, ties in settling order; and its id. Deques, not vectors: ten million of them
+  // would otherwise be copied, twice the size, as the vector doubles.
+  std::deque<std::uint64_t> point_keys_;
+  std::deque<std::uint32_t> point_ids_;
   std::uint64_t ops_ = 0;
   std::uint64_t pending_ = 0;
   std::uint64_t settled_ = 0;
   std::uint64_t ok_ended_ = 0;
   std::uint64_t ok_placed_ = 0;
   std::uint64_t crashed_ = 0;
-  std::string gave_up_;  // why a window could not be decided, when one could not
+  std::string gave_up_;
+  std::chrono::steady_clock::time_point next_sweep_{};  // why a window could not be decided, when one could not
 };
 
 }  // namespace ariadne::follow
