@@ -183,16 +183,19 @@ follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format forma
                         " ops (" + with_commas(p.pending) + " pending, " + with_commas(p.settled) + " settled, " +
                         with_commas(p.held) + " held): " + std::string(follow::prefix_verdict_name(p.verdict)));
   };
-  request.on_violation = [&](const CheckResult& result, const History& prefix) {
+  request.on_violation = [&](const CheckResult& result, const History& partition, std::uint64_t lines) {
+    std::string which = "its " + with_commas(partition.ops.size()) + " ops so far";
+    if (!result.failing_key.empty())
+      which = "key " + result.failing_key + "'s " + with_commas(partition.ops.size()) + " ops so far";
     std::string where;
-    if (result.failing_op) where = ", failing op " + std::to_string(*result.failing_op);
+    if (result.failing_op) where = "; failing op " + std::to_string(*result.failing_op);
     std::string core;
     for (const std::uint32_t id : result.core) core += (core.empty() ? "" : ", ") + std::to_string(id);
     progress.erase();
     std::fprintf(stderr,
-                 "ariadne: NOT LINEARIZABLE: the first %s ops of %s cannot be linearized, whatever their pending "
-                 "ops return%s; core: ops %s.%s\n",
-                 with_commas(prefix.ops.size()).c_str(), options.file.c_str(), where.c_str(), core.c_str(),
+                 "ariadne: NOT LINEARIZABLE after %s lines of %s: %s cannot be linearized, whatever the pending "
+                 "ones return%s; core: ops %s.%s\n",
+                 with_commas(lines).c_str(), options.file.c_str(), which.c_str(), where.c_str(), core.c_str(),
                  options.fail_fast ? "" : " Following on to the end (--fail-fast stops here).");
     std::fflush(stderr);
   };

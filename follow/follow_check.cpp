@@ -164,7 +164,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     progress.verdict = PrefixVerdict::not_linearizable;
     answer.violation_lines = lines;
     answer.violation_latency_ms = ms_between(first_unchecked_read, Clock::now());
-    if (request.on_violation) request.on_violation(refutation.second, refutation.first);
+    if (request.on_violation) request.on_violation(refutation.second, refutation.first, lines);
     violation = std::move(refutation);
     report(true, lines);
     return request.fail_fast;

@@ -55,8 +55,9 @@ struct FollowRequest {
   // Called a few times a second at most, and whenever the prefix's verdict changes.
   std::function<void(const FollowProgress&)> on_progress;
   // Called once, as soon as a prefix is found not linearizable, with its result (core,
-  // failing op, explanation) and the prefix's history.
-  std::function<void(const CheckResult&, const History&)> on_violation;
+  // failing op, explanation), the history it was certified on (the refuted partition's
+  // ops so far) and the lines read by then.
+  std::function<void(const CheckResult&, const History&, std::uint64_t lines)> on_violation;
 };
 
 struct OpCounts {

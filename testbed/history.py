@@ -12,6 +12,7 @@ any later time or never, so the process that issued it never issues another op
 (the client goes on under a new process number).
 """
 
+import os
 import threading
 import time
 
@@ -40,12 +41,29 @@ def edn(value):
     raise TypeError(f"no EDN for {value!r}")
 
 
+def op_map(event):
+    """The event as one EDN op map, a line of the history file."""
+    fields = [f":type :{event['type']}", f":f :{event['f']}", f":value {edn(event['value'])}"]
+    process = event["process"]
+    fields.append(":process " + (":nemesis" if process == "nemesis" else str(process)))
+    fields.append(f":time {event['time']}")
+    for key in ("node", "error"):
+        if key in event:
+            fields.append(f":{key} {edn(event[key])}")
+    return "{" + ", ".join(fields) + "}\n"
+
+
 class History:
-    def __init__(self, start_ns, start_wall):
+    def __init__(self, start_ns, start_wall, live_path=None):
+        """With `live_path`, every event is also appended to that file as it happens,
+        a line each, flushed, so that `ariadne check FILE --follow` can check the run
+        while it goes on; write() to the same path then leaves the file as it is."""
         self.start_ns = start_ns
         self.start_wall = start_wall  # time.time() at start_ns, to line up with server logs
         self.lock = threading.Lock()
         self.events = []
+        self.live_path = live_path
+        self.live = open(live_path, "w", encoding="utf-8") if live_path else None
 
     def _add(self, process, kind, f, value, extra):
         with self.lock:
@@ -53,6 +71,9 @@ class History:
                      "time": time.monotonic_ns() - self.start_ns}
             event.update(extra)
             self.events.append(event)
+            if self.live:
+                self.live.write(op_map(event))
+                self.live.flush()
 
     def invoke(self, process, f, value):
         self._add(process, "invoke", f, value, {})
@@ -69,17 +90,14 @@ class History:
         self._add("nemesis", "info", f, value, {})
 
     def write(self, path):
-        with self.lock, open(path, "w", encoding="utf-8") as out:
-            for event in self.events:
-                fields = [f":type :{event['type']}", f":f :{event['f']}",
-                          f":value {edn(event['value'])}"]
-                process = event["process"]
-                fields.append(":process " + (":nemesis" if process == "nemesis" else str(process)))
-                fields.append(f":time {event['time']}")
-                for key in ("node", "error"):
-                    if key in event:
-                        fields.append(f":{key} {edn(event[key])}")
-                out.write("{" + ", ".join(fields) + "}\n")
+        with self.lock:
+            if self.live and os.path.abspath(path) == os.path.abspath(self.live_path):
+                self.live.close()  # written as it went: a follower sees the file end, not rewritten
+                self.live = None
+                return
+            with open(path, "w", encoding="utf-8") as out:
+                for event in self.events:
+                    out.write(op_map(event))
 
     def ops(self):
         """The client ops as (invocation, completion or None), in invocation order."""

@@ -151,7 +151,10 @@ def record_run(args, scenario_name, seed, run_dir, facts):
     cluster = scenario["cluster"](network, run_dir, **settings)
     start, start_wall = time.monotonic_ns(), time.time()
     facts["start_wall"] = start_wall  # the histories' time 0, for timeline.txt
-    register = RegisterWorkload(History(start, start_wall), args.clients, seed, args.stagger,
+    # The register history is written as it happens, so `ariadne check --follow` can
+    # check the run while it goes on (testbed/README.md).
+    register = RegisterWorkload(History(start, start_wall, os.path.join(run_dir, "register.edn")), args.clients,
+                                seed, args.stagger,
                                 ops_per_key=args.ops_per_key, values=args.values)
     adds = SetWorkload(History(start, start_wall), max(1, args.clients // 2), seed,
                        args.stagger)

@@ -186,7 +186,7 @@ TEST_SUITE("follow") {
     follow::FollowRequest request;
     request.path = path.string();
     std::size_t written_at_report = 0;
-    request.on_violation = [&](const CheckResult& result, const History&) {
+    request.on_violation = [&](const CheckResult& result, const History&, std::uint64_t) {
       CHECK(result.verdict == Verdict::not_linearizable);
       CHECK_FALSE(result.core.empty());
       written_at_report = written;
@@ -226,7 +226,7 @@ TEST_SUITE("follow") {
       request.settings.idle_seconds = 0.3;
       request.fail_fast = true;
       bool reported = false;
-      request.on_violation = [&](const CheckResult&, const History&) { reported = true; };
+      request.on_violation = [&](const CheckResult&, const History&, std::uint64_t) { reported = true; };
       const follow::FollowAnswer answer = follow::follow_check(request, *model, options);
       CHECK(reported == violation);
       CHECK(answer.stopped_early == violation);
@@ -300,7 +300,7 @@ TEST_SUITE("follow") {
     request.path = path.string();
     request.settings.idle_seconds = 0.2;
     bool reported = false;
-    request.on_violation = [&](const CheckResult&, const History&) { reported = true; };
+    request.on_violation = [&](const CheckResult&, const History&, std::uint64_t) { reported = true; };
     const follow::FollowAnswer answer = follow::follow_check(request, *model, options);
     CHECK_FALSE(reported);
     CHECK(answer.result.verdict == Verdict::not_linearizable);
