@@ -73,7 +73,7 @@ std::string_view prefix_verdict_name(PrefixVerdict verdict) {
     case PrefixVerdict::linearizable: return "linearizable so far";
     case PrefixVerdict::unknown: return "unknown so far";
     case PrefixVerdict::not_linearizable: return "NOT LINEARIZABLE";
-    case PrefixVerdict::at_the_end: return "timestamped: checked at the end";
+    case PrefixVerdict::at_the_end: return "checked at the end";
   }
   return "";
 }
@@ -198,6 +198,8 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
       }
       if (progress.verdict == PrefixVerdict::none) progress.verdict = PrefixVerdict::linearizable;
       unchecked = windows->has_news();
+    } else if (progress.verdict == PrefixVerdict::at_the_end) {
+      unchecked = false;  // nothing to check before the end
     }
     report(false, lines);
   }
@@ -241,18 +243,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
                            std::to_string(pieces.lines_read()) + " lines read)";
     return answer;
   }
-  if (builder.events_seen() == 0) {
-    throw InputError(source, {pieces.lines_read() + 1, 1},
-                     "no client operation in " + source +
-                         " (no event at all before following stopped: " + answer.end_sentence +
-                         "): an empty history is almost always a harness that recorded nothing, so it is refused "
-                         "rather than passed");
-  }
-  if (builder.client_invocations() == 0) {
-    builder.warn({{},
-                  "no client operation: the " + std::to_string(builder.events_seen()) +
-                      " events are all of processes that are no client, so there is nothing to check"});
-  }
+  builder.require_events({pieces.lines_read() + 1, 1}, "following stopped: " + answer.end_sentence);
   if (!windows) {
     answer.history = std::move(builder).finish();
     answer.result = check(answer.history, model, options);

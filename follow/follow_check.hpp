@@ -32,7 +32,7 @@ enum class PrefixVerdict : std::uint8_t {
   linearizable,      // the prefix so far has an order (its pending ops may still break it)
   unknown,           // the last check of a prefix ran out of its time
   not_linearizable,  // settled: no completion to come can mend it
-  at_the_end,        // timestamped history: real time is known only once it is all read
+  at_the_end,        // timestamps, or a sequential condition: decided once it is all read
 };
 std::string_view prefix_verdict_name(PrefixVerdict verdict);  // "linearizable so far", ...
 

@@ -209,6 +209,20 @@ History HistoryBuilder::finish() && {
   return std::move(history_);
 }
 
+void HistoryBuilder::require_events(SourcePos where, const std::string& until) {
+  if (position_ == 0) {
+    throw InputError(history_.source, where,
+                     "no client operation in " + history_.source + " (no event at all before " + until +
+                         "): an empty history is almost always a harness that recorded nothing, so it is refused "
+                         "rather than passed");
+  }
+  if (client_invocations_ == 0) {
+    warn({{},
+          "no client operation: the " + std::to_string(position_) +
+              " events are all of processes that are no client, so there is nothing to check"});
+  }
+}
+
 History HistoryBuilder::snapshot() const {
   HistoryBuilder copy(*this);
   return std::move(copy).finish();

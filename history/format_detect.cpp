@@ -318,23 +318,9 @@ History build_streaming(std::string_view text, const std::string& source, const 
   stream_events(text, source, format, sink, plan);
   sink.finish();
   if (limits) StreamingBuild::stop_at_limits(*limits);
-  // A file without a single event is almost always a harness that recorded nothing
-  // (a cluster that never started, a log cut before the test ran): checked, it would
-  // pass without a word. Events of fault injectors alone are a history Knossos
-  // calls valid (its own mongodb-v0-ack-rollback-.edn, in the shared corpus with
-  // that verdict): checked, with a warning that no client recorded anything. A key
-  // shard holding none of the file's operations is neither: the file has some.
-  if (builder.events_seen() == 0) {
-    throw InputError(source, end_of(text),
-                     "no client operation in " + source +
-                         " (no event at all before the end of the file): an empty history is almost always a harness "
-                         "that recorded nothing, so it is refused rather than passed");
-  }
-  if (builder.client_invocations() == 0) {
-    builder.warn({{},
-                  "no client operation: the " + std::to_string(builder.events_seen()) +
-                      " events are all of processes that are no client, so there is nothing to check"});
-  }
+  // A key shard holding none of the file's operations is no empty history: the file
+  // has some, which require_events() counts.
+  builder.require_events(end_of(text), "the end of the file");
   return std::move(builder).finish();
 }
 

@@ -48,6 +48,13 @@ class HistoryBuilder final : public EventSink {
   History snapshot() const;
   // Client ops invoked and neither completed nor crashed yet.
   std::uint64_t open_ops() const { return open_ops_; }
+  // Refuses (InputError at `where`) a history without a single event: almost always a
+  // harness that recorded nothing (a cluster that never started, a log cut before the
+  // test ran), which checked would pass without a word. Events of fault injectors alone
+  // are a history Knossos calls valid (its own mongodb-v0-ack-rollback-.edn): checked,
+  // with a warning that no client recorded anything. `until` says what ended the
+  // reading: "the end of the file".
+  void require_events(SourcePos where, const std::string& until);
   // Events seen, ignored ones included, and invocations of client (integer)
   // processes among them, kept or not.
   std::uint64_t events_seen() const { return position_; }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mini_json.hpp"
+#include "support/temp_dir.hpp"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -28,33 +29,7 @@ inline std::string read_text(const fs::path& path) {
   return text.str();
 }
 
-// A fresh folder under the system temp dir, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "ariadne-cli-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  // Writes `content` to `name` (folders created as needed); returns the full path.
-  std::string write(const std::string& name, const std::string& content) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << content;
-    return file.string();
-  }
-
- private:
-  fs::path path_;
-};
+using TempDir = test::TempDir;
 
 struct RunResult {
   int status = -1;  // the exit status; -1 if the child died by a signal

@@ -5,6 +5,7 @@
 #include "follow/windowed_check.hpp"
 #include "generators/atomic_history.hpp"
 #include "history/history_builder.hpp"
+#include "support/temp_dir.hpp"
 
 #include <ariadne/check.hpp>
 #include <ariadne/errors.hpp>
@@ -30,17 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A temporary folder, removed with what it holds.
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    std::string pattern = (fs::temp_directory_path() / "ariadne-follow-XXXXXX").string();
-    dir = mkdtemp(pattern.data());
-  }
-  ~Scratch() { fs::remove_all(dir); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-};
+using Scratch = test::TempDir;
 
 std::string lines_of(const EventLog& log, std::size_t first, std::size_t last) {
   std::string text;
@@ -150,11 +141,11 @@ TEST_SUITE("follow") {
     const generators::GeneratedHistory generated = generators::generate_atomic_history(shape);
     const auto model = make_model_from_spec(generated.model_spec);
     const std::size_t events = generated.log.events.size();
-    std::ofstream(scratch.dir / "whole.edn") << lines_of(generated.log, 0, events);
-    const CheckResult expected = offline(scratch.dir / "whole.edn", *model);
+    std::ofstream(scratch.path() / "whole.edn") << lines_of(generated.log, 0, events);
+    const CheckResult expected = offline(scratch.path() / "whole.edn", *model);
     REQUIRE(expected.verdict == Verdict::not_linearizable);
     REQUIRE(expected.failing_op);
-    const History whole = read_history((scratch.dir / "whole.edn").string(), *model);
+    const History whole = read_history((scratch.path() / "whole.edn").string(), *model);
     std::uint64_t failing_completion = 0;
     for (const Operation& op : whole.ops) {
       if (op.id == *expected.failing_op) failing_completion = op.ret;
@@ -162,7 +153,7 @@ TEST_SUITE("follow") {
     REQUIRE(failing_completion + 1 < events);
 
     // A FIFO: the writer's close ends the follow, so no idle time is waited out.
-    const fs::path path = scratch.dir / "live.fifo";
+    const fs::path path = scratch.path() / "live.fifo";
     REQUIRE(mkfifo(path.c_str(), 0600) == 0);
     std::atomic<bool> reported{false};
     std::atomic<std::size_t> written{0};
@@ -215,7 +206,7 @@ TEST_SUITE("follow") {
       shape.seed = 9;
       const generators::GeneratedHistory generated = generators::generate_atomic_history(shape);
       const auto model = make_model_from_spec(generated.model_spec);
-      const fs::path path = scratch.dir / (violation ? "bad.edn" : "good.edn");
+      const fs::path path = scratch.path() / (violation ? "bad.edn" : "good.edn");
       // All of it at once, then the file stays as it is: idle ends the follow.
       std::ofstream(path) << lines_of(generated.log, 0, generated.log.events.size());
       const Limits limits;
@@ -244,7 +235,7 @@ TEST_SUITE("follow") {
     CheckOptions options;
     options.limits = &limits;
 
-    const fs::path json = scratch.dir / "events.jsonl";
+    const fs::path json = scratch.path() / "events.jsonl";
     std::ofstream(json) << R"({"process": 0, "type": "invoke", "f": "write", "value": 1})"
                            "\n"
                         << R"({"process": 0, "type": "ok", "f": "write", "value": 1})"
@@ -261,7 +252,7 @@ TEST_SUITE("follow") {
     CHECK(answer.result.verdict == Verdict::not_linearizable);
     CHECK(answer.result.verdict == offline(json, *model).verdict);
 
-    const fs::path cut = scratch.dir / "cut.edn";
+    const fs::path cut = scratch.path() / "cut.edn";
     std::ofstream(cut) << "{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :wri";
     request.path = cut.string();
     answer = follow::follow_check(request, *model, options);
@@ -273,7 +264,7 @@ TEST_SUITE("follow") {
     REQUIRE(answer.history.warnings.size() == 1);
     CHECK(answer.history.warnings[0].message.find("no line break") != std::string::npos);
 
-    const fs::path log = scratch.dir / "jepsen.log";
+    const fs::path log = scratch.path() / "jepsen.log";
     std::ofstream(log) << "INFO [2018-02-02 13:04:35,100] jepsen worker 0 - jepsen.util 0\t:invoke\t:write\t1\n"
                        << "INFO [2018-02-02 13:04:35,200] jepsen worker 0 - jepsen.util 0\t:ok\t:write\t1\n"
                        << "INFO [2018-02-02 13:04:35,397] jepsen test runner - jepsen.core Run complete, writing\n";
@@ -284,14 +275,16 @@ TEST_SUITE("follow") {
     CHECK(answer.result.verdict == Verdict::linearizable);
   }
 
-  TEST_CASE("a timestamped history is checked at the end; an empty one is refused") {
+  TEST_CASE(
+      "a timestamped history, or one checked for sequential consistency, is decided at the end; an empty one "
+      "is refused") {
     Scratch scratch;
     const auto model = make_model_from_spec("register(0)");
     const Limits limits;
     CheckOptions options;
     options.limits = &limits;
     // By the timestamps the read (called at 250) follows the write's return (200): stale.
-    const fs::path path = scratch.dir / "timed.edn";
+    const fs::path path = scratch.path() / "timed.edn";
     std::ofstream(path) << "{:process 0, :type :invoke, :f :write, :value 1, :timestamp 100}\n"
                         << "{:process 1, :type :invoke, :f :read, :value nil, :timestamp 250}\n"
                         << "{:process 0, :type :ok, :f :write, :value 1, :timestamp 200}\n"
@@ -305,7 +298,23 @@ TEST_SUITE("follow") {
     CHECK_FALSE(reported);
     CHECK(answer.result.verdict == Verdict::not_linearizable);
 
-    const fs::path empty = scratch.dir / "empty.edn";
+    // Sequential consistency is not local in time: a read of 1 before any write of it
+    // is refuted as a prefix, yet the whole history is sequentially consistent once
+    // another process writes 1 (it may be ordered first). Decided at the end only.
+    const fs::path sequential = scratch.path() / "sequential.edn";
+    std::ofstream(sequential) << "{:process 0, :type :invoke, :f :read, :value nil}\n"
+                              << "{:process 0, :type :ok, :f :read, :value 1}\n"
+                              << "{:process 1, :type :invoke, :f :write, :value 1}\n"
+                              << "{:process 1, :type :ok, :f :write, :value 1}\n";
+    request.path = sequential.string();
+    CheckOptions sequential_options = options;
+    sequential_options.consistency = Consistency::sequential;
+    const follow::FollowAnswer consistent = follow::follow_check(request, *model, sequential_options);
+    CHECK_FALSE(reported);
+    CHECK(consistent.result.verdict == Verdict::linearizable);  // reads "sequentially consistent"
+    CHECK(follow::follow_check(request, *model, options).result.verdict == Verdict::not_linearizable);
+
+    const fs::path empty = scratch.path() / "empty.edn";
     std::ofstream(empty) << "; nothing yet\n";
     request.path = empty.string();
     CHECK_THROWS_AS(follow::follow_check(request, *model, options), InputError);

@@ -293,9 +293,7 @@ def writer_dies_mid_line(ariadne, work, good):
 
 def truncated_under_it(ariadne, work, good):
     lines, _ = event_lines(good)
-    live = os.path.join(work, "truncated.edn")
-    with open(live, "w") as f:
-        f.writelines(lines[:200])
+    live = write_lines(work, "truncated.edn", lines[:200])
     follower = Follower([ariadne, "check", live, "--model", "cas-register", "--follow", "--json"])
     time.sleep(0.5)
     with open(live, "w") as f:  # truncated in place, then written anew
@@ -309,9 +307,7 @@ def truncated_under_it(ariadne, work, good):
 
 def rotated_away(ariadne, work, good):
     lines, _ = event_lines(good)
-    live = os.path.join(work, "rotated.edn")
-    with open(live, "w") as f:
-        f.writelines(lines[:300])
+    live = write_lines(work, "rotated.edn", lines[:300])
     follower = Follower([ariadne, "check", live, "--model", "cas-register", "--follow", "--json"])
     time.sleep(0.5)
     with open(live, "a") as f:
@@ -328,10 +324,8 @@ def rotated_away(ariadne, work, good):
 
 
 def interrupted(ariadne, work, good):
-    live = os.path.join(work, "interrupted.edn")
     lines, _ = event_lines(good)
-    with open(live, "w") as f:
-        f.writelines(lines[:100])
+    live = write_lines(work, "interrupted.edn", lines[:100])
     follower = Follower([ariadne, "check", live, "--model", "cas-register", "--follow", "--json"])
     time.sleep(0.5)
     follower.process.send_signal(signal.SIGINT)

@@ -4,6 +4,7 @@
 // a truncation, after which nothing more is handed out), and that a wait never outlasts
 // its max_wait nor misses a stop for long. Each case takes well under a second.
 #include "follow/growing_file.hpp"
+#include "support/temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -35,25 +36,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "ariadne-follow-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using TempDir = ariadne::test::TempDir;
 
 // A writer holding its file open, as a test's logger does: after a rename or an unlink
 // its writes still go to the file it opened.
