@@ -18,7 +18,7 @@ DEBUG_BUILD ?= build-debug
 TIDY_BUILD ?= build-tidy
 # The folders `make tidy` reads, as a regular expression: every layer of the library
 # and the command line.
-TIDY_DIRS = base|history|models|search|encoder|certify|solvers|engines|refute|explain|portfolio|capi|generators|systems|report|explore|answer|batch|cli
+TIDY_DIRS = base|history|models|search|encoder|certify|solvers|engines|refute|explain|portfolio|capi|generators|systems|report|explore|answer|batch|follow|cli
 
 .PHONY: all deps debian-deps npm-deps configure build run test test-quick test-debug tidy lint-js \
         fuzz-configure fuzz-build fuzz-smoke fuzz \
