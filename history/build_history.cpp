@@ -223,11 +223,6 @@ void HistoryBuilder::require_events(SourcePos where, const std::string& until) {
   }
 }
 
-History HistoryBuilder::snapshot() const {
-  HistoryBuilder copy(*this);
-  return std::move(copy).finish();
-}
-
 History build_history(const EventLog& log, const Model& model) {
   HistoryBuilder builder(log.source, model, log.events.size());
   TimestampOrder ordered(builder, log.source);

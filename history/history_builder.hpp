@@ -42,10 +42,6 @@ class HistoryBuilder final : public EventSink {
   // Vets every operation's shape with the model, drops :fail pairs the model does not
   // observe, and returns the history. Throws InputError naming the event's position.
   History finish() &&;
-  // The history so far, as finish() would return it if no event came after: open ops
-  // are crashed (check --follow checks a history while it is written). Copies the
-  // operations; throws as finish() does.
-  History snapshot() const;
   // Client ops invoked and neither completed nor crashed yet.
   std::uint64_t open_ops() const { return open_ops_; }
   // Refuses (InputError at `where`) a history without a single event: almost always a
