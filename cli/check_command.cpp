@@ -56,6 +56,7 @@ using answer::exit_status_for;
 using answer::format_check_edn;
 using answer::format_check_json;
 using answer::format_check_text;
+using answer::grouped;
 using answer::is_terminal;
 using answer::KeyShard;
 using answer::ms_since;
@@ -162,12 +163,6 @@ class ProgressLine {
   std::string status_;
 };
 
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return digits;
-}
-
 // check --follow: reads FILE as it grows; the progress line shows what was read and
 // what the prefix so far is, and a violation is said on stderr the moment it is found.
 follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format format, const Model& model,
@@ -179,14 +174,14 @@ follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format forma
   request.settings.pid = options.pid;
   request.fail_fast = options.fail_fast;
   request.on_progress = [&](const follow::FollowProgress& p) {
-    progress.set_status("following " + options.file + ": " + with_commas(p.lines) + " lines, " + with_commas(p.ops) +
-                        " ops (" + with_commas(p.pending) + " pending, " + with_commas(p.settled) + " settled, " +
-                        with_commas(p.held) + " held): " + std::string(follow::prefix_verdict_name(p.verdict)));
+    progress.set_status("following " + options.file + ": " + grouped(p.lines) + " lines, " + grouped(p.ops) + " ops (" +
+                        grouped(p.pending) + " pending, " + grouped(p.settled) + " settled, " + grouped(p.held) +
+                        " held): " + std::string(follow::prefix_verdict_name(p.verdict)));
   };
   request.on_violation = [&](const CheckResult& result, const History& partition, std::uint64_t lines) {
-    std::string which = "its " + with_commas(partition.ops.size()) + " ops so far";
+    std::string which = "its " + grouped(partition.ops.size()) + " ops so far";
     if (!result.failing_key.empty())
-      which = "key " + result.failing_key + "'s " + with_commas(partition.ops.size()) + " ops so far";
+      which = "key " + result.failing_key + "'s " + grouped(partition.ops.size()) + " ops so far";
     std::string where;
     if (result.failing_op) where = "; failing op " + std::to_string(*result.failing_op);
     std::string core;
@@ -195,7 +190,7 @@ follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format forma
     std::fprintf(stderr,
                  "ariadne: NOT LINEARIZABLE after %s lines of %s: %s cannot be linearized, whatever the pending "
                  "ones return%s; core: ops %s.%s\n",
-                 with_commas(lines).c_str(), options.file.c_str(), which.c_str(), where.c_str(), core.c_str(),
+                 grouped(lines).c_str(), options.file.c_str(), which.c_str(), where.c_str(), core.c_str(),
                  options.fail_fast ? "" : " Following on to the end (--fail-fast stops here).");
     std::fflush(stderr);
   };

@@ -12,17 +12,11 @@ namespace ariadne::cli {
 using answer::CheckReport;
 using answer::format_check_text;
 using answer::format_number;
+using answer::grouped;
 using answer::JsonWriter;
 using answer::Style;
 
 namespace {
-
-// 1234567 -> "1,234,567": counts in the millions are read at a glance.
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return digits;
-}
 
 std::string event_edn(const Event& event) {
   std::string text = format_events(EventLog{"", {event}}, Format::edn);
