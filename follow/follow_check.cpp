@@ -39,26 +39,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_between(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double, std::milli>(to - from).count();
-}
-
-// Sees each event on its way to the pairing: whether the history is timestamped.
-class Watch final : public EventSink {
- public:
-  explicit Watch(EventSink& next) : next_(next) {}
-  void add(Event&& event) override {
-    if (event.timestamp && event.process.is_integer()) timestamped_ = true;
-    next_.add(std::move(event));
-  }
-  void warn(ReadWarning warning) override { next_.warn(std::move(warning)); }
-  bool timestamped() const { return timestamped_; }
-
- private:
-  EventSink& next_;
-  bool timestamped_ = false;
-};
-
 // When the writer ended without a line break, whether its last bytes may be a line:
 // a file that simply stopped growing, or a pipe closed after a last line without one,
 // as a finished file without a final newline would be read. A writer that died, or a
@@ -71,7 +51,6 @@ std::string_view prefix_verdict_name(PrefixVerdict verdict) {
   switch (verdict) {
     case PrefixVerdict::none: return "not checked yet";
     case PrefixVerdict::linearizable: return "linearizable so far";
-    case PrefixVerdict::unknown: return "unknown so far";
     case PrefixVerdict::not_linearizable: return "NOT LINEARIZABLE";
     case PrefixVerdict::at_the_end: return "checked at the end";
   }
@@ -102,14 +81,11 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
                     [&](Operation&& op) { windows->ended(std::move(op)); });
   }
   TimestampOrder ordered(builder, source);
-  Watch watch(ordered);
 
   FollowAnswer answer;
   FollowProgress progress;
   progress.verdict = windowed ? PrefixVerdict::none : PrefixVerdict::at_the_end;
-  const Clock::time_point started = Clock::now();
-  Clock::time_point last_progress = started;
-  Clock::time_point first_unchecked_read{};  // when the first piece not yet checked arrived
+  Clock::time_point last_progress = Clock::now();
   bool unchecked = false;
 
   auto report = [&](bool force, std::uint32_t lines) {
@@ -121,7 +97,6 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     progress.pending = builder.open_ops();
     progress.settled = windows ? windows->settled() : 0;
     progress.held = windows ? windows->held() : builder.client_invocations();
-    progress.seconds = ms_between(started, now) / 1000;
     request.on_progress(progress);
   };
 
@@ -162,8 +137,6 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     auto refutation = certified_refutation(partition);
     if (refutation.second.verdict != Verdict::not_linearizable) return false;  // unknown: a limit
     progress.verdict = PrefixVerdict::not_linearizable;
-    answer.violation_lines = lines;
-    answer.violation_latency_ms = ms_between(first_unchecked_read, Clock::now());
     if (request.on_violation) request.on_violation(refutation.second, refutation.first, lines);
     violation = std::move(refutation);
     report(true, lines);
@@ -178,15 +151,13 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     std::optional<ReadAhead::Batch> batch = reader.next(std::chrono::milliseconds(unchecked ? 10 : 100));
     bool caught_up = true;  // no batch: the reader waits on the writer
     if (batch) {
-      if (!unchecked) first_unchecked_read = Clock::now();
       unchecked = true;
       caught_up = batch->caught_up;
       lines = batch->lines;
-      for (ReadWarning& warning : batch->warnings) watch.warn(std::move(warning));
-      for (Event& event : batch->events) watch.add(std::move(event));
-      ++answer.prefix_checks;
+      for (ReadWarning& warning : batch->warnings) ordered.warn(std::move(warning));
+      for (Event& event : batch->events) ordered.add(std::move(event));
     }
-    if (watch.timestamped()) progress.verdict = PrefixVerdict::at_the_end;
+    if (ordered.timestamped().value_or(false)) progress.verdict = PrefixVerdict::at_the_end;
     if (windows && unchecked && progress.verdict != PrefixVerdict::not_linearizable &&
         progress.verdict != PrefixVerdict::at_the_end && limits.reached() == Limit::none) {
       if (windows->check_windows(caught_up) && note_violation(lines)) {
@@ -213,7 +184,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
     bool read = false;
     if (tail_may_be_whole(file.end())) {
       try {
-        pieces.read(tail, watch);
+        pieces.read(tail, ordered);
         const std::lock_guard lock(spill.lock());
         spill.write(tail);
         read = true;
@@ -228,7 +199,7 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
                         "before it is checked"});
     }
   }
-  pieces.finish(watch);
+  pieces.finish(ordered);
   ordered.finish();
 
   const Limit limit = limits.reached();

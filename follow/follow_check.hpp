@@ -30,7 +30,6 @@ namespace ariadne::follow {
 enum class PrefixVerdict : std::uint8_t {
   none,              // nothing checked yet
   linearizable,      // the prefix so far has an order (its pending ops may still break it)
-  unknown,           // the last check of a prefix ran out of its time
   not_linearizable,  // settled: no completion to come can mend it
   at_the_end,        // timestamps, or a sequential condition: decided once it is all read
 };
@@ -43,7 +42,6 @@ struct FollowProgress {
   std::uint64_t settled = 0;  // decided and dropped
   std::uint64_t held = 0;     // still held: undecided, or not yet checked
   PrefixVerdict verdict = PrefixVerdict::none;
-  double seconds = 0;
 };
 
 struct FollowRequest {
@@ -71,11 +69,6 @@ struct FollowAnswer {
   FollowEnd end = FollowEnd::none;
   std::string end_sentence;    // why following stopped, for the user
   bool stopped_early = false;  // fail_fast: the answer is a prefix's
-  // The prefix in which the violation was found: its ops and lines, and how long after
-  // the line that completed it was read the violation was known.
-  std::optional<std::uint64_t> violation_lines;
-  double violation_latency_ms = 0;
-  std::uint64_t prefix_checks = 0;
   // When the operations were checked as they passed and are not held (the history above
   // then holds none, or the refuted partition's): their counts.
   std::optional<OpCounts> passed_ops;

@@ -66,6 +66,8 @@ class TimestampOrder final : public EventSink {
   void warn(ReadWarning warning) override { next_.warn(std::move(warning)); }
   // Hands on what is held. Call once, after the last add().
   void finish();
+  // Whether the client events carry timestamps; nullopt while no client event was seen.
+  std::optional<bool> timestamped() const { return rules_.timestamped(); }
 
  private:
   struct Held {
