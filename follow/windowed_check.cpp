@@ -30,13 +30,7 @@ const char* const kFollowBug = "check --follow: ";
 WindowedCheck::WindowedCheck(std::string source, const Model& model, const CheckOptions& options)
     : source_(std::move(source)), model_(model), options_(options) {}
 
-std::uint64_t WindowedCheck::held() const {
-  std::uint64_t held = 0;
-  for (const Window& window : windows_) held += window.ops.size();
-  return held;
-}
-
-WindowedCheck::Window& WindowedCheck::window_of(const Operation& op) {
+std::size_t WindowedCheck::window_of(const Operation& op) {
   Value key = model_.is_partitioned() ? model_.partition_key(op) : Value();
   const auto [it, added] = index_.try_emplace(key, windows_.size());
   if (added) {
@@ -44,15 +38,16 @@ WindowedCheck::Window& WindowedCheck::window_of(const Operation& op) {
     window.key = std::move(key);
     window.first_id = op.id;
   }
-  return windows_[it->second];
+  return it->second;
 }
 
 void WindowedCheck::called(const Operation& op) {
-  Window& window = window_of(op);
+  Window& window = windows_[window_of(op)];
   window.ops.push_back(op);
   ++window.pending;
   ++pending_;
   ++ops_;
+  ++held_;
 }
 
 void WindowedCheck::ended(Operation&& op) {
@@ -60,15 +55,17 @@ void WindowedCheck::ended(Operation&& op) {
   if (auto problem = model_.check_operation(op)) {
     throw InputError(source_, op.status == OpStatus::ok ? op.ret_pos : op.call_pos, *problem);
   }
-  Window& window = window_of(op);
+  const std::size_t index = window_of(op);
+  Window& window = windows_[index];
   auto it = std::find_if(window.ops.rbegin(), window.ops.rend(), [&](const Operation& o) { return o.id == op.id; });
   if (it == window.ops.rend()) throw InternalError(std::string(kFollowBug) + "an op ended that was never called");
   --window.pending;
   --pending_;
-  ++window.ended_since_check;
+  if (window.ended_since_check++ == 0 && !window.refuted) with_news_.push_back(index);
   if (op.status == OpStatus::failed && !model_.failed_is_observation(op)) {
     window.ops.erase(std::next(it).base());  // never happened
     --ops_;
+    --held_;
     return;
   }
   if (op.status == OpStatus::ok) ++ok_ended_;
@@ -82,13 +79,21 @@ bool WindowedCheck::check_windows(bool caught_up) {
   // Sweeps of every window with news take a quarter of the time at most, however often
   // the reader catches up.
   if (caught_up && now < next_sweep_) caught_up = false;
-  for (Window& window : windows_) {
-    if (window.refuted || window.ended_since_check == 0) continue;
+  // Only the windows with news are looked at: a history of a million keys has a few
+  // with news between two pieces.
+  std::size_t kept = 0;
+  for (const std::size_t index : with_news_) {
+    Window& window = windows_[index];
     const bool grown = window.ops.size() >= std::max(kLeastWindow, 2 * window.size_at_check);
-    if (!(caught_up ? now >= window.next_check : grown)) continue;
-    check_window(window, false);
+    if (!window.refuted && !(caught_up ? now >= window.next_check : grown)) {
+      with_news_[kept++] = index;  // not checked yet: still news
+      continue;
+    }
+    if (!window.refuted) check_window(window, false);
+    window.ended_since_check = 0;
     refuted = refuted || window.refuted;
   }
+  with_news_.resize(kept);
   if (caught_up) {
     const auto done = std::chrono::steady_clock::now();
     next_sweep_ = done + 3 * (done - now);
@@ -96,10 +101,7 @@ bool WindowedCheck::check_windows(bool caught_up) {
   return refuted;
 }
 
-bool WindowedCheck::has_news() const {
-  return std::any_of(windows_.begin(), windows_.end(),
-                     [](const Window& window) { return !window.refuted && window.ended_since_check > 0; });
-}
+bool WindowedCheck::has_news() const { return !with_news_.empty(); }
 
 std::optional<Value> WindowedCheck::refuted_partition() const {
   const Window* first = nullptr;
@@ -214,6 +216,7 @@ void WindowedCheck::settle(Window& window, const Model& model, const std::vector
   }
   ok_placed_ += ok_placed;
   settled_ += window.ops.size() - open.size();
+  held_ -= window.ops.size() - open.size();
   std::vector<Operation> carried;
   carried.reserve(open.size());
   for (const std::uint32_t i : open) {

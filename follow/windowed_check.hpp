@@ -63,7 +63,7 @@ class WindowedCheck {
   std::uint64_t ops() const { return ops_; }
   std::uint64_t pending() const { return pending_; }
   std::uint64_t settled() const { return settled_; }
-  std::uint64_t held() const;  // ops in the windows now
+  std::uint64_t held() const { return held_; }  // ops in the windows now
   std::uint64_t crashed() const { return crashed_; }
 
  private:
@@ -85,7 +85,7 @@ class WindowedCheck {
     double portfolio_seconds = 1;
   };
 
-  Window& window_of(const Operation& op);
+  std::size_t window_of(const Operation& op);  // its index in windows_, made when new
   void check_window(Window& window, bool at_the_end);
   void settle(Window& window, const Model& model, const std::vector<std::uint32_t>& order,
               const std::vector<std::uint32_t>& open, bool at_the_end);
@@ -94,6 +94,7 @@ class WindowedCheck {
   const Model& model_;
   CheckOptions options_;
   std::vector<Window> windows_;
+  std::vector<std::size_t> with_news_;  // windows with ops ended since their last check
   std::unordered_map<Value, std::size_t, ValueHash> index_;
   // Per settled op, in settling order: its point (an event position, below 2^32) and
   // its place in that order in one key, point above, so that sorting the keys sorts by
@@ -104,6 +105,7 @@ class WindowedCheck {
   std::uint64_t ops_ = 0;
   std::uint64_t pending_ = 0;
   std::uint64_t settled_ = 0;
+  std::uint64_t held_ = 0;
   std::uint64_t ok_ended_ = 0;
   std::uint64_t ok_placed_ = 0;
   std::uint64_t crashed_ = 0;
