@@ -73,7 +73,7 @@ for path, model, independent in json.load(sys.stdin):
     ops = json.load(open(path))["events"]
     result = ariadne.check(ops, model=model, independent=independent)
     print(json.dumps({"verdict": result.verdict, "linearization": result.linearization, "core": result.core,
-                      "failing_op": result.failing_op}))
+                      "core_minimal": result.core_minimal, "failing_op": result.failing_op}))
 """
 
 
@@ -82,7 +82,20 @@ def run(command, **kwargs):
 
 
 def answer_of(report):
-    return (report["verdict"], report.get("linearization") or [], report.get("core") or [], report.get("failing_op"))
+    return (report["verdict"], report.get("linearization") or [], report.get("core") or [], report.get("failing_op"),
+            bool(report.get("core_minimal")))
+
+
+def alike(answers):
+    """The same verdict, linearization and failing op through every door, and the same
+    core where every door shrank it to a minimal one. A core the shrinking's time budget
+    (2 s plus ten times the verdict's) cut short depends on the machine's speed at that
+    moment (Knossos' mutex/bad/etcd.edn in a debug build under load), not on the door."""
+    first = answers[0]
+    if any(isinstance(a, str) for a in answers):
+        return all(a == first for a in answers)
+    all_minimal = all(a[4] for a in answers)
+    return all(a[:2] == first[:2] and a[3] == first[3] and (not all_minimal or a[2] == first[2]) for a in answers)
 
 
 def main():
@@ -172,13 +185,13 @@ def main():
             except (ValueError, KeyError):
                 doors[door] = f"no answer (exit {process.returncode}): {process.stderr.strip()[:300]}"
         doors["python"] = from_python
-        if any(answer != doors["cli"] for answer in doors.values()):
+        if not alike(list(doors.values())):
             failures += 1
             print(f"FAIL {path} ({model}):")
             for door, answer in doors.items():
                 print(f"  {door:6} {answer}")
         else:
-            verdict, linearization, core, _ = doors["cli"]
+            verdict, linearization, core, _, _ = doors["cli"]
             print(f"ok   {path}: {verdict}, {len(linearization)} ops ordered, core of {len(core)}, "
                   "the same through the command line, C, Python and Go")
     if failures == 0:

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   printf(", ");
   count = ariadne_result_core(result, &ids);
   print_ids("core", count, ids);
+  printf(", \"core_minimal\": %s", ariadne_result_core_minimal(result) ? "true" : "false");
   if (ariadne_result_failing_op(result) >= 0) {
     printf(", \"failing_op\": %lld", (long long)ariadne_result_failing_op(result));
   } else {

@@ -100,6 +100,7 @@ func main() {
 		"verdict":          result.Verdict,
 		"linearization":    fileIDs(result.Linearization),
 		"core":             fileIDs(result.Core),
+		"core_minimal":     result.CoreMinimal,
 		"failing_op":       failing,
 		"seconds_reading":  reading.Seconds(),
 		"seconds_checking": checking.Seconds(),
