@@ -354,6 +354,17 @@ std::string format_check_json(const CheckReport& report) {
       for (const auto id : result.core) json.value(static_cast<std::uint64_t>(id));
       json.end_array();
       json.field("explanation", result.explanation);
+      if (!result.why.empty()) {
+        json.field("why", result.why);
+        json.key("why_ops").begin_array();
+        for (const WhyOp& named : result.why_ops) {
+          json.begin_object();
+          json.field("op", static_cast<std::uint64_t>(named.op));
+          json.field("role", why_role_name(named.role));
+          json.end_object();
+        }
+        json.end_array();
+      }
       json.field("core_minimal", result.core_minimal);
       json.field("core_ms", round_ms(result.core_ms));
       // Under the sequential conditions the facts are program order's, and named so.

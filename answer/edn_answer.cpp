@@ -74,6 +74,7 @@ std::string format_check_edn(const CheckReport& report) {
     if (!result.failing_partition.empty()) {
       entries.emplace_back(kw("failing-partition"), Value::string(result.failing_partition));
     }
+    if (!result.why.empty()) entries.emplace_back(kw("why"), Value::string(result.why));
     entries.emplace_back(kw("explanation"), Value::string(result.explanation));
   }
   if (!result.reason.empty()) entries.emplace_back(kw("reason"), Value::string(result.reason));

@@ -12,4 +12,15 @@ std::string_view verdict_name(Verdict v) {
   return "unknown";
 }
 
+std::string_view why_role_name(WhyRole role) {
+  switch (role) {
+    case WhyRole::refused: return "refused";
+    case WhyRole::source: return "source";
+    case WhyRole::cause: return "cause";
+    case WhyRole::late: return "late";
+    case WhyRole::context: return "context";
+  }
+  return "context";
+}
+
 }  // namespace ariadne

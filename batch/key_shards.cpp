@@ -84,6 +84,19 @@ CheckResult read_result(const ReportReader& r, const Value& root, const std::str
   result.prefix_linearization = ids(r, root, "prefix_linearization");
   if (result.verdict == Verdict::not_linearizable) {
     result.explanation = r.text(root, "", "explanation");
+    if (r.find(root, "why")) result.why = r.text(root, "", "why");
+    if (const Value* named = r.find(root, "why_ops"); named && named->is_sequential()) {
+      for (const Value& entry : named->elements()) {
+        WhyOp op;
+        op.op = static_cast<std::uint32_t>(r.count(entry, "why_ops", "op"));
+        const std::string role = r.text(entry, "why_ops", "role");
+        for (const WhyRole candidate :
+             {WhyRole::refused, WhyRole::source, WhyRole::cause, WhyRole::late, WhyRole::context}) {
+          if (why_role_name(candidate) == role) op.role = candidate;
+        }
+        result.why_ops.push_back(op);
+      }
+    }
     result.core_minimal = r.boolean(root, "", "core_minimal");
     result.core_ms = r.number(root, "", "core_ms");
     result.verdict_ms = r.number(root, "", "verdict_ms");

@@ -32,6 +32,21 @@ struct RealTimeFact {
   std::uint32_t after = 0;
 };
 
+// The part an op plays in CheckResult::why, the violation in one sentence.
+enum class WhyRole : std::uint8_t {
+  refused,  // the op whose result no order explains (the stale read, the dequeue out of order)
+  source,   // an op that could have supplied what it observed, ruled out by the sentence
+  cause,    // an op that rules it out (the write that overwrote, the earlier enqueue)
+  late,     // an op that began only after the refused op completed
+  context,  // the rest of the core: needed for the proof, not named by the sentence
+};
+std::string_view why_role_name(WhyRole role);  // "refused", "source", "cause", "late", "context"
+
+struct WhyOp {
+  std::uint32_t op = 0;  // op id
+  WhyRole role = WhyRole::context;
+};
+
 // One key's answer, when the model is an independent one (make_independent_model).
 struct KeyResult {
   Value key;
@@ -83,6 +98,12 @@ struct CheckResult {
   std::vector<RealTimeFact> core_real_time;
   // Plain words: the core's ops, the facts that bind them, and why no order works.
   std::string explanation;
+  // The violation in one sentence, built from the core and the model's meaning,
+  // naming ops by id, process and events (explain/why.hpp); and every op of the core,
+  // and the failing op, with the part it plays in it. Empty when nothing was said (a
+  // partition too large to explain, or a limit reached first).
+  std::string why;
+  std::vector<WhyOp> why_ops = {};
   // With CheckOptions::prefix: the ops of the longest linearizable prefix of the
   // failing partition (every op invoked before failing_op completed, open ones as
   // crashed), in an order that linearizes it: Knossos' linearizable prefix and the
