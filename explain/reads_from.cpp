@@ -27,7 +27,7 @@ std::optional<RegisterAccess> access_of(const models::OpMeaning& meaning, Regist
 
 std::size_t StarvedRead::source_count() const {
   std::size_t count = late.size() + failed.size() + (initial_source ? 1 : 0);
-  for (const auto& [overwriter, sources] : overwritten) count += sources.size();
+  for (const Overwritten& group : overwritten) count += group.sources.size();
   return count;
 }
 
@@ -89,28 +89,85 @@ std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
         }
       }
       if (unconditional) continue;
-      // An op that completed, before the read began, after `source` (if any), leaving
-      // a value the read could not have seen.
-      const auto overwriter = [&](std::optional<std::size_t> source) -> std::optional<std::size_t> {
+      // An op of the core after `source` (if any) and before the read, that shows the
+      // source's value gone by then: it wrote a value the read could not have seen;
+      // or (plain registers) it saw a value other than the one read, or found the
+      // register not holding it; or (strings) it appended text that the string read
+      // lacks after the source's part.
+      const std::string_view seen = semantics->strings ? semantics->text(read.value) : std::string_view();
+      const auto overwriter =
+          [&](std::optional<std::size_t> source) -> std::optional<std::pair<std::size_t, Overwrite>> {
+        const std::size_t base =
+            semantics->strings
+                ? (source ? semantics->text(access_of(*relaxed[*source], RegisterAccess::Kind::write, read.key)->value)
+                          : semantics->text(semantics->initial.at(read.key)))
+                      .size()
+                : 0;
+        for (const Overwrite how : {Overwrite::wrote, Overwrite::appended, Overwrite::saw}) {
+          for (std::size_t x = 0; x < n; ++x) {
+            if (x == r || (source && x == *source) || !precedes(*core[x], reader)) continue;
+            if (source && !precedes(*core[*source], *core[x])) continue;
+            const models::OpMeaning& meaning = *recorded[x];
+            bool shows = false;
+            for (const RegisterAccess& access : meaning.accesses) {
+              if (access.key != read.key) continue;
+              switch (how) {
+                case Overwrite::wrote:
+                  shows = shows || (access.kind == RegisterAccess::Kind::write && core[x]->status == OpStatus::ok &&
+                                    !supplies(access.value, read));
+                  break;
+                case Overwrite::appended:
+                  shows = shows || (semantics->strings && access.kind == RegisterAccess::Kind::append &&
+                                    core[x]->status == OpStatus::ok &&
+                                    seen.substr(std::min(base, seen.size())).find(semantics->text(access.value)) ==
+                                        std::string_view::npos);
+                  break;
+                case Overwrite::saw:
+                  shows =
+                      shows || (!semantics->strings && core[x]->must_take_effect() &&
+                                ((access.kind == RegisterAccess::Kind::read && access.value != read.value) ||
+                                 (access.kind == RegisterAccess::Kind::read_other_than && access.value == read.value)));
+                  break;
+                case Overwrite::saw_later: break;  // below: it needs every writer of what was seen
+              }
+            }
+            if (shows) return std::pair{x, how};
+          }
+        }
+        // A read of another value v' that every write of v' could only follow: then
+        // v' came after the source, and the read saw it before this read began.
+        if (!source || semantics->strings) return std::nullopt;
         for (std::size_t x = 0; x < n; ++x) {
-          if (x == r || (source && x == *source) || core[x]->status != OpStatus::ok) continue;
-          const auto write = access_of(*recorded[x], RegisterAccess::Kind::write, read.key);
-          if (!write || supplies(write->value, read) || !precedes(*core[x], reader)) continue;
-          if (!source || precedes(*core[*source], *core[x])) return x;
+          if (x == r || x == *source || !core[x]->must_take_effect() || !precedes(*core[x], reader)) continue;
+          const auto other = access_of(*recorded[x], RegisterAccess::Kind::read, read.key);
+          if (!other || other->value == read.value || semantics->initial.at(read.key) == other->value) continue;
+          const auto writes_other = [&](const models::OpMeaning& meaning) {
+            const auto write = access_of(meaning, RegisterAccess::Kind::write, read.key);
+            return write && write->value == other->value;
+          };
+          if (std::any_of(others.begin(), others.end(),
+                          [&](std::uint32_t o) { return writes_other(relevance.relaxed(o)); })) {
+            continue;
+          }
+          bool after_source = true;
+          for (std::size_t w = 0; w < n && after_source; ++w) {
+            if (w != x && writes_other(*relaxed[w])) after_source = precedes(*core[*source], *core[w]);
+          }
+          if (after_source) return std::pair{x, Overwrite::saw_later};
         }
         return std::nullopt;
       };
-      const auto overwritten_by = [&](const Operation* by) -> std::vector<const Operation*>& {
-        for (auto& [op, sources] : found.overwritten) {
-          if (op == by) return sources;
+      const auto overwritten_by = [&](std::pair<std::size_t, Overwrite> by) -> Overwritten& {
+        for (Overwritten& group : found.overwritten) {
+          if (group.by == core[by.first]) return group;
         }
-        return found.overwritten.emplace_back(by, std::vector<const Operation*>{}).second;
+        return found.overwritten.emplace_back(Overwritten{core[by.first], by.second, {}, false});
       };
       bool starved = true;
       if (supplies(semantics->initial.at(read.key), read)) {
         found.initial_source = true;
         if (const auto x = overwriter(std::nullopt)) {
-          found.initial_overwriter = core[*x];
+          overwritten_by(*x).initial = true;
         } else {
           starved = false;
         }
@@ -124,7 +181,7 @@ std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
         } else if (writer.status == OpStatus::failed) {
           found.failed.push_back(&writer);
         } else if (const auto x = overwriter(w)) {
-          overwritten_by(core[*x]).push_back(&writer);
+          overwritten_by(*x).sources.push_back(&writer);
         } else {
           starved = false;
         }
@@ -153,15 +210,20 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
     const std::string what = read.strings ? "put left that its value could begin with"
                                           : "write of " + value_name(read.value) + " left to read from";
     out += "  - " + name_op(model, *read.reader) + " has no " + what + ":\n";
-    if (read.initial_overwriter) {
-      out += "      the initial value: overwritten by " + name_op(model, *read.initial_overwriter) +
-             " before the read began.\n";
+    for (const Overwritten& group : read.overwritten) {
+      const std::string how = group.how == Overwrite::wrote      ? "overwritten by "
+                              : group.how == Overwrite::appended ? "followed by an append its value lacks, "
+                                                                 : "overwritten before ";
+      const std::string by =
+          name_op(model, *group.by) + (group.how == Overwrite::saw         ? " saw another value"
+                                       : group.how == Overwrite::saw_later ? " saw a value only written after them"
+                                                                           : "");
+      std::string sources = list(group.sources);
+      if (group.initial) sources = sources.empty() ? "the initial value" : "the initial value, " + sources;
+      out += "      " + sources + ": " + how + by + " before the read began.\n";
     }
     if (!read.late.empty()) out += "      " + list(read.late) + ": began after the read completed.\n";
     if (!read.failed.empty()) out += "      " + list(read.failed) + ": failed, so wrote nothing.\n";
-    for (const auto& [by, sources] : read.overwritten) {
-      out += "      " + list(sources) + ": overwritten by " + name_op(model, *by) + " before the read began.\n";
-    }
     if (read.source_count() == 0 && read.conditional_outside.empty()) {
       out += "      no operation of the history writes " +
              (read.strings ? "a beginning of it" : value_name(read.value)) + ", and the register does not start with " +

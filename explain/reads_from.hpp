@@ -35,6 +35,19 @@ using refute::RelaxedRelevance;
 // Whether the condition checked puts `a` before `b` (real time, or program order).
 using Precedes = std::function<bool(const Operation& a, const Operation& b)>;
 
+// How an op rules out an earlier source of the value read: it left another value,
+// or it saw another value, or (strings) it appended text the value read lacks, after
+// the source and before the read began; or (saw_later) it saw, before the read began,
+// a value that only ops beginning after the source completed could write.
+enum class Overwrite : std::uint8_t { wrote, saw, appended, saw_later };
+
+struct Overwritten {
+  const Operation* by = nullptr;
+  Overwrite how = Overwrite::wrote;
+  std::vector<const Operation*> sources;  // empty when only the initial value
+  bool initial = false;                   // the initial value too
+};
+
 struct StarvedRead {
   const Operation* reader = nullptr;
   std::uint32_t key = 0;
@@ -43,10 +56,9 @@ struct StarvedRead {
   // Why each op that could have supplied the value is out.
   std::vector<const Operation*> late;    // began after the read completed
   std::vector<const Operation*> failed;  // failed, so wrote nothing
-  // (overwriter, the sources it overwrote before the read began)
-  std::vector<std::pair<const Operation*, std::vector<const Operation*>>> overwritten;
-  bool initial_source = false;                    // the initial value was a source...
-  const Operation* initial_overwriter = nullptr;  // ...overwritten by this op
+  // The sources ruled out by a later op, grouped by it (the initial value included).
+  std::vector<Overwritten> overwritten;
+  bool initial_source = false;  // the initial value was a source (ruled out in `overwritten`)
   // Ops outside the core that could write the value once given another value first
   // (a cas): the argument holds only with the solver's word that none gets it.
   std::vector<std::pair<const Operation*, std::uint32_t>> conditional_outside;

@@ -89,12 +89,18 @@ std::optional<Shape> dead_end_shape(const ShapeInput& in, const CoreSummary& sum
   } else if (!chosen->path.empty()) {
     where = "after " + std::to_string(chosen->path.size()) + " ops outside the core";
   }
+  const std::string state = excerpt_near_difference(chosen->state, blocked.value.to_edn());
+  if (in.core.size() == 1) {
+    // One op alone: every other op is relaxed, so no state they could leave suits it.
+    shape.sentence = words.named(blocked) + " can take effect in no state the other ops could leave (" + where +
+                     ", the state is " + state + ").";
+    return shape;
+  }
   const std::string ops_word = std::to_string(in.core.size()) + " ops of the core";
   shape.sentence = "No order of these " + ops_word +
                    (words.real_time() ? " that real time allows" : " that program order allows") +
                    " gets through: each reaches a point where no op left can take effect; for instance, " + where +
-                   " the state is " + excerpt_near_difference(chosen->state, blocked.value.to_edn()) + ", in which " +
-                   words.named(blocked) + " cannot take effect.";
+                   " the state is " + state + ", in which " + words.named(blocked) + " cannot take effect.";
   return shape;
 }
 

@@ -24,29 +24,50 @@ std::optional<Shape> register_shape(const ShapeInput& in) {
   Shape shape;
   shape.name(&reader, WhyRole::refused);
   std::vector<std::string> clauses;
-  const auto were = [](const std::vector<const Operation*>& ops) { return ops.size() == 1 ? " was" : " were"; };
-  for (const auto& [by, sources] : read.overwritten) {
+  for (const Overwritten& group : read.overwritten) {
+    const std::vector<const Operation*>& sources = group.sources;
     shape.name_all(sources, WhyRole::source);
-    shape.name(by, WhyRole::cause);
-    std::string wrote;
-    if (!read.strings) {
-      wrote = " wrote " + value;
-    } else if (sources.size() == 1) {
-      wrote = " put " + WhyWords::quoted(sources.front()->value) + ", which its value begins with,";
-    } else {
-      wrote = " put values it begins with";
+    shape.name(group.by, WhyRole::cause);
+    // What the sources did: "op 3 wrote 2", "the initial value 2", "op 409 put "x"".
+    std::string what;
+    if (!sources.empty()) {
+      if (!read.strings) {
+        what = words.ids(sources) + " wrote " + value;
+      } else if (sources.size() == 1) {
+        what =
+            words.ids(sources) + " put " + WhyWords::quoted(sources.front()->value) + ", which its value begins with";
+      } else {
+        what = words.ids(sources) + " put values it begins with";
+      }
     }
-    std::string clause = words.ids(sources) + wrote + " but" + were(sources) + " overwritten by " + words.named(*by) +
-                         ", which " + words.before(reader);
-    if (read.initial_overwriter == by) clause += ", and so was the initial value";
+    if (group.initial) {
+      const std::string initial_text = read.strings ? semantics.value_name(semantics.initial.at(read.key)) : "";
+      const std::string initial = !read.strings            ? "the register started with " + value
+                                  : initial_text == "\"\"" ? "the key started empty"
+                                                           : "the key started with " + shorten(initial_text, 40);
+      what = what.empty() ? initial : what + ", and " + initial;
+    }
+    const bool one = sources.size() + (group.initial ? 1 : 0) == 1;
+    const std::string them = one ? "it" : "them";
+    std::string clause = what + (group.initial && !sources.empty() ? ", but " : " but ");
+    switch (group.how) {
+      case Overwrite::wrote:
+        clause += (one ? "was" : "were") + std::string(" overwritten by ") + words.named(*group.by) + ", which " +
+                  words.before(reader);
+        break;
+      case Overwrite::saw:
+        clause += words.named(*group.by) + " saw another value after " + them + " and " + words.before(reader);
+        break;
+      case Overwrite::saw_later:
+        clause +=
+            words.named(*group.by) + ", which " + words.before(reader) + ", saw a value written only after " + them;
+        break;
+      case Overwrite::appended:
+        clause += words.named(*group.by) + ", which " + words.before(reader) + ", appended after " + them +
+                  " text that its value lacks";
+        break;
+    }
     clauses.push_back(std::move(clause));
-  }
-  if (read.initial_overwriter && std::none_of(read.overwritten.begin(), read.overwritten.end(), [&](const auto& group) {
-        return group.first == read.initial_overwriter;
-      })) {
-    shape.name(read.initial_overwriter, WhyRole::cause);
-    clauses.push_back("the initial value" + (read.strings ? std::string() : " " + value) + " was overwritten by " +
-                      words.named(*read.initial_overwriter) + ", which " + words.before(reader));
   }
   if (!read.late.empty()) {
     shape.name_all(read.late, WhyRole::late);
