@@ -1,5 +1,6 @@
 #include "answer/edn_answer.hpp"
 
+#include "answer/previous_ok.hpp"
 #include "base/text_encoding.hpp"
 
 #include <ariadne/check.hpp>
@@ -14,9 +15,8 @@ namespace {
 
 Value kw(std::string name) { return Value::keyword(std::move(name)); }
 
-// The op as Jepsen writes a completed op: its completion's type and value (an
-// invocation's for a crashed op, which Jepsen records as :info), the op id as :index.
-Value op_map(const Operation& op) {
+// {:process :type :f :value [:key] :index}: the keys of a Jepsen op map.
+Value op_map(const Operation& op, std::int64_t index) {
   std::vector<Value::Entry> entries;
   entries.emplace_back(kw("process"), Value::integer(op.process));
   const char* type = op.status == OpStatus::ok ? "ok" : op.status == OpStatus::failed ? "fail" : "info";
@@ -24,9 +24,18 @@ Value op_map(const Operation& op) {
   entries.emplace_back(kw("f"), kw(op.f));
   entries.emplace_back(kw("value"), op.status == OpStatus::ok ? op.value : op.invoke_value);
   if (!op.key.is_nil()) entries.emplace_back(kw("key"), op.key);
-  entries.emplace_back(kw("index"), Value::integer(op.id));
+  entries.emplace_back(kw("index"), Value::integer(index));
   return Value::map(std::move(entries));
 }
+
+// The op as Jepsen writes a completed op: its completion's type and value (an
+// invocation's for a crashed op, which Jepsen records as :info), the op id as :index.
+Value op_map(const Operation& op) { return op_map(op, op.id); }
+
+// The op as Knossos names an op in its answer (:op, :previous-ok): its completion
+// event, :index that event's position, which is Jepsen's :index of it in a history
+// Jepsen wrote.
+Value completion_map(const Operation& op) { return op_map(op, static_cast<std::int64_t>(op.ret)); }
 
 Value ids(const std::vector<std::uint32_t>& ops) {
   std::vector<Value> out;
@@ -57,6 +66,10 @@ std::string format_check_edn(const CheckReport& report) {
     entries.emplace_back(kw("consistency"), kw(std::string(consistency_name(result.consistency))));
   }
   if (!result.engine.empty()) entries.emplace_back(kw("engine"), Value::string(result.engine));
+  // Knossos names its search here (:wgl or :linear), and the answer is its search's.
+  // Ours comes from a race of engines and a failing-op search of our own, none of them
+  // Knossos' code, so it names ariadne and leaves the engine to :engine.
+  entries.emplace_back(kw("analyzer"), kw("ariadne"));
   entries.emplace_back(kw("operations"), Value::integer(static_cast<std::int64_t>(result.operations)));
   if (result.verdict == Verdict::linearizable) entries.emplace_back(kw("linearization"), ids(result.linearization));
   if (result.verdict == Verdict::not_linearizable) {
@@ -69,6 +82,10 @@ std::string format_check_edn(const CheckReport& report) {
     if (result.failing_op && report.history) {
       if (const Operation* op = find_op(*report.history, *result.failing_op)) {
         entries.emplace_back(kw("failing-op"), op_map(*op));
+        if (op->ret != kNever) entries.emplace_back(kw("op"), completion_map(*op));
+      }
+      if (const PreviousOk previous = previous_ok(*report.history, result); previous.known) {
+        entries.emplace_back(kw("previous-ok"), previous.op ? completion_map(*previous.op) : Value());
       }
     }
     if (!result.failing_partition.empty()) {

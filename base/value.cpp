@@ -7,6 +7,7 @@
 #include "base/text_encoding.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -62,12 +63,15 @@ void append_edn_string(std::string& out, const std::string& s) {
   out += '"';
 }
 
+// The shortest text that reads back as the same double (0.204605, not the
+// 0.20460500000000001 of %.17g): what a person would write, and still exact. A
+// whole number keeps a ".0" so that EDN and JSON readers read a double, not an integer.
 std::string format_double(double d) {
   if (std::isnan(d)) return "##NaN";
   if (std::isinf(d)) return d > 0 ? "##Inf" : "##-Inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  std::string s = buf;
+  char buf[64];
+  const auto printed = std::to_chars(buf, buf + sizeof buf, d);
+  std::string s(buf, printed.ptr);
   if (s.find_first_of(".eE") == std::string::npos) s += ".0";
   return s;
 }

@@ -84,9 +84,11 @@ class Value {
     if (payload_) __builtin_prefetch(payload_.get());
   }
 
-  // EDN text, readable back by the EDN reader.
+  // EDN text, readable back by the EDN reader; a double in the fewest digits that read
+  // back as the same double (0.1, not 0.10000000000000001).
   std::string to_edn() const;
-  // JSON text (keywords and symbols become strings, sets become arrays).
+  // JSON text (keywords and symbols become strings, sets become arrays), doubles as in
+  // to_edn() but NaN and infinities as null.
   std::string to_json() const;
 
  private:

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 using namespace ariadne::cli_test;
@@ -92,6 +93,31 @@ TEST_SUITE("cli") {
     CHECK(run_cli({"check", file, "--model", "register(0)", "--edn", "--json"}).status == 64);
   }
 
+  // Knossos' keys beside ariadne's, on the file Knossos' README shows its answer for:
+  // Knossos' :op is the read of 3 as completed (event 4), its :previous-ok the write of
+  // 0 as completed (event 1); ariadne's :failing-op stays the read's invocation (op 2).
+  TEST_CASE("check --edn: Knossos' :op and :previous-ok on Knossos' rethink-fail-minimal.edn") {
+    const std::string file =
+        std::string(ARIADNE_SOURCE_DIR) + "/../shared/corpus/knossos/data/cas-register/bad/rethink-fail-minimal.edn";
+    if (!std::filesystem::exists(file)) {
+      MESSAGE("skipped: ", file, " is absent (a plain clone has no ../shared)");
+      return;
+    }
+    const Value answer = edn_answer({"check", file, "--model", "cas-register(nil)", "--edn"}, 1);
+    const auto op = [](std::int64_t process, const char* f, std::int64_t value, std::int64_t index) {
+      return Value::map({{Value::keyword("process"), Value::integer(process)},
+                         {Value::keyword("type"), Value::keyword("ok")},
+                         {Value::keyword("f"), Value::keyword(f)},
+                         {Value::keyword("value"), Value::integer(value)},
+                         {Value::keyword("index"), Value::integer(index)}});
+    };
+    CHECK(at(answer, "op") == op(1, "read", 3, 4));
+    CHECK(at(answer, "previous-ok") == op(0, "write", 0, 1));
+    CHECK(at(answer, "failing-op") == op(1, "read", 3, 2));
+    CHECK(at(answer, "analyzer") == Value::keyword("ariadne"));
+    CHECK(at(answer, "elapsed-ms").kind() == Value::Kind::floating);
+  }
+
   // The map must be what Jepsen's own reader reads: Clojure's clojure.edn, on every
   // kind of answer, the explanation's quotes and newlines and a warning included.
   TEST_CASE("check --edn: Clojure's EDN reader reads every answer back") {
@@ -103,9 +129,13 @@ TEST_SUITE("cli") {
       std::string expected;  // what the Clojure expression prints
     };
     const std::vector<Case> cases{
-        {{src + "/corpus/classic/lecture-example-6.edn", "--model", "register"}, 1, "false 3 7 true"},
-        {{src + "/corpus/regressions/nemesis-issued-client-ops.edn", "--model", "register(0)"}, 1, "false 1 6 true"},
-        {{src + "/corpus/classic/lecture-example-1.edn", "--model", "register"}, 0, "true 0 nil false"},
+        {{src + "/corpus/classic/lecture-example-6.edn", "--model", "register"}, 1, "false 3 7 true 9 8 :ariadne"},
+        {{src + "/corpus/regressions/nemesis-issued-client-ops.edn", "--model", "register(0)"},
+         1,
+         "false 1 6 true 7 1 :ariadne"},
+        {{src + "/corpus/classic/lecture-example-1.edn", "--model", "register"},
+         0,
+         "true 0 nil false nil nil :ariadne"},
     };
     for (const Case& c : cases) {
       std::vector<std::string> args{"check"};
@@ -116,7 +146,8 @@ TEST_SUITE("cli") {
       const std::string file = dir.write("answer.edn", run.out);
       const auto printed = clojure_prints("(let [m (clojure.edn/read-string (slurp \"" + file +
                                           "\"))] (println (:valid? m) (count (:core m)) (:index (:failing-op m)) "
-                                          "(string? (:explanation m))))");
+                                          "(string? (:explanation m)) (:index (:op m)) (:index (:previous-ok m)) "
+                                          "(:analyzer m)))");
       if (!printed) {
         MESSAGE("clojure is not installed (scripts/install-deps.sh installs it): not read back by Clojure");
         return;
