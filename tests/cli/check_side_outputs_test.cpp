@@ -95,6 +95,27 @@ TEST_SUITE("cli") {
     CHECK(answer["proof"]["reason"].string == "not-refuted");
   }
 
+  TEST_CASE("check --html to /dev/stdout or through a symbolic link writes through it and never replaces it") {
+    TempDir dir;
+    // Standard output here is a file (run_cli's capture), so /dev/stdout is a link to a
+    // regular file: the page goes through stdout before the answer, and the link is
+    // never replaced by a renamed file (which, as root, it once was).
+    if (fs::is_symlink("/dev/stdout")) {
+      const RunResult piped = run_cli({"check", kExample3, "--model", "register", "--html", "/dev/stdout"});
+      CHECK(piped.out.starts_with("<!DOCTYPE html>"));
+      CHECK(contains(piped.out, "</html>\nNOT LINEARIZABLE"));
+      CHECK_MESSAGE(piped.err.empty(), piped.err);
+      CHECK(fs::is_symlink("/dev/stdout"));
+    }
+    // A link elsewhere is written through, and stays a link.
+    const fs::path target = dir.path() / "target.html", link = dir.path() / "link.html";
+    fs::create_symlink(target, link);
+    const RunResult linked = run_cli({"check", kExample3, "--model", "register", "--html", link.string()});
+    CHECK(linked.status == 1);
+    CHECK(fs::is_symlink(link));
+    CHECK(contains(read_text(target.string()), "<!DOCTYPE html>"));
+  }
+
   TEST_CASE("check --proof cut short by a limit says written false, keeps the verdict, and total_ms counts it") {
     // The core of this queue violation comes in milliseconds, but its proof falls
     // back to the whole partition's formula of 930,000 clauses, which takes longer
