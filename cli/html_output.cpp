@@ -7,6 +7,7 @@
 #include "cli/html_output.hpp"
 
 #include "answer/exit_status.hpp"
+#include "answer/report_numbers.hpp"
 #include "report/html_report.hpp"
 
 #include <ariadne/errors.hpp>
@@ -106,6 +107,15 @@ SideOutput write_html_output(const std::string& path, const History& history, co
     fs::remove(staging, ignored);
   }
   return html;
+}
+
+std::string report_written_note(const SideOutput& html) {
+  if (!html.written || is_standard_output(html.path)) return {};
+  std::error_code error;
+  if (!fs::is_regular_file(html.path, error)) return {};
+  const std::uintmax_t bytes = fs::file_size(html.path, error);
+  if (error) return {};
+  return "wrote the report to " + html.path + " (" + answer::grouped((bytes + 1023) / 1024) + " KB)";
 }
 
 }  // namespace ariadne::cli
