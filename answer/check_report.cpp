@@ -137,6 +137,52 @@ std::string limit_flag(Limit limit) {
   return "none";
 }
 
+// Text wrapped at spaces to `width` columns (counting bytes: the sentence's own words
+// are ASCII; quoted values may not be, and then wrap a little early), each line
+// indented by two spaces.
+constexpr std::size_t kParagraphWidth = 100;
+
+std::string indented_paragraph(std::string_view text, std::size_t width) {
+  std::string out;
+  std::string line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width - 2) {
+      out += "  " + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + std::string(word);
+    at = end + 1;
+  }
+  if (!line.empty()) out += "  " + line + "\n";
+  return out;
+}
+
+// An unknown answer's way on: what would most likely decide the history, from the
+// limit that stopped it and what the race already tried.
+std::string next_to_try(const CheckResult& result) {
+  std::vector<std::string> tries;
+  const auto raced = [&](std::string_view engine) {
+    return result.engine == engine ||
+           std::find(result.race.entrants.begin(), result.race.entrants.end(), engine) != result.race.entrants.end();
+  };
+  if (!result.hint.empty()) tries.push_back("--independent (the values look like [key value] tuples)");
+  if (result.limit == Limit::timeout) tries.push_back("a longer --timeout");
+  if (result.limit == Limit::memory) tries.push_back("a larger --memory-limit");
+  if (result.limit != Limit::cancelled && !raced("sat")) {
+    tries.push_back("--engine sat (a SAT encoding of the order, which does not backtrack)");
+  }
+  if (tries.empty()) return {};
+  std::string out;
+  for (std::size_t i = 0; i < tries.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == tries.size() ? ", or " : ", ") + tries[i];
+  }
+  return out + ".";
+}
+
 // Independent histories: how the keys fared, then a table of the keys a reader wants
 // to see: every key not linearizable, every undecided key, and the slowest others.
 constexpr std::size_t kSlowestKeys = 5;
@@ -202,6 +248,10 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   if (report.passed_ops) std::tie(operations_count, crashed) = *report.passed_ops;
 
   std::string out = verdict_headline(result.verdict, result.consistency, style) + "  " + report.file + "\n";
+  // The violation in one sentence before anything else: what a person reads first.
+  if (result.verdict == Verdict::not_linearizable && !result.why.empty()) {
+    out += indented_paragraph(result.why, kParagraphWidth) + "\n";
+  }
   const auto line = [&](std::string label, std::string value) {
     out += "  " + style.dim(label) + std::string(12 - label.size(), ' ') + value + "\n";
   };
@@ -216,7 +266,12 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     line("condition", condition);
   }
   std::string engine = result.engine.empty() ? "-" : result.engine;
-  if (result.race.entrants.size() > 1) {
+  if (result.verdict == Verdict::unknown) {
+    // No engine decided: none won anything, and the report names them all alike.
+    std::string raced;
+    for (const std::string& e : result.race.entrants) raced += (raced.empty() ? "" : ", ") + e;
+    engine = raced.empty() ? engine + " (undecided)" : "none decided (raced " + raced + ")";
+  } else if (result.race.entrants.size() > 1) {
     std::string rivals;
     for (const std::string& e : result.race.entrants) {
       if (e == result.engine) continue;
@@ -316,11 +371,9 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
     }
     case Verdict::unknown:
       if (report.proof) out += "\n" + report.proof->summary + "\n";
-      out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + "\n";
-      if (result.limit != Limit::none) {
-        out += "Limit reached: " + limit_flag(result.limit) + ", during " +
-               std::string(phase_name(result.limit_phase)) + ".\n";
-      }
+      // The reason states the limit and the phase once; then what to try next.
+      out += "\nNo answer: " + (result.reason.empty() ? std::string("no reason given") : result.reason) + ".\n";
+      if (const std::string next = next_to_try(result); !next.empty()) out += "Next, try " + next + "\n";
       break;
   }
   // A limit reached after the verdict leaves the verdict standing and what came after

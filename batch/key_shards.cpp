@@ -329,6 +329,8 @@ KeyMerge merge_key_shards(const std::vector<std::string>& paths, const History& 
     result.failing_op = r.failing_op;
     result.verdict_ms = r.verdict_ms;
     result.explanation = r.explanation;
+    result.why = r.why;
+    result.why_ops = r.why_ops;
     if (!r.failing_key.empty()) {
       // The shard's first line counted its own keys and operations: say it of the whole.
       std::vector<std::string> others;

@@ -58,8 +58,6 @@ std::string explain_core(const Model& model, const CoreSummary& summary);
 
 // Cores up to this many ops get the dead-end analysis; larger ones only the facts.
 inline constexpr std::size_t kMaxExplainedOps = 16;
-// The dead-end search orders at most this many ops: the core's and relaxed others.
-inline constexpr std::size_t kMaxSearchedOps = 20;
 // Cores up to this many ops are listed whole and get their real-time facts and
 // reads-from reasons; a larger one (a partition not shrunk) has its first ops listed.
 inline constexpr std::size_t kMaxListedOps = 4 * kMaxExplainedOps;

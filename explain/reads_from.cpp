@@ -25,8 +25,15 @@ std::optional<RegisterAccess> access_of(const models::OpMeaning& meaning, Regist
 
 }  // namespace
 
-std::string explain_starved_reads(const Model& model, std::span<const Operation* const> core,
-                                  std::span<const Operation* const> partition, const RelaxedRelevance& relevance) {
+std::size_t StarvedRead::source_count() const {
+  std::size_t count = late.size() + failed.size() + (initial_source ? 1 : 0);
+  for (const auto& [overwriter, sources] : overwritten) count += sources.size();
+  return count;
+}
+
+std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
+                                       std::span<const Operation* const> partition, const RelaxedRelevance& relevance,
+                                       const Precedes& precedes) {
   // The core's ops as recorded and the relaxed twins of every op, from the
   // partition's one description, so that value ids agree.
   const models::Semantics* semantics = relevance.semantics();
@@ -47,94 +54,129 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
     recorded[at->second] = &relevance.recorded(i);
     relaxed[at->second] = &relevance.relaxed(i);
   }
-  // The ops outside the core that could write what `read` saw once relaxed: those
-  // that could do so unconditionally (a plain write) void the argument; the others
-  // (a cas) need some value first, which is left to the solver's refutation.
-  struct Outside {
-    bool unconditional = false;
-    std::vector<std::pair<const Operation*, std::uint32_t>> conditional;  // op, value it needs
-  };
-  const auto outside_writers = [&](const RegisterAccess& read) {
-    Outside found;
-    for (const std::uint32_t o : others) {
-      const models::OpMeaning& meaning = relevance.relaxed(o);
-      const auto write = access_of(meaning, RegisterAccess::Kind::write, read.key);
-      if (!write || write->value != read.value) continue;
-      const auto needs = access_of(meaning, RegisterAccess::Kind::read, read.key);
-      if (needs) {
-        found.conditional.emplace_back(partition[o], needs->value);
-      } else {
-        found.unconditional = true;
-      }
-    }
-    return found;
+  // Whether writing `written` could leave what `read` saw: the same value, or for
+  // strings, a value the read's string begins with (appends may have followed).
+  const auto supplies = [&](std::uint32_t written, const RegisterAccess& read) {
+    if (!semantics->strings) return written == read.value;
+    const std::string_view seen = semantics->text(read.value);
+    const std::string_view put = semantics->text(written);
+    return seen.substr(0, put.size()) == put;
   };
 
-  std::string out;
+  std::vector<StarvedRead> reads;
   for (std::size_t r = 0; r < n; ++r) {
     const Operation& reader = *core[r];
     if (!reader.must_take_effect()) continue;
     for (const RegisterAccess& read : recorded[r]->accesses) {
       if (read.kind != RegisterAccess::Kind::read) continue;
-      const Outside outside = outside_writers(read);
-      if (outside.unconditional) continue;
-      // Why each possible source is out, grouped by reason.
-      std::map<std::string, std::vector<const Operation*>> ruled_out;
+      // The ops outside the core that could write what `read` saw once relaxed: those
+      // that could do so unconditionally (a plain write) void the argument; the others
+      // (a cas) need some value first, which is left to the solver's refutation.
+      StarvedRead found;
+      found.reader = &reader;
+      found.key = read.key;
+      found.value = read.value;
+      found.strings = semantics->strings;
+      bool unconditional = false;
+      for (const std::uint32_t o : others) {
+        const models::OpMeaning& meaning = relevance.relaxed(o);
+        const auto write = access_of(meaning, RegisterAccess::Kind::write, read.key);
+        if (!write || !supplies(write->value, read)) continue;
+        if (const auto needs = access_of(meaning, RegisterAccess::Kind::read, read.key)) {
+          found.conditional_outside.emplace_back(partition[o], needs->value);
+        } else {
+          unconditional = true;
+        }
+      }
+      if (unconditional) continue;
+      // An op that completed, before the read began, after `source` (if any), leaving
+      // a value the read could not have seen.
       const auto overwriter = [&](std::optional<std::size_t> source) -> std::optional<std::size_t> {
         for (std::size_t x = 0; x < n; ++x) {
           if (x == r || (source && x == *source) || core[x]->status != OpStatus::ok) continue;
           const auto write = access_of(*recorded[x], RegisterAccess::Kind::write, read.key);
-          if (!write || write->value == read.value || !core[x]->precedes(reader)) continue;
-          if (!source || core[*source]->precedes(*core[x])) return x;
+          if (!write || supplies(write->value, read) || !precedes(*core[x], reader)) continue;
+          if (!source || precedes(*core[*source], *core[x])) return x;
         }
         return std::nullopt;
       };
+      const auto overwritten_by = [&](const Operation* by) -> std::vector<const Operation*>& {
+        for (auto& [op, sources] : found.overwritten) {
+          if (op == by) return sources;
+        }
+        return found.overwritten.emplace_back(by, std::vector<const Operation*>{}).second;
+      };
       bool starved = true;
-      if (semantics->initial.at(read.key) == read.value) {
+      if (supplies(semantics->initial.at(read.key), read)) {
+        found.initial_source = true;
         if (const auto x = overwriter(std::nullopt)) {
-          ruled_out["the initial value: overwritten by " + name_op(model, *core[*x]) + " before the read began"];
+          found.initial_overwriter = core[*x];
         } else {
           starved = false;
         }
       }
       for (std::size_t w = 0; w < n && starved; ++w) {
         const auto could_write = access_of(*relaxed[w], RegisterAccess::Kind::write, read.key);
-        if (w == r || !could_write || could_write->value != read.value) continue;
+        if (w == r || !could_write || !supplies(could_write->value, read)) continue;
         const Operation& writer = *core[w];
-        if (reader.precedes(writer)) {
-          ruled_out["began after the read completed"].push_back(&writer);
+        if (precedes(reader, writer)) {
+          found.late.push_back(&writer);
         } else if (writer.status == OpStatus::failed) {
-          ruled_out["failed, so wrote nothing"].push_back(&writer);
+          found.failed.push_back(&writer);
         } else if (const auto x = overwriter(w)) {
-          ruled_out["overwritten by " + name_op(model, *core[*x]) + " before the read began"].push_back(&writer);
+          overwritten_by(core[*x]).push_back(&writer);
         } else {
           starved = false;
         }
       }
-      if (!starved) continue;
-      // Values are the user's and may run to megabytes: quoted briefly.
-      const auto value_name = [&](std::uint32_t value) { return shorten(semantics->value_name(value)); };
-      out += "  - " + name_op(model, reader) + " has no write of " + value_name(read.value) + " left to read from:\n";
-      for (const auto& [reason, writers] : ruled_out) {
-        out += "      ";
-        for (std::size_t i = 0; i < writers.size(); ++i) out += (i ? ", " : "") + name_op(model, *writers[i]);
-        out += (writers.empty() ? "" : ": ") + reason + ".\n";
+      if (starved) reads.push_back(std::move(found));
+    }
+  }
+  return reads;
+}
+
+std::string explain_starved_reads(const Model& model, std::span<const Operation* const> core,
+                                  std::span<const Operation* const> partition, const RelaxedRelevance& relevance) {
+  const auto in_real_time = [](const Operation& a, const Operation& b) { return a.precedes(b); };
+  const std::vector<StarvedRead> reads = starved_reads(core, partition, relevance, in_real_time);
+  if (reads.empty()) return {};
+  const models::Semantics& semantics = *relevance.semantics();
+  // Values are the user's and may run to megabytes: quoted briefly.
+  const auto value_name = [&](std::uint32_t value) { return shorten(semantics.value_name(value)); };
+  const auto list = [&](const std::vector<const Operation*>& ops) {
+    std::string out;
+    for (std::size_t i = 0; i < ops.size(); ++i) out += (i ? ", " : "") + name_op(model, *ops[i]);
+    return out;
+  };
+  std::string out;
+  for (const StarvedRead& read : reads) {
+    const std::string what = read.strings ? "put left that its value could begin with"
+                                          : "write of " + value_name(read.value) + " left to read from";
+    out += "  - " + name_op(model, *read.reader) + " has no " + what + ":\n";
+    if (read.initial_overwriter) {
+      out += "      the initial value: overwritten by " + name_op(model, *read.initial_overwriter) +
+             " before the read began.\n";
+    }
+    if (!read.late.empty()) out += "      " + list(read.late) + ": began after the read completed.\n";
+    if (!read.failed.empty()) out += "      " + list(read.failed) + ": failed, so wrote nothing.\n";
+    for (const auto& [by, sources] : read.overwritten) {
+      out += "      " + list(sources) + ": overwritten by " + name_op(model, *by) + " before the read began.\n";
+    }
+    if (read.source_count() == 0 && read.conditional_outside.empty()) {
+      out += "      no operation of the history writes " +
+             (read.strings ? "a beginning of it" : value_name(read.value)) + ", and the register does not start with " +
+             (read.strings ? "one" : "it") + ".\n";
+    }
+    if (!read.conditional_outside.empty()) {
+      out += "      Outside the core, only ";
+      for (std::size_t i = 0; i < read.conditional_outside.size(); ++i) {
+        const auto& [op, needs] = read.conditional_outside[i];
+        out += (i ? ", " : "") + model.describe_operation(*op) + " (op " + std::to_string(op->id) + ", needing " +
+               value_name(needs) + " first)";
       }
-      if (ruled_out.empty() && outside.conditional.empty()) {
-        out += "      no operation of the history writes " + value_name(read.value) +
-               ", and the register does not start with it.\n";
-      }
-      if (!outside.conditional.empty()) {
-        out += "      Outside the core, only ";
-        for (std::size_t i = 0; i < outside.conditional.size(); ++i) {
-          const auto& [op, needs] = outside.conditional[i];
-          out += (i ? ", " : "") + model.describe_operation(*op) + " (op " + std::to_string(op->id) + ", needing " +
-                 value_name(needs) + " first)";
-        }
-        const bool one = outside.conditional.size() == 1;
-        out += std::string(" could write ") + value_name(read.value) + ", and no order of the rest gives " +
-               (one ? "it what it needs" : "them what they need") + " in time (the solver's refutation).\n";
-      }
+      const bool one = read.conditional_outside.size() == 1;
+      out += std::string(" could write ") + value_name(read.value) + ", and no order of the rest gives " +
+             (one ? "it what it needs" : "them what they need") + " in time (the solver's refutation).\n";
     }
   }
   return out;

@@ -156,6 +156,8 @@ std::string Model::describe_operation(const Operation& op) const {
   if (op.f == "cas" && v.is_sequential() && v.elements().size() == 2) {
     return text + " " + shorten(v.elements()[0].to_edn()) + "->" + shorten(v.elements()[1].to_edn());
   }
+  // A lock's ops carry no value: "acquire", not "acquire nil".
+  if ((op.f == "acquire" || op.f == "release") && v.is_nil()) return text;
   return text + " " + shorten(v.to_edn());
 }
 

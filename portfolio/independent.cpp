@@ -203,6 +203,9 @@ CheckResult check_independent(const History& history, const Model& model, const 
       result.prefix_linearization = std::move(again.prefix_linearization);
       result.failing_op = again.failing_op;
       result.explanation = header + again.explanation;
+      // The key first, so that the sentence reads as that key's history.
+      if (!again.why.empty()) result.why = "Key " + shorten(result.failing_key) + ": " + again.why;
+      result.why_ops = std::move(again.why_ops);
       if (!again.failing_partition.empty()) {
         result.failing_partition = "[" + result.failing_key + " " + again.failing_partition + "]";
       }

@@ -1,5 +1,6 @@
 // A sequential-consistency refutation described: core, program-order facts, words.
 #include "explain/program_order_facts.hpp"
+#include "explain/why.hpp"
 #include "portfolio/refutation.hpp"
 #include "refute/program_order_core.hpp"
 
@@ -39,6 +40,17 @@ void describe_program_order_refutation(const Refutation& refutation, const Model
                                     : "sequentially consistent";
   result.explanation =
       explain::explain_program_order_core(model, core_ops, result.core_real_time, result.core_minimal, condition);
+  // The same shapes as under real time, stated in program order.
+  explain::CoreSummary summary;
+  summary.core = core_ops;
+  summary.partition_ops = sub.ops;
+  summary.partition = refutation.partition;
+  summary.minimal = result.core_minimal;
+  summary.deadline = refutation.limits.deadline;
+  summary.limits = &limits;
+  const explain::Why why = explain::explain_why(model, summary, nullptr, result.consistency);
+  result.why = why.sentence;
+  result.why_ops = why.ops;
 }
 
 }  // namespace ariadne::portfolio

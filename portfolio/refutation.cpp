@@ -3,6 +3,7 @@
 #include "engines/engine_table.hpp"
 #include "explain/explanation.hpp"
 #include "explain/real_time_facts.hpp"
+#include "explain/why.hpp"
 #include "refute/first_failure.hpp"
 #include "refute/minimal_core.hpp"
 #include "refute/relevant_relaxed.hpp"
@@ -126,6 +127,9 @@ void describe_refutation(const Refutation& refutation, const Model& model, const
   summary.relevance = relevance.get();
   limits.enter(Phase::explanation);
   result.explanation = explain::explain_core(model, summary);
+  const explain::Why why = explain::explain_why(model, summary, first ? first->op : nullptr, result.consistency);
+  result.why = why.sentence;
+  result.why_ops = why.ops;
   if (first) {
     const Operation& op = *first->op;
     result.explanation += "Everything before event " + std::to_string(op.ret) +

@@ -1,0 +1,290 @@
+// The sentences of queues, stacks, sets and the mutex: an element taken that was
+// never there (or taken twice), a queue or stack taking the wrong element, a set
+// read that lost an element, a lock taken while held or released while free.
+//
+// Each shape is an argument from facts of the history alone, and holds only when every
+// op that could undo it is named and ruled out: an op outside the core is relaxed (it
+// may take effect anywhere, or never), and a relaxed dequeue or pop may remove
+// anything, so a shape that needs "nothing removed y" fails where one exists.
+#include "explain/why_words.hpp"
+#include "models/semantics.hpp"
+
+#include <algorithm>
+
+namespace ariadne::explain {
+
+namespace {
+
+using models::Effect;
+using models::OpMeaning;
+using models::Theory;
+
+// The partition described: each op's meaning as the refutation reads it (recorded in
+// the core, relaxed outside it).
+class Described {
+ public:
+  explicit Described(const ShapeInput& in) : in_(in), semantics_(*in.relevance.semantics()) {
+    std::vector<const Operation*> core(in.core.begin(), in.core.end());
+    std::sort(core.begin(), core.end());
+    for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+      const bool kept = std::binary_search(core.begin(), core.end(), in.partition[i]);
+      in_core_.push_back(kept);
+      meaning_.push_back(kept ? &in.relevance.recorded(i) : &in.relevance.relaxed(i));
+    }
+  }
+
+  std::size_t size() const { return meaning_.size(); }
+  const Operation& op(std::size_t i) const { return *in_.partition[i]; }
+  const OpMeaning& meaning(std::size_t i) const { return *meaning_[i]; }
+  bool in_core(std::size_t i) const { return in_core_[i]; }
+  const models::Semantics& semantics() const { return semantics_; }
+  std::string element(std::uint32_t id) const { return shorten(semantics_.value_name(id), 40); }
+  bool initially_holds(std::uint32_t element) const {
+    return std::find(semantics_.initial.begin(), semantics_.initial.end(), element) != semantics_.initial.end();
+  }
+  // The ops whose effect is `effect` on `element` (any element for remove_any).
+  std::vector<std::size_t> with(Effect effect, std::uint32_t element) const {
+    std::vector<std::size_t> found;
+    for (std::size_t i = 0; i < size(); ++i) {
+      if (meaning(i).effect == effect && (effect == Effect::remove_any || meaning(i).element == element)) {
+        found.push_back(i);
+      }
+    }
+    return found;
+  }
+  // Whether every op of `ops` is in the core and comes after `earlier`.
+  bool all_late(const std::vector<std::size_t>& ops, const Operation& earlier) const {
+    return std::all_of(ops.begin(), ops.end(),
+                       [&](std::size_t i) { return in_core(i) && in_.words.precedes(earlier, op(i)); });
+  }
+  std::vector<const Operation*> ops_of(const std::vector<std::size_t>& indices) const {
+    std::vector<const Operation*> ops;
+    for (const std::size_t i : indices) ops.push_back(&op(i));
+    return ops;
+  }
+
+ private:
+  const ShapeInput& in_;
+  const models::Semantics& semantics_;
+  std::vector<bool> in_core_;
+  std::vector<const OpMeaning*> meaning_;
+};
+
+struct Verbs {
+  std::string insert, remove, removed, object;  // "enqueue", "dequeue", "dequeued", "queue"
+};
+
+Verbs verbs_of(Theory theory) {
+  switch (theory) {
+    case Theory::stack: return {"push", "pop", "popped", "stack"};
+    case Theory::set: return {"add", "read", "read", "set"};
+    default: return {"enqueue", "dequeue", "dequeued", "queue"};
+  }
+}
+
+// "no op enqueues x" / "the only enqueue of x, enqueue x (op 3, process 1), began after
+// the dequeue completed": the ops that could have supplied `element`, all ruled out.
+std::string nothing_supplies(const Described& d, const WhyWords& words, const Verbs& verbs,
+                             const std::vector<std::size_t>& suppliers, const Operation& refused, std::uint32_t element,
+                             Shape& shape) {
+  const std::string x = d.element(element);
+  std::string words_out = "no op " + verbs.insert + (verbs.insert == "push" ? "es " : "s ") + x + " and the " +
+                          verbs.object + " does not start with it";
+  if (suppliers.size() == 1) {
+    words_out = "the only " + verbs.insert + " of " + x + ", " + words.named(d.op(suppliers.front())) + ", " +
+                words.after(refused);
+  } else if (!suppliers.empty()) {
+    words_out =
+        "every " + verbs.insert + " of " + x + " (" + words.ids(d.ops_of(suppliers)) + ") " + words.after(refused);
+  }
+  shape.name_all(d.ops_of(suppliers), WhyRole::late);
+  return words_out;
+}
+
+std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::size_t r) {
+  const Operation& refused = d.op(r);
+  const OpMeaning& meaning = d.meaning(r);
+  const Theory theory = d.semantics().theory;
+  const Verbs verbs = verbs_of(theory);
+  Shape shape;
+  shape.name(&refused, WhyRole::refused);
+  if (meaning.effect == Effect::impossible) {
+    shape.sentence = words.named(refused) + " can take effect in no state of the " + words.model().name() +
+                     " with the result it returned.";
+    return shape;
+  }
+  if (meaning.effect == Effect::remove) {
+    const std::uint32_t x = meaning.element;
+    const std::vector<std::size_t> inserters = d.with(Effect::insert, x);
+    // Taken though never there.
+    if (!d.initially_holds(x) && d.all_late(inserters, refused)) {
+      shape.sentence = words.named(refused) + " " + verbs.removed + " " + d.element(x) + ", but " +
+                       nothing_supplies(d, words, verbs, inserters, refused, x, shape) + ".";
+      return shape;
+    }
+    // Taken twice, though there once.
+    const std::size_t supplies = inserters.size() + static_cast<std::size_t>(std::count(
+                                                        d.semantics().initial.begin(), d.semantics().initial.end(), x));
+    if (supplies == 1) {
+      for (const std::size_t other : d.with(Effect::remove, x)) {
+        if (other == r || !d.in_core(other) || !d.op(other).must_take_effect()) continue;
+        shape.name(&d.op(other), WhyRole::cause);
+        std::string by;
+        if (!inserters.empty() && d.in_core(inserters.front())) {
+          shape.name(&d.op(inserters.front()), WhyRole::source);
+          by = ", by " + words.named(d.op(inserters.front()));
+        }
+        shape.sentence = words.named(refused) + " " + verbs.removed + " " + d.element(x) + ", and so did " +
+                         words.named(d.op(other)) + ", but " + d.element(x) + " was " + verbs.insert +
+                         (verbs.insert == "push" ? "ed" : "d") + " only once" + by + ".";
+        return shape;
+      }
+    }
+    // The wrong element: another was ahead of it (a queue) or on top of it (a stack).
+    if ((theory != Theory::fifo_queue && theory != Theory::stack) || inserters.size() != 1 ||
+        !d.in_core(inserters.front()) || d.initially_holds(x)) {
+      return std::nullopt;
+    }
+    const Operation& put_x = d.op(inserters.front());
+    for (std::size_t e = 0; e < d.size(); ++e) {
+      if (!d.in_core(e) || d.meaning(e).effect != Effect::insert || d.meaning(e).element == x) continue;
+      const Operation& put_y = d.op(e);
+      const std::uint32_t y = d.meaning(e).element;
+      if (!put_y.must_take_effect() || d.initially_holds(y) || d.with(Effect::insert, y).size() != 1) continue;
+      const bool blocks = theory == Theory::fifo_queue ? words.precedes(put_y, put_x)
+                                                       : words.precedes(put_x, put_y) && words.precedes(put_y, refused);
+      if (!blocks) continue;
+      // y is there once: a completed remove of y in the core is the one op that takes
+      // it, and no other can (relaxed ones included). Otherwise any op that may remove
+      // anything could have taken it.
+      std::vector<std::size_t> removers = d.with(Effect::remove, y);
+      const bool taken_by_core = std::any_of(removers.begin(), removers.end(),
+                                             [&](std::size_t i) { return d.in_core(i) && d.op(i).must_take_effect(); });
+      if (!taken_by_core) {
+        const std::vector<std::size_t> any = d.with(Effect::remove_any, 0);
+        removers.insert(removers.end(), any.begin(), any.end());
+      }
+      if (!d.all_late(removers, refused)) continue;
+      shape.name(&put_x, WhyRole::source);
+      shape.name(&put_y, WhyRole::cause);
+      shape.name_all(d.ops_of(removers), WhyRole::late);
+      std::string sentence = words.named(refused) + " " + verbs.removed + " " + d.element(x) + ", but " + d.element(y);
+      if (theory == Theory::fifo_queue) {
+        sentence += " was ahead of it in the queue: " + words.named(put_y) + " " + words.before_named(put_x);
+      } else {
+        sentence +=
+            " lay on top of it: " + words.named(put_y) + " " + words.after(put_x) + " and " + words.before(refused);
+      }
+      if (removers.empty()) {
+        sentence += ", and no op " + verbs.remove + "s " + d.element(y);
+      } else {
+        sentence += ", and " + d.element(y) + " could be " + verbs.removed + " only by " +
+                    (removers.size() == 1 ? words.named(d.op(removers.front())) : words.ids(d.ops_of(removers))) +
+                    ", which " + words.after(refused);
+      }
+      shape.sentence = sentence + ".";
+      return shape;
+    }
+    return std::nullopt;
+  }
+  if (meaning.effect == Effect::read_set) {
+    const std::vector<std::uint32_t>& held = meaning.elements;
+    const auto holds = [&](std::uint32_t e) { return std::binary_search(held.begin(), held.end(), e); };
+    // An element added before the read began, missing from it.
+    for (std::size_t a = 0; a < d.size(); ++a) {
+      if (!d.in_core(a) || d.meaning(a).effect != Effect::add || !d.op(a).must_take_effect()) continue;
+      const std::uint32_t x = d.meaning(a).element;
+      if (holds(x) || !words.precedes(d.op(a), refused)) continue;
+      shape.name(&d.op(a), WhyRole::cause);
+      shape.sentence = words.named(refused) + " read a set without " + d.element(x) + ", which " +
+                       words.named(d.op(a)) + " added: it " + words.before(refused) + ", and a set only grows.";
+      return shape;
+    }
+    // An element an earlier read saw, missing from it.
+    for (std::size_t e = 0; e < d.size(); ++e) {
+      if (e == r || !d.in_core(e) || d.meaning(e).effect != Effect::read_set || !words.precedes(d.op(e), refused)) {
+        continue;
+      }
+      for (const std::uint32_t x : d.meaning(e).elements) {
+        if (holds(x)) continue;
+        shape.name(&d.op(e), WhyRole::cause);
+        shape.sentence = words.named(refused) + " read a set without " + d.element(x) + ", which " +
+                         words.named(d.op(e)) + " had read in it: that read " + words.before(refused) +
+                         ", and a set only grows.";
+        return shape;
+      }
+    }
+    // An element never added (or added only later).
+    for (const std::uint32_t x : held) {
+      const std::vector<std::size_t> adders = d.with(Effect::add, x);
+      if (d.initially_holds(x) || !d.all_late(adders, refused)) continue;
+      shape.sentence = words.named(refused) + " read a set holding " + d.element(x) + ", but " +
+                       nothing_supplies(d, words, verbs, adders, refused, x, shape) + ".";
+      return shape;
+    }
+    return std::nullopt;
+  }
+  if (meaning.effect == Effect::acquire) {
+    std::vector<std::size_t> releases;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (d.meaning(i).effect == Effect::release) releases.push_back(i);
+    }
+    for (std::size_t a = 0; a < d.size(); ++a) {
+      if (a == r || !d.in_core(a) || d.meaning(a).effect != Effect::acquire || !d.op(a).must_take_effect()) continue;
+      const Operation& first = d.op(a);
+      if (!words.precedes(first, refused)) continue;
+      const bool none_between = std::all_of(releases.begin(), releases.end(), [&](std::size_t i) {
+        return d.in_core(i) && (words.precedes(refused, d.op(i)) || words.precedes(d.op(i), first));
+      });
+      if (!none_between) continue;
+      shape.name(&first, WhyRole::cause);
+      for (const std::size_t i : releases) {
+        shape.name(&d.op(i), words.precedes(refused, d.op(i)) ? WhyRole::late : WhyRole::source);
+      }
+      shape.sentence = words.named(refused) + " took the lock while " + words.named(first) + " held it: that acquire " +
+                       words.before(refused) + ", and no release could come between them";
+      shape.sentence += releases.empty() ? " (no op releases the lock)."
+                                         : " (" + words.ids(d.ops_of(releases)) + " came before or after both).";
+      return shape;
+    }
+    return std::nullopt;
+  }
+  if (meaning.effect == Effect::release) {
+    std::vector<std::size_t> acquires;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (d.meaning(i).effect == Effect::acquire) acquires.push_back(i);
+    }
+    if (!d.all_late(acquires, refused)) return std::nullopt;
+    shape.name_all(d.ops_of(acquires), WhyRole::late);
+    shape.sentence = words.named(refused) + " released a lock no one held: ";
+    shape.sentence += acquires.empty()
+                          ? "no op acquires it."
+                          : "every acquire (" + words.ids(d.ops_of(acquires)) + ") " + words.after(refused) + ".";
+    return shape;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Shape> collection_shape(const ShapeInput& in) {
+  const models::Semantics* semantics = in.relevance.semantics();
+  if (!semantics || semantics->theory == Theory::registers) return std::nullopt;
+  const Described described(in);
+  // The failing op first: it is the result the report leads with.
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < described.size(); ++i) {
+    if (!described.in_core(i) || !described.op(i).must_take_effect()) continue;
+    if (&described.op(i) == in.failing) {
+      order.insert(order.begin(), i);
+    } else {
+      order.push_back(i);
+    }
+  }
+  for (const std::size_t r : order) {
+    if (auto shape = shape_for(described, in.words, r)) return shape;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ariadne::explain
