@@ -291,8 +291,9 @@
       const s = ROLE_STYLE[role];
       if (has(s, false) || has(s, true)) legendItem(swatch(s, !has(s, false)), ROLE_LEGEND[role]);
     }
-    if (has(CONTEXT, true) || has(LATE, true) || has(SOURCE, true) || has(CAUSE, true)) {
-      legendItem(swatch(CONTEXT, true), 'striped: crashed, open to the end');
+    const crashedPart = [CONTEXT, LATE, SOURCE, CAUSE].find((s) => has(s, true));
+    if (crashedPart !== undefined) {
+      legendItem(swatch(crashedPart, true), 'striped: crashed, open to the end');
     }
     if (has(DIM, false)) legendItem(swatch(DIM), 'other op (dimmed)');
     if (has(DIM, true)) legendItem(swatch(DIM, true), 'other crashed op, open to the end');
@@ -508,10 +509,12 @@
       stats.barLanes++;
       for (let k = from; k < to; k++) {
         const i = list[k];
-        // Back-to-back ops of a lane keep a visible gap; core ops stay big enough to see.
+        // Back-to-back ops of a lane keep a visible gap; core ops stay big enough to see,
+        // and the ops the sentence names bigger still.
         const x0 = xOf(startOf(i)), x1 = xOf(endOf(i));
         const full = x1 - x0;
-        const w = Math.max(style[i] >= CONTEXT ? 5 : 1.5, full > 4 ? full - Math.min(1.5, full * 0.12) : full);
+        const least = style[i] > CONTEXT ? 9 : style[i] === CONTEXT ? 6 : 1.5;
+        const w = Math.max(least, full > 4 ? full - Math.min(1.5, full * 0.12) : full);
         const path = isCrashed(i) ? open[style[i]] : solid[style[i]];
         if (w > 6 && h > 8) path.roundRect(x0, y, w, h, 3); else path.rect(x0, y, w, h);
         stats.bars++;
@@ -681,6 +684,8 @@
     for (let k = from; k < to; k++) {
       const i = order[k];
       if (!inView[i]) continue;
+      // A point would hide the colour of a narrow op of the violation: zoom in for it.
+      if (violation && style[i] >= CONTEXT && xOf(endOf(i)) - xOf(startOf(i)) < 16 && i !== hovered) continue;
       const x = xOf(point[k]);
       ctx.beginPath(); ctx.arc(x, y(i), radius, 0, 2 * Math.PI);
       ctx.fillStyle = '#1e3a8a'; ctx.fill();
