@@ -200,14 +200,14 @@
   const ROLE_LEGEND = [
     'refused: its result is the one no order explains',
     'source: could have supplied that result, and is ruled out',
-    'cause: rules the sources out',
+    'cause: rules that result out',
     'late: began after the refused op completed',
     data.rolesGiven ? 'context: the rest of the core, needed for the proof' : 'core op, needed for the proof',
   ];
   const ROLE_WORDS = [
     'refused: its result is the one no order explains',
     'source: could have supplied what ' + refusedName + ' observed, and is ruled out',
-    'cause: rules out the sources of what ' + refusedName + ' observed',
+    'cause: rules out the orders that would explain what ' + refusedName + ' observed',
     'late: began after ' + refusedName + ' completed, so it cannot have supplied that result; the core needs it ' +
       'because its own outcome rules out the orders that would otherwise explain ' + refusedName,
     'context: in the core, which without it some order would explain',
