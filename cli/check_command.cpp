@@ -301,7 +301,10 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
 int run_check_command(const CheckCommandOptions& options) {
   // Options first, so a typo fails fast before a large file is read.
   CheckOptions check_options = make_check_options(options.limits, options.jobs);
-  check_options.prefix = options.prefix;
+  // The report shows the model state along the linearizable prefix of a violation,
+  // so --html asks for the prefix even when the answer does not print it (the
+  // result's copy is dropped once the report is written).
+  check_options.prefix = options.prefix || options.html.has_value();
   check_options.minimal_core = !options.no_core;
   check_options.core_seconds = options.core_budget;
   check_options.consistency = choose_consistency_for(options.consistency, check_options.engine);
@@ -427,11 +430,17 @@ int run_check_command(const CheckCommandOptions& options) {
   // verdict's exit status stands.
   if (options.proof) report.proof = write_core_proof(*options.proof, history, *model, result, limits);
   if (options.html) report.html = write_html_output(*options.html, history, *model, result, options.file, limits);
+  if (!options.prefix) result.prefix_linearization.clear();
   report.total_ms = ms_since(start);
   watch.reset();
   progress.erase();
   for (const std::optional<SideOutput>* output : {&report.proof, &report.html}) {
     if (*output && (*output)->failed()) std::fprintf(stderr, "ariadne: warning: %s\n", (*output)->summary.c_str());
+  }
+  if (report.html) {
+    if (const std::string note = report_written_note(*report.html); !note.empty()) {
+      std::fprintf(stderr, "ariadne: %s\n", note.c_str());
+    }
   }
   const std::string text = options.json  ? format_check_json(report)
                            : options.edn ? format_check_edn(report)

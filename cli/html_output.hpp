@@ -20,4 +20,9 @@ namespace ariadne::cli {
 answer::SideOutput write_html_output(const std::string& path, const History& history, const Model& model,
                                      const CheckResult& result, const std::string& source, const Limits& limits);
 
+// What stderr says of a report written: "wrote the report to FILE (N KB)", so that the
+// reader of a long check knows where to look. Empty when nothing was written, or when
+// FILE is no regular file (/dev/stdout, a pipe), where the page itself is the output.
+std::string report_written_note(const answer::SideOutput& html);
+
 }  // namespace ariadne::cli

@@ -6,6 +6,7 @@
 #include "models/content_table.hpp"
 #include "report/limit_poll.hpp"
 #include "report/state_replay.hpp"
+#include "report/violation_summary.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -80,13 +81,47 @@ std::string shorten_explanation(const std::string& text) {
          " more lines (ariadne check --explain prints them all)\n";
 }
 
+// The text with its op ids as links to their ops; an id the history does not hold
+// (which no text should name) stays plain text.
+LinkedText link_text(const History& history, std::string_view text) {
+  LinkedText linked;
+  for (TextPiece& piece : link_op_ids(text)) {
+    const auto index = piece.op ? indices_of(history, {*piece.op}) : std::vector<std::uint32_t>{};
+    linked.pieces.push_back(std::move(piece.text));
+    linked.ops.push_back(index.empty() ? kNone : static_cast<std::int32_t>(index.front()));
+  }
+  return linked;
+}
+
 std::uint32_t time_slot(const std::vector<std::uint64_t>& times, std::uint64_t position) {
   return static_cast<std::uint32_t>(std::lower_bound(times.begin(), times.end(), position) - times.begin());
 }
 
+// What the result says of each partition, by key (EDN): every key's verdict for an
+// independent history, the failing key's for a keyed one, every key's when the whole
+// history is linearizable; "" where it says nothing.
+class PartitionVerdicts {
+ public:
+  explicit PartitionVerdicts(const CheckResult& result) : result_(result) {
+    for (const KeyResult& k : result.keys) by_key_.emplace(k.key.to_edn(), k.verdict);
+  }
+  std::string operator()(const std::string& key) const {
+    if (result_.verdict == Verdict::linearizable) return std::string(verdict_name(result_.verdict));
+    if (const auto it = by_key_.find(key); it != by_key_.end()) return std::string(verdict_name(it->second));
+    if (result_.verdict == Verdict::not_linearizable && key == result_.failing_partition) {
+      return std::string(verdict_name(result_.verdict));
+    }
+    return {};
+  }
+
+ private:
+  const CheckResult& result_;
+  std::map<std::string, Verdict> by_key_;
+};
+
 // The partitions (the keys of kv, of independent(MODEL)) in key order, except that
 // the failing one, when there is one, comes first: it is the one the reader came for.
-void assign_partitions(ReportData& data, const History& history, const Model& model,
+void assign_partitions(ReportData& data, const History& history, const Model& model, const CheckResult& result,
                        const std::string& failing_partition, LimitPoll& poll) {
   if (!model.is_partitioned()) {
     data.partition_keys.clear();
@@ -104,9 +139,12 @@ void assign_partitions(ReportData& data, const History& history, const Model& mo
     poll.step();
     index.emplace(key, 0);
   }
+  const PartitionVerdicts verdict_of(result);
   const auto number = [&](const Value& key, std::uint32_t& i) {
     i = static_cast<std::uint32_t>(data.partition_keys.size());
-    data.partition_keys.push_back(shorten(key.to_edn(), kMaxOpText));
+    const std::string edn = key.to_edn();
+    data.partition_keys.push_back(shorten(edn, kMaxOpText));
+    data.partition_verdicts.push_back(verdict_of(edn));
   };
   for (auto& [key, i] : index) {
     if (!failing_partition.empty() && key.to_edn() == failing_partition) number(key, i);
@@ -235,7 +273,19 @@ class JsonFields {
   std::string& out_;
 };
 
+// A linked text as {"text": [pieces], "op": [op index or -1 per piece]}.
+void linked_text(JsonFields& fields, std::string_view key, const LinkedText& linked) {
+  JsonFields object = fields.object(key);
+  object.texts("text", linked.pieces).integers("op", linked.ops).close();
+}
+
 }  // namespace
+
+std::string LinkedText::joined() const {
+  std::string out;
+  for (const std::string& piece : pieces) out += piece;
+  return out;
+}
 
 ReportData build_report_data(const History& history, const Model& model, const CheckResult& result,
                              const ReportContext& context) {
@@ -248,18 +298,6 @@ ReportData build_report_data(const History& history, const Model& model, const C
   data.verdict = std::string(verdict_name(result.verdict));
   data.explanation = shorten_explanation(result.verdict == Verdict::unknown ? result.reason : result.explanation);
   data.failing_partition = result.failing_partition;
-  for (const int pass : {0, 1, 2, 3}) {
-    for (const KeyResult& k : result.keys) {
-      const bool failing = k.key.to_edn() == result.failing_key;
-      const int rank = failing ? 0 : k.verdict == Verdict::not_linearizable ? 1 : k.verdict == Verdict::unknown ? 2 : 3;
-      if (rank != pass) continue;
-      char ms[32];
-      std::snprintf(ms, sizeof ms, "%.1f ms", k.elapsed_ms);
-      data.keys.push_back(shorten(k.key.to_edn(), kMaxOpText) + ": " + std::string(verdict_name(k.verdict)) + ", " +
-                          std::to_string(k.operations) + (k.operations == 1 ? " op, " : " ops, ") + ms +
-                          (failing ? " (the core)" : ""));
-    }
-  }
   data.elapsed_ms = result.elapsed_ms;
   data.partition_count = result.partitions;
   data.core_minimal = result.core_minimal;
@@ -297,7 +335,7 @@ ReportData build_report_data(const History& history, const Model& model, const C
     data.descriptions.push_back(strings.intern(shorten(model.describe_operation(op), kMaxOpText)));
   }
 
-  assign_partitions(data, history, model,
+  assign_partitions(data, history, model, result,
                     result.verdict == Verdict::not_linearizable ? result.failing_partition : std::string(), poll);
   data.state_after.assign(n, kNone);
   if (result.verdict == Verdict::linearizable) {
@@ -315,7 +353,19 @@ ReportData build_report_data(const History& history, const Model& model, const C
       const auto failing = indices_of(history, {*result.failing_op});
       if (!failing.empty()) data.failing = static_cast<std::int32_t>(failing.front());
     }
+    const ViolationSummary summary = summarise_violation(history, model, result);
+    data.why = summary.sentence;
+    data.why_given = summary.sentence_given;
+    data.why_links = link_text(history, data.why);
+    data.roles_given = summary.roles_given;
+    for (const WhyOp& named : summary.roles) {
+      const auto index = indices_of(history, {named.op});
+      if (index.empty()) continue;
+      data.role_ops.push_back(index.front());
+      data.roles.push_back(named.role);
+    }
   }
+  data.explanation_links = link_text(history, data.explanation);
   data.strings = strings.take();
   poll.check();
   return data;
@@ -345,7 +395,6 @@ std::string report_data_json(const ReportData& data, const Limits* limits) {
       .text("model", data.model)
       .text("engine", data.engine)
       .text("verdict", data.verdict)
-      .text("explanation", data.explanation)
       .text("failingPartition", data.failing_partition)
       .number("elapsedMs", data.elapsed_ms)
       .integer("partitions", data.partition_count)
@@ -363,7 +412,9 @@ std::string report_data_json(const ReportData& data, const Limits* limits) {
   poll.check();
   columns.integers("partition", data.partition_of).close();
   poll.check();
-  top.integers("initialState", data.initial_state).texts("partitionKeys", data.partition_keys).texts("keys", data.keys);
+  top.integers("initialState", data.initial_state)
+      .texts("partitionKeys", data.partition_keys)
+      .texts("partitionVerdicts", data.partition_verdicts);
   poll.check();
   top.texts("strings", data.strings);
   poll.check();
@@ -371,8 +422,15 @@ std::string report_data_json(const ReportData& data, const Limits* limits) {
       .integers("prefix", data.prefix, true)
       .integers("core", data.core, true)
       .integers("coreFacts", facts)
-      .integer("failing", data.failing)
-      .close();
+      .integer("failing", data.failing);
+  linked_text(top, "explanation", data.explanation_links);
+  linked_text(top, "why", data.why_links);
+  std::vector<std::string> role_names;
+  for (const WhyRole role : data.roles) role_names.emplace_back(why_role_name(role));
+  top.boolean("whyGiven", data.why_given).boolean("rolesGiven", data.roles_given);
+  JsonFields roles = top.object("roles");
+  roles.integers("op", data.role_ops).texts("role", role_names).close();
+  top.close();
   poll.check();
   return out;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "report/html_report.hpp"
+#include "report/op_links.hpp"
 
 #include <ariadne/history.hpp>
 #include <ariadne/model.hpp>
@@ -32,6 +33,15 @@ inline constexpr std::size_t kMaxOpText = 160;  // op descriptions are shortened
 inline constexpr std::size_t kMaxExplanationLines = 200;
 inline constexpr std::size_t kMaxExplanationBytes = 32 * 1024;
 
+// A text of the page with its op ids as links (op_links.hpp): pieces that joined give
+// the text, and for each the index of the op it names, or kNone.
+struct LinkedText {
+  std::vector<std::string> pieces;
+  std::vector<std::int32_t> ops;
+
+  std::string joined() const;
+};
+
 struct ReportData {
   // Header.
   std::string file;
@@ -39,11 +49,18 @@ struct ReportData {
   std::string engine;
   std::string verdict;      // verdict_name(): "linearizable", "not-linearizable", "unknown"
   std::string explanation;  // not linearizable: why; unknown: the reason (both shortened)
+  LinkedText explanation_links;
+  // Not linearizable: the violation in one sentence (violation_summary.hpp), and
+  // whether it is CheckResult::why or made from the failing op when why was empty.
+  std::string why;
+  bool why_given = false;
+  LinkedText why_links;
+  // Not linearizable: the part each op of the core, and the failing op, plays in the
+  // sentence (op indices, ascending), and whether CheckResult::why_ops said it.
+  std::vector<std::uint32_t> role_ops;
+  std::vector<WhyRole> roles;
+  bool roles_given = false;
   std::string failing_partition;
-  // Independent histories: one line per key ("7: not-linearizable, 850 ops, 395.5 ms"),
-  // the failing key first, then the other keys not linearizable, the undecided ones,
-  // and the rest in order of first appearance.
-  std::vector<std::string> keys;
   double elapsed_ms = 0;
   std::size_t partition_count = 1;
   bool core_minimal = false;
@@ -68,8 +85,13 @@ struct ReportData {
   std::vector<std::int32_t> initial_state;  // per partition; kNone when unknown
   // Keyed models: each op's partition (index into partition_keys, EDN text). Empty
   // for models that are not partitioned, where every op is in partition 0.
+  // Keys are in EDN order, except that the failing one comes first.
   std::vector<std::uint32_t> partition_of;
   std::vector<std::string> partition_keys;
+  // Each key's verdict as far as the result says it (verdict_name(), or "" when it
+  // does not): independent histories check every key; a keyed model's refutation
+  // decides the failing key only; a linearizable history every key.
+  std::vector<std::string> partition_verdicts;
 
   std::vector<std::string> strings;  // the interned texts
 

@@ -53,6 +53,13 @@
   const failing = data.failing;
   const facts = [];
   for (let k = 0; k + 1 < data.coreFacts.length; k += 2) facts.push([data.coreFacts[k], data.coreFacts[k + 1]]);
+  // Each named op's part in the violation (report/violation_summary.hpp), -1 for none.
+  const ROLES = ['refused', 'source', 'cause', 'late', 'context'];
+  const REFUSED_ROLE = 0, SOURCE_ROLE = 1, CAUSE_ROLE = 2, LATE_ROLE = 3, CONTEXT_ROLE = 4;
+  const roleOf = new Int8Array(N).fill(-1);
+  data.roles.op.forEach((i, k) => { roleOf[i] = ROLES.indexOf(data.roles.role[k]); });
+  const partitionKeys = data.partitionKeys;
+  const keyed = partition !== null && partitionKeys.length > 1;
 
   const isCrashed = (i) => ret[i] < 0;
   const startOf = (i) => call[i] + 0.5;
@@ -62,8 +69,9 @@
   const rank = new Int32Array(N).fill(-1);
   for (let k = 0; k < order.length; k++) rank[order[k]] = k;
   const stateBefore = new Int32Array(N).fill(-1);
+  const orderEnd = new Map();   // partition -> the state after its last op in the order
   if (stateAfter) {
-    const last = new Map();
+    const last = orderEnd;
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
       const p = partition ? partition[i] : 0;
@@ -74,34 +82,56 @@
   const inCore = new Uint8Array(N);
   for (const i of core) inCore[i] = 1;
 
-  // Styles, in drawing order (later ones are drawn on top).
+  // Styles, in drawing order (later ones are drawn on top). A violation's ops are drawn
+  // by their part in it (the styles from CONTEXT on, the same colours as in report.css).
   const STYLES = [
     { name: 'dim', fill: '#e2e8f0', stroke: '#cbd5e1', text: '#64748b', summary: '#94a3b8' },
     { name: 'idle', fill: '#cbd5e1', stroke: '#94a3b8', text: '#334155', summary: '#94a3b8' },
     { name: 'plain', fill: '#94a3b8', stroke: '#475569', text: '#0f172a', summary: '#475569' },
     { name: 'order', fill: '#60a5fa', stroke: '#1d4ed8', text: '#0b1e4a', summary: '#2563eb' },
-    { name: 'core', fill: '#f87171', stroke: '#b91c1c', text: '#450a0a', summary: '#dc2626' },
-    { name: 'failing', fill: '#fb923c', stroke: '#c2410c', text: '#431407', summary: '#ea580c' },
+    { name: 'context', fill: '#fca5a5', stroke: '#b91c1c', text: '#450a0a', summary: '#f87171' },
+    { name: 'late', fill: '#c4b5fd', stroke: '#6d28d9', text: '#2e1065', summary: '#8b5cf6' },
+    { name: 'source', fill: '#5eead4', stroke: '#0f766e', text: '#042f2e', summary: '#14b8a6' },
+    { name: 'cause', fill: '#ef4444', stroke: '#7f1d1d', text: '#ffffff', summary: '#dc2626' },
+    { name: 'refused', fill: '#fb923c', stroke: '#9a3412', text: '#431407', summary: '#ea580c' },
   ];
-  const DIM = 0, IDLE = 1, PLAIN = 2, ORDER = 3, CORE = 4, FAILING = 5;
+  const DIM = 0, IDLE = 1, PLAIN = 2, ORDER = 3, CONTEXT = 4, LATE = 5, SOURCE = 6, CAUSE = 7, REFUSED = 8;
+  const ROLE_STYLE = [REFUSED, SOURCE, CAUSE, LATE, CONTEXT];   // by role
   const style = new Uint8Array(N);
   for (let i = 0; i < N; i++) {
-    if (violation) style[i] = i === failing ? FAILING : inCore[i] ? CORE : DIM;
+    if (violation) style[i] = roleOf[i] >= 0 ? ROLE_STYLE[roleOf[i]] : i === failing ? REFUSED : inCore[i] ? CONTEXT : DIM;
     else if (verdict === 'linearizable') style[i] = rank[i] >= 0 ? ORDER : IDLE;
     else style[i] = PLAIN;
   }
-  if (violation && failing >= 0 && !inCore[failing]) style[failing] = FAILING;
 
-  // Ops per lane, by call. A process has one op open at a time and never invokes
-  // after a crash, so within a lane the ops do not overlap and ends ascend too.
-  const laneOps = [];
-  {
+  // The ops in view: every op, or one key's (the key list). The rows drawn are the
+  // lanes in process order, all of them or those holding some op of the key, and
+  // laneOps[r] holds row r's ops by call. A process has one op open at a time and never
+  // invokes after a crash, so within a lane the ops do not overlap and ends ascend too.
+  let selectedKey = -1;
+  const inView = new Uint8Array(N).fill(1);
+  const rowOf = new Int32Array(L).fill(-1);   // lane -> row, -1 when not drawn
+  let rows = [], laneOps = [];
+  let viewFrom = 0, viewTo = DOMAIN;          // the slots that Fit shows
+  const rowOfOp = (i) => rowOf[lane[i]];
+  function selectOps(key) {
+    selectedKey = key;
     const counts = new Int32Array(L);
-    for (let i = 0; i < N; i++) counts[lane[i]]++;
-    for (let l = 0; l < L; l++) laneOps.push(new Int32Array(counts[l]));
-    const fill = new Int32Array(L);
-    for (let i = 0; i < N; i++) laneOps[lane[i]][fill[lane[i]]++] = i;
+    viewFrom = Infinity; viewTo = -Infinity;
+    for (let i = 0; i < N; i++) {
+      inView[i] = key < 0 || partition[i] === key ? 1 : 0;
+      if (!inView[i]) continue;
+      counts[lane[i]]++;
+      viewFrom = Math.min(viewFrom, startOf(i)); viewTo = Math.max(viewTo, endOf(i));
+    }
+    if (key < 0 || !(viewTo > viewFrom)) { viewFrom = 0; viewTo = DOMAIN; }
+    rows = []; rowOf.fill(-1);
+    for (let l = 0; l < L; l++) if (key < 0 || counts[l]) { rowOf[l] = rows.length; rows.push(l); }
+    laneOps = rows.map((l) => new Int32Array(counts[l]));
+    const fill = new Int32Array(rows.length);
+    for (let i = 0; i < N; i++) if (inView[i]) { const r = rowOfOp(i); laneOps[r][fill[r]++] = i; }
   }
+  selectOps(-1);
 
   // Linearization points: each op's earliest point the order allows (forward pass)
   // and its latest (backward pass), at least `gap` slots apart so that points of
@@ -164,20 +194,50 @@
     meta.push(['Order', fmt(linearization.length) + ' ops']);
   }
   for (const [k, v] of meta) $('meta').append(el('div', {}, el('dt', { text: k }), el('dd', { text: v })));
-  // Independent histories: every key's answer, the failing key first.
-  if (data.keys && data.keys.length) {
-    const list = el('ol', { class: 'keys' });
-    for (const line of data.keys) list.append(el('li', { text: line }));
-    const summary = el('summary', { text: 'Keys: ' + fmt(data.keys.length) + ', each checked on its own' });
-    const details = el('details', { id: 'keys' }, summary, list);
-    details.open = data.keys.length <= 20 || verdict !== 'linearizable';
-    $('meta').after(details);
+
+  // What each part of a violation is, in the legend and in the hover card.
+  const refusedName = failing >= 0 ? 'op ' + ids[failing] : 'the refused op';
+  const ROLE_LEGEND = [
+    'refused: its result is the one no order explains',
+    'source: could have supplied that result, and is ruled out',
+    'cause: rules that result out',
+    'late: began after the refused op completed',
+    data.rolesGiven ? 'context: the rest of the core, needed for the proof' : 'core op, needed for the proof',
+  ];
+  const ROLE_WORDS = [
+    'refused: its result is the one no order explains',
+    'source: could have supplied what ' + refusedName + ' observed, and is ruled out',
+    'cause: rules out the orders that would explain what ' + refusedName + ' observed',
+    'late: began after ' + refusedName + ' completed, so it cannot have supplied that result; the core needs it ' +
+      'because its own outcome rules out the orders that would otherwise explain ' + refusedName,
+    'context: in the core, which without it some order would explain',
+  ];
+
+  // A text with its op ids as links (report/op_links.hpp): a click brings the op's bar
+  // into view and opens its card.
+  function opLink(i, words) {
+    const role = roleOf[i] >= 0 ? ROLES[roleOf[i]] : '';
+    const link = el('a', { class: 'oplink' + (role ? ' role-' + role : ''), href: '#op-' + ids[i],
+      'data-op': String(ids[i]), title: describe(i) + (role ? ' (' + role + ')' : '') + ': show it on the timeline',
+      text: words });
+    link.addEventListener('click', (event) => { event.preventDefault(); focusOp(ids[i], true); });
+    return link;
+  }
+  function linkedText(node, linked) {
+    linked.text.forEach((piece, k) => node.append(linked.op[k] < 0 ? piece : opLink(linked.op[k], piece)));
   }
 
+  // A violation in one sentence, on top; the whole explanation below it, folded when long.
+  if (violation && data.why.text.length) {
+    const why = $('why');
+    linkedText(why, data.why);
+    why.dataset.given = data.whyGiven ? '1' : '0';
+    why.hidden = false;
+  }
   const explanation = $('explanation');
   explanation.classList.add(verdict);
-  if (data.explanation) {
-    explanation.textContent = data.explanation;
+  if (data.explanation.text.length) {
+    linkedText(explanation, data.explanation);
   } else if (verdict === 'linearizable') {
     explanation.textContent = 'Linearizable: a witness order of ' + fmt(linearization.length) +
       ' operations was found and replayed by the certificate checker. Blue dots mark each operation\'s ' +
@@ -187,16 +247,23 @@
   } else {
     explanation.textContent = 'The check did not reach a verdict.';
   }
-  if (explanation.textContent.split('\n').length > 20 || explanation.textContent.length > 2500) {
-    explanation.classList.add('collapsed');
-    const toggle = $('explanation-toggle');
-    toggle.hidden = false;
-    toggle.addEventListener('click', () => {
-      const collapsed = explanation.classList.toggle('collapsed');
-      toggle.textContent = collapsed ? 'Show the whole explanation' : 'Show less';
-    });
+  {
+    const lines = explanation.textContent.replace(/\n$/, '').split('\n').length;
+    const box = $('explanation-box');
+    if (violation) {
+      $('explanation-summary').textContent = 'The whole explanation (' + fmt(lines) + (lines === 1 ? ' line' : ' lines') +
+        '): the core, the real-time facts that bind it and why no order works';
+      box.open = lines <= 12;
+    } else {
+      $('explanation-summary').textContent = verdict === 'linearizable' ? 'Explanation' : 'Why there is no verdict';
+      box.open = true;
+    }
   }
-  $('timeline-count').textContent = fmt(N) + ' ops \u00b7 ' + fmt(L) + (L === 1 ? ' process' : ' processes');
+  function countTimeline() {
+    const shown = selectedKey < 0 ? N : laneOps.reduce((sum, list) => sum + list.length, 0);
+    $('timeline-count').textContent = (selectedKey < 0 ? fmt(N) + ' ops' : fmt(shown) + ' of ' + fmt(N) + ' ops, key ' +
+      partitionKeys[selectedKey]) + ' \u00b7 ' + fmt(rows.length) + (rows.length === 1 ? ' process' : ' processes');
+  }
 
   function swatch(s, striped) {
     const node = el('span', { class: 'swatch' + (striped ? ' striped' : '') });
@@ -220,13 +287,18 @@
   for (let i = 0; i < N; i++) present.add(style[i] * 2 + (ret[i] < 0 ? 1 : 0));
   const has = (s, crashed) => present.has(s * 2 + (crashed ? 1 : 0));
   if (violation) {
-    if (has(CORE, false)) legendItem(swatch(CORE), 'core op');
-    if (has(CORE, true)) legendItem(swatch(CORE, true), 'crashed core op, open to the end');
-    if (has(FAILING, false) || has(FAILING, true)) legendItem(swatch(FAILING), 'failing op (first completion no order explains)');
+    for (const role of [REFUSED_ROLE, SOURCE_ROLE, CAUSE_ROLE, LATE_ROLE, CONTEXT_ROLE]) {
+      const s = ROLE_STYLE[role];
+      if (has(s, false) || has(s, true)) legendItem(swatch(s, !has(s, false)), ROLE_LEGEND[role]);
+    }
+    const crashedPart = [CONTEXT, LATE, SOURCE, CAUSE].find((s) => has(s, true));
+    if (crashedPart !== undefined) {
+      legendItem(swatch(crashedPart, true), 'striped: crashed, open to the end');
+    }
     if (has(DIM, false)) legendItem(swatch(DIM), 'other op (dimmed)');
     if (has(DIM, true)) legendItem(swatch(DIM, true), 'other crashed op, open to the end');
     if (facts.length) legendItem(arrowMark(), 'real time: completed before the other was invoked');
-    if (prefix.length) legendItem(el('span', { class: 'swatch dot' }), 'longest linearizable prefix, in order');
+    if (prefix.length) legendItem(el('span', { class: 'swatch dot' }), 'longest linearizable prefix, in order (hover one of its ops to join them)');
   } else if (verdict === 'linearizable') {
     if (has(ORDER, false)) legendItem(swatch(ORDER), 'operation');
     if (has(ORDER, true)) legendItem(swatch(ORDER, true), 'crashed op that took effect (open to the end)');
@@ -277,8 +349,8 @@
       'still no order works, so these alone prove the history wrong.';
     const shownFacts = facts.slice(0, 200);
     for (const [b, a] of shownFacts) {
-      $('core-facts').append(el('li', { text: 'op ' + ids[b] + ' (' + describe(b) + ') completed before op ' + ids[a] +
-        ' (' + describe(a) + ') was invoked' }));
+      $('core-facts').append(el('li', {}, opLink(b, 'op ' + ids[b]), ' (' + describe(b) + ') completed before ',
+        opLink(a, 'op ' + ids[a]), ' (' + describe(a) + ') was invoked'));
     }
     if (facts.length > shownFacts.length) $('core-facts').append(el('li', { text: '\u2026 and ' + fmt(facts.length - shownFacts.length) + ' more' }));
   }
@@ -293,21 +365,27 @@
   const canvas = $('canvas');
   const ctx = canvas.getContext('2d');
   const tooltip = $('tooltip');
-  const AXIS_H = 30, OVERVIEW_H = 34, GUTTER = 96, COLUMN = 2, MAX_SCALE = 120;
+  // MIN_LANE: the lowest lane that still holds its process's label (11 px text).
+  const AXIS_H = 30, OVERVIEW_H = 34, GUTTER = 96, COLUMN = 2, MAX_SCALE = 120, MIN_LANE = 14;
   const SANS = getComputedStyle(document.body).getPropertyValue('--sans');
   const MONO = getComputedStyle(document.body).getPropertyValue('--mono');
   const view = { left: 0, scale: 1, scroll: 0 };
   let width = 0, height = 0, plotW = 0, lanesH = 0, laneH = 30;
   let hovered = -1, pinned = false, dirty = true, firstFrame = true;
-  const frameStats = { summaryLanes: 0, barLanes: 0, bars: 0, points: 0, arrows: 0 };
+  const frameStats = { summaryLanes: 0, barLanes: 0, bars: 0, points: 0, arrows: 0, lanes: 0, labels: 0 };
 
   function layout() {
     const dpr = window.devicePixelRatio || 1;
     width = Math.max(320, canvas.parentElement.clientWidth);
     plotW = width - GUTTER - 14;
-    const maxLanes = Math.max(160, Math.round(window.innerHeight * 0.62) - AXIS_H - OVERVIEW_H);
-    laneH = Math.max(8, Math.min(34, Math.floor(maxLanes / Math.max(1, L))));
-    lanesH = Math.max(laneH, Math.min(maxLanes, L * laneH));
+    // Lanes share about 62% of the window, and grow to 85% rather than fall below
+    // MIN_LANE; past that they scroll, every one labelled.
+    const R = Math.max(1, rows.length);
+    const share = Math.max(160, Math.round(window.innerHeight * 0.62) - AXIS_H - OVERVIEW_H);
+    const most = Math.max(share, Math.round(window.innerHeight * 0.85) - AXIS_H - OVERVIEW_H);
+    const maxLanes = Math.min(most, Math.max(share, R * MIN_LANE));
+    laneH = Math.max(MIN_LANE, Math.min(34, Math.floor(maxLanes / R)));
+    lanesH = Math.max(laneH, Math.min(maxLanes, R * laneH));
     height = AXIS_H + lanesH + OVERVIEW_H;
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(height * dpr);
@@ -322,9 +400,16 @@
     view.scale = Math.min(MAX_SCALE, Math.max(minScale(), view.scale));
     const visible = plotW / view.scale;
     view.left = Math.min(Math.max(0, view.left), Math.max(0, DOMAIN - visible));
-    view.scroll = Math.min(Math.max(0, view.scroll), Math.max(0, L * laneH - lanesH));
+    view.scroll = Math.min(Math.max(0, view.scroll), Math.max(0, rows.length * laneH - lanesH));
   }
-  function fit() { view.scale = minScale(); view.left = 0; clampView(); dirty = true; }
+  // Everything in view: the whole history, or the selected key's ops with a margin.
+  function fit() {
+    const span = viewTo - viewFrom, margin = viewFrom === 0 && viewTo === DOMAIN ? 0 : span * 0.02;
+    view.scale = plotW / (span + 2 * margin);
+    view.left = viewFrom - margin;
+    clampView();
+    dirty = true;
+  }
   function zoomAt(px, factor) {
     const t = view.left + (px - GUTTER) / view.scale;
     view.scale *= factor;
@@ -363,7 +448,8 @@
     return lo;
   }
   function visibleLanes() {
-    return [Math.max(0, Math.floor(view.scroll / laneH)), Math.min(L - 1, Math.floor((view.scroll + lanesH - 1) / laneH))];
+    return [Math.max(0, Math.floor(view.scroll / laneH)),
+      Math.min(rows.length - 1, Math.floor((view.scroll + lanesH - 1) / laneH))];
   }
 
   let overview = null;   // ops starting per overview column, and the column's top style
@@ -371,6 +457,7 @@
     const cols = Math.max(1, Math.floor(plotW / COLUMN));
     const count = new Float32Array(cols), top = new Uint8Array(cols);
     for (let i = 0; i < N; i++) {
+      if (!inView[i]) continue;
       const c = Math.min(cols - 1, Math.floor(startOf(i) / DOMAIN * cols));
       count[c]++;
       top[c] = Math.max(top[c], style[i]);
@@ -382,7 +469,7 @@
 
   function draw() {
     dirty = false;
-    const stats = { summaryLanes: 0, barLanes: 0, bars: 0, points: 0, arrows: 0 };
+    const stats = { summaryLanes: 0, barLanes: 0, bars: 0, points: 0, arrows: 0, lanes: 0, labels: 0 };
     ctx.clearRect(0, 0, width, height);
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, width, height);
@@ -422,10 +509,12 @@
       stats.barLanes++;
       for (let k = from; k < to; k++) {
         const i = list[k];
-        // Back-to-back ops of a lane keep a visible gap; core ops stay big enough to see.
+        // Back-to-back ops of a lane keep a visible gap; core ops stay big enough to see,
+        // and the ops the sentence names bigger still.
         const x0 = xOf(startOf(i)), x1 = xOf(endOf(i));
         const full = x1 - x0;
-        const w = Math.max(style[i] >= CORE ? 5 : 1.5, full > 4 ? full - Math.min(1.5, full * 0.12) : full);
+        const least = style[i] > CONTEXT ? 9 : style[i] === CONTEXT ? 6 : 1.5;
+        const w = Math.max(least, full > 4 ? full - Math.min(1.5, full * 0.12) : full);
         const path = isCrashed(i) ? open[style[i]] : solid[style[i]];
         if (w > 6 && h > 8) path.roundRect(x0, y, w, h, 3); else path.rect(x0, y, w, h);
         stats.bars++;
@@ -446,7 +535,8 @@
     if (hovered >= 0) drawHovered(hovered);
     ctx.restore();
 
-    drawGutter(firstLane, lastLane);
+    stats.lanes = Math.max(0, lastLane - firstLane + 1);
+    stats.labels = drawGutter(firstLane, lastLane);
     drawAxis(tFrom, tTo);
     drawOverview(tFrom, tTo);
     Object.assign(frameStats, stats);
@@ -489,22 +579,22 @@
         if (!s.count[c]) { c++; continue; }
         const st = s.top[c], opened = s.solidCover[c] ? 0 : 1;
         const density = Math.log1p(s.count[c]) / Math.log1p(max);
-        const level = st >= CORE ? LEVELS - 1 : Math.min(LEVELS - 1, Math.floor(density * LEVELS));
+        const level = st >= CONTEXT ? LEVELS - 1 : Math.min(LEVELS - 1, Math.floor(density * LEVELS));
         let end = c + 1;
         while (end < s.cols && s.count[end] && s.top[end] === st && (s.solidCover[end] ? 0 : 1) === opened) {
           const d = Math.log1p(s.count[end]) / Math.log1p(max);
-          const lv = st >= CORE ? LEVELS - 1 : Math.min(LEVELS - 1, Math.floor(d * LEVELS));
+          const lv = st >= CONTEXT ? LEVELS - 1 : Math.min(LEVELS - 1, Math.floor(d * LEVELS));
           if (lv !== level) break;
           end++;
         }
-        const bh = st >= CORE ? h : Math.max(2, Math.round(h * (0.35 + 0.65 * (level + 1) / LEVELS)));
+        const bh = st >= CONTEXT ? h : Math.max(2, Math.round(h * (0.35 + 0.65 * (level + 1) / LEVELS)));
         pathFor((st * 2 + opened) * LEVELS + level).rect(GUTTER + c * COLUMN, y + (h - bh) / 2, (end - c) * COLUMN, bh);
         c = end;
       }
     }
     for (const [key, path] of paths) {
       const level = key % LEVELS, opened = Math.floor(key / LEVELS) % 2, st = Math.floor(key / LEVELS / 2);
-      ctx.globalAlpha = st >= CORE ? 1 : 0.35 + 0.55 * (level + 1) / LEVELS;
+      ctx.globalAlpha = st >= CONTEXT ? 1 : 0.35 + 0.55 * (level + 1) / LEVELS;
       ctx.fillStyle = opened ? patterns[st] : STYLES[st].summary;
       ctx.fill(path);
     }
@@ -521,7 +611,7 @@
       let label = describe(i);
       const charW = 6.7;
       if (label.length * charW > room) label = label.slice(0, Math.max(1, Math.floor(room / charW) - 1)) + '\u2026';
-      const [y, h] = barBox(lane[i]);
+      const [y, h] = barBox(rowOfOp(i));
       ctx.fillStyle = STYLES[style[i]].text;
       ctx.fillText(label, x0 + 6, y + h / 2 + 0.5);
     }
@@ -534,12 +624,13 @@
     ctx.fillStyle = 'rgba(127, 29, 29, 0.9)';
     ctx.lineWidth = 1.6;
     for (const [b, a] of facts) {
+      if (!inView[a] || !inView[b]) continue;
       const tb = endOf(b), ta = startOf(a);
       if (Math.max(tb, ta) < tFrom || Math.min(tb, ta) > tTo) continue;
       if (++drawn > 4000) break;
       const emphasise = hovered === a || hovered === b;
       const x0 = xOf(tb), x1 = xOf(ta);
-      const y0 = laneTop(lane[b]) + laneH / 2, y1 = laneTop(lane[a]) + laneH / 2;
+      const y0 = laneTop(rowOfOp(b)) + laneH / 2, y1 = laneTop(rowOfOp(a)) + laneH / 2;
       const bend = Math.max(18, Math.min(80, Math.abs(x1 - x0) / 2));
       ctx.lineWidth = emphasise ? 2.6 : 1.6;
       ctx.beginPath();
@@ -565,10 +656,13 @@
     const from = Math.max(0, firstPointAfter(tFrom - margin) - 1);
     const to = Math.min(order.length, firstPointAfter(tTo + margin) + 1);
     if (to - from > 2500) return 0;   // too dense to read: the lanes are summarised anyway
-    const y = (i) => laneTop(lane[i]) + laneH / 2;
-    // Consecutive points of one partition are joined. Keyed models order each key
-    // alone: only the hovered op's key is joined, or the picture is a tangle.
-    const joined = !partition || data.partitionKeys.length < 2 ? -1 : hovered >= 0 ? partition[hovered] : -2;
+    const y = (i) => laneTop(rowOfOp(i)) + laneH / 2;
+    // Consecutive points of one partition are joined (joined: -1 all, -2 none, or the
+    // partition). Keyed models order each key alone: only the hovered op's key is
+    // joined, or the picture is a tangle. A violation's prefix is joined only while one
+    // of its ops is hovered: the core beneath it is what the page is about.
+    let joined = !keyed || selectedKey >= 0 ? -1 : hovered >= 0 ? partition[hovered] : -2;
+    if (violation && !(hovered >= 0 && rank[hovered] >= 0)) joined = -2;
     ctx.strokeStyle = joined >= 0 ? 'rgba(30, 58, 138, 0.8)' : 'rgba(30, 58, 138, 0.45)';
     ctx.lineWidth = joined >= 0 ? 1.6 : 1.2;
     ctx.beginPath();
@@ -576,19 +670,22 @@
     for (let k = from; k < to; k++) {
       const i = order[k];
       const p = partition ? partition[i] : 0;
-      if (joined !== -1 && p !== joined) continue;
+      if (!inView[i] || (joined !== -1 && p !== joined)) continue;
       const x = xOf(point[k]);
       if (last.has(p)) { const [px, py] = last.get(p); ctx.moveTo(px, py); ctx.lineTo(x, y(i)); }
       last.set(p, [x, y(i)]);
     }
     ctx.stroke();
-    const radius = laneH >= 16 ? 4 : 2.5;
+    const radius = laneH >= 16 && !violation ? 4 : 2.5;
     const labelAll = to - from <= 30 && laneH >= 18;
     ctx.font = '600 10px ' + SANS;
     ctx.textBaseline = 'bottom';
     ctx.textAlign = 'center';
     for (let k = from; k < to; k++) {
       const i = order[k];
+      if (!inView[i]) continue;
+      // A point would hide the colour of a narrow op of the violation: zoom in for it.
+      if (violation && style[i] >= CONTEXT && xOf(endOf(i)) - xOf(startOf(i)) < 16 && i !== hovered) continue;
       const x = xOf(point[k]);
       ctx.beginPath(); ctx.arc(x, y(i), radius, 0, 2 * Math.PI);
       ctx.fillStyle = '#1e3a8a'; ctx.fill();
@@ -606,7 +703,8 @@
   }
 
   function drawHovered(i) {
-    const [y, h] = barBox(lane[i]);
+    if (!inView[i]) return;
+    const [y, h] = barBox(rowOfOp(i));
     const x0 = xOf(startOf(i)), x1 = xOf(endOf(i));
     ctx.strokeStyle = '#0f172a';
     ctx.lineWidth = 2;
@@ -663,22 +761,29 @@
     ctx.fillRect(0, AXIS_H, GUTTER, lanesH);
     ctx.strokeStyle = '#e2e8f0';
     ctx.beginPath(); ctx.moveTo(GUTTER - 0.5, AXIS_H); ctx.lineTo(GUTTER - 0.5, AXIS_H + lanesH); ctx.stroke();
-    const every = Math.max(1, Math.ceil(13 / laneH));
-    ctx.font = (laneH >= 14 ? '12px ' : '10px ') + SANS;
+    // Every lane is labelled (lanes are never lower than MIN_LANE): "process 7" where
+    // there is room, "p7" where lanes are low or the word does not fit.
+    ctx.font = (laneH >= 20 ? '12px ' : '11px ') + SANS;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
-    for (let l = firstLane; l <= lastLane; l++) {
-      if (l % every) continue;
+    let labels = 0;
+    for (let r = firstLane; r <= lastLane; r++) {
+      const process = processes[rows[r]];
+      let label = (laneH >= 20 ? 'process ' : 'p') + process;
+      if (ctx.measureText(label).width > GUTTER - 16) label = 'p' + process;
       ctx.fillStyle = '#334155';
-      ctx.fillText((laneH >= 20 ? 'process ' : 'p') + processes[l], GUTTER - 10, laneTop(l) + laneH / 2);
+      ctx.fillText(label, GUTTER - 10, laneTop(r) + laneH / 2);
+      labels++;
     }
     ctx.textAlign = 'start';
-    if (L * laneH > lanesH) {   // a scroll bar for the lanes
-      const h = Math.max(20, lanesH * lanesH / (L * laneH));
-      const y = AXIS_H + (lanesH - h) * view.scroll / (L * laneH - lanesH);
+    const R = rows.length;
+    if (R * laneH > lanesH) {   // a scroll bar for the lanes
+      const h = Math.max(20, lanesH * lanesH / (R * laneH));
+      const y = AXIS_H + (lanesH - h) * view.scroll / (R * laneH - lanesH);
       ctx.fillStyle = 'rgba(100, 116, 139, 0.45)';
       ctx.beginPath(); ctx.roundRect(width - 7, y, 4, h, 2); ctx.fill();
     }
+    return labels;
   }
   function drawOverview(tFrom, tTo) {
     if (!overview) buildOverview();
@@ -695,7 +800,7 @@
     for (let c = 0; c < o.cols; c++) {
       if (!o.count[c]) continue;
       const bh = Math.max(2, h * Math.sqrt(o.count[c] / o.max));
-      ctx.fillStyle = o.top[c] >= CORE ? STYLES[o.top[c]].fill : '#cbd5e1';
+      ctx.fillStyle = o.top[c] >= CONTEXT ? STYLES[o.top[c]].fill : '#cbd5e1';
       ctx.fillRect(GUTTER + c * w, y + h - bh, Math.max(1, w), bh);
     }
     const vx = GUTTER + tFrom / DOMAIN * plotW, vw = Math.max(3, (tTo - tFrom) / DOMAIN * plotW);
@@ -710,7 +815,7 @@
   function opAt(px, py) {
     if (px < GUTTER || py < AXIS_H || py >= AXIS_H + lanesH) return -1;
     const l = Math.floor((py - AXIS_H + view.scroll) / laneH);
-    if (l < 0 || l >= L) return -1;
+    if (l < 0 || l >= rows.length) return -1;
     const t = view.left + (px - GUTTER) / view.scale;
     const tolerance = 4 / view.scale;
     const list = laneOps[l];
@@ -731,6 +836,9 @@
     const head = el('div', { class: 'head' }, el('strong', { text: 'op ' + ids[i] }), el('span', { text: processName(i) }));
     if (i === failing) head.append(el('span', { class: 'chip failing', text: 'failing op' }));
     if (inCore[i]) head.append(el('span', { class: 'chip core', text: 'core' }));
+    if (roleOf[i] >= 0 && roleOf[i] !== CONTEXT_ROLE && !(roleOf[i] === REFUSED_ROLE && i === failing)) {
+      head.append(el('span', { class: 'chip role-' + ROLES[roleOf[i]], text: ROLES[roleOf[i]] }));
+    }
     if (rank[i] >= 0) head.append(el('span', { class: 'chip order', text: '#' + fmt(rank[i] + 1) + ' of ' + fmt(order.length) }));
     if (isCrashed(i)) head.append(el('span', { class: 'chip crashed', text: 'crashed' }));
     tooltip.append(head, el('div', { class: 'desc', text: describe(i) }));
@@ -740,7 +848,8 @@
     row(table, 'status', st);
     row(table, 'invoked', 'event ' + fmt(times[call[i]]));
     row(table, 'completed', ret[i] < 0 ? 'never (open to the end)' : 'event ' + fmt(times[ret[i]]));
-    if (partition && data.partitionKeys.length > 1) row(table, 'key', data.partitionKeys[partition[i]], true);
+    if (keyed) row(table, 'key', partitionKeys[partition[i]], true);
+    if (roleOf[i] >= 0) row(table, 'part', ROLE_WORDS[roleOf[i]]);
     if (rank[i] >= 0) {
       row(table, violation ? 'prefix order' : 'order', '#' + fmt(rank[i] + 1) + ' of ' + fmt(order.length));
     } else if (verdict === 'linearizable' && isCrashed(i)) {
@@ -749,6 +858,15 @@
     if (stateAfter && rank[i] >= 0) {
       row(table, 'state before', stateBefore[i] >= 0 ? strings[stateBefore[i]] : 'unknown', true);
       row(table, 'state after', stateAfter[i] >= 0 ? strings[stateAfter[i]] : 'unknown', true);
+    } else if (violation && rank[i] < 0) {
+      // The states are known along the linearizable prefix only, which is one key's.
+      const prefixKey = keyed && prefix.length ? partition[prefix[0]] : -1;
+      row(table, 'state', !prefix.length ? 'unknown: no linearizable prefix was found'
+        : prefixKey >= 0 && partition[i] !== prefixKey ? 'not in the linearizable prefix (which is of key ' +
+          partitionKeys[prefixKey] + ' only)' : 'not in the linearizable prefix');
+      // Where the refused op would have to take effect: one state the prefix can end in.
+      const end = orderEnd.get(partition ? partition[i] : 0);
+      if (i === failing && end !== undefined && end >= 0) row(table, 'prefix ends in', strings[end], true);
     }
     const before = facts.filter(([, a]) => a === i).map(([b]) => ids[b]);
     const after = facts.filter(([b]) => b === i).map(([, a]) => ids[a]);
@@ -841,7 +959,7 @@
     event.target.style.borderColor = Number.isInteger(id) && indexOfId(id) >= 0 && focusOp(id, true) ? '' : '#dc2626';
   });
   document.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLInputElement) return;
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
     const step = plotW / view.scale / 5;
     if (event.key === '+' || event.key === '=') zoomAt(GUTTER + plotW / 2, 1.5);
     else if (event.key === '-') zoomAt(GUTTER + plotW / 2, 1 / 1.5);
@@ -856,11 +974,12 @@
   function focusOp(id, pin) {
     const i = indexOfId(id);
     if (i < 0) return null;
+    if (!inView[i]) chooseKey(partition[i]);
     const span = Math.min(endOf(i), T + 0.5) - startOf(i);
     view.scale = Math.max(view.scale, Math.min(MAX_SCALE, 80 / Math.max(span, 0.5)));
     clampView();
     centreOn(startOf(i) + span / 2);
-    const top = lane[i] * laneH;
+    const top = rowOfOp(i) * laneH;
     if (top < view.scroll || top + laneH > view.scroll + lanesH) view.scroll = top - lanesH / 2;
     clampView();
     if (pin) canvas.scrollIntoView({ block: 'nearest' });
@@ -876,9 +995,9 @@
   // Viewport coordinates of the visible middle of op `id`'s bar, or null.
   function locate(id) {
     const i = indexOfId(id);
-    if (i < 0) return null;
+    if (i < 0 || !inView[i]) return null;
     const x0 = Math.max(GUTTER + 1, xOf(startOf(i))), x1 = Math.min(GUTTER + plotW - 1, xOf(endOf(i)));
-    const [y, h] = barBox(lane[i]);
+    const [y, h] = barBox(rowOfOp(i));
     if (x1 < x0 || y < AXIS_H || y + h > AXIS_H + lanesH) return null;
     const r = canvas.getBoundingClientRect();
     return { x: r.left + (x0 + x1) / 2, y: r.top + y + h / 2 };
@@ -889,8 +1008,9 @@
     operations: N,
     lanes: L,
     coreIds: Array.from(core, (i) => ids[i]),
-    highlighted: Array.from(style.keys()).filter((i) => style[i] >= CORE).map((i) => ids[i]),
+    highlighted: Array.from(style.keys()).filter((i) => style[i] >= CONTEXT).map((i) => ids[i]),
     failingId: failing >= 0 ? ids[failing] : null,
+    roles: Object.fromEntries(data.roles.op.map((i, k) => [ids[i], data.roles.role[k]])),
     orderIds: Array.from(order, (i) => ids[i]),
     facts: facts.map(([b, a]) => [ids[b], ids[a]]),
     frame: frameStats,
@@ -898,12 +1018,68 @@
     readyMs: null,
     focus: (id) => focusOp(id, false),
     locate,
+    pinnedId: () => (pinned && hovered >= 0 ? ids[hovered] : null),
+    selectedKey: () => (selectedKey < 0 ? null : partitionKeys[selectedKey]),
+    keyOpIds: (key) => Array.from(ids).filter((_, i) => partitionKeys[partition[i]] === key),
     fit: () => { fit(); draw(); },
   };
 
+  // ---- The key list: the timeline shows one key's ops, or every key's ----
+  // Buttons for a few keys, a drop-down list for many; the failing key comes first
+  // (report_data.cpp) and is shown first.
+  const MAX_KEY_BUTTONS = 60;
+  const keyControls = [];
+  function chooseKey(key) {
+    selectOps(key);
+    for (const [k, node] of keyControls) {
+      if (node.tagName === 'SELECT') node.value = String(key); else node.setAttribute('aria-pressed', String(k === key));
+    }
+    hovered = -1; pinned = false; hideTooltip();
+    countTimeline();
+    layout();
+    fit();
+  }
+  if (keyed) {
+    const K = partitionKeys.length;
+    const counts = new Int32Array(K);
+    for (let i = 0; i < N; i++) counts[partition[i]]++;
+    const verdicts = data.partitionVerdicts;
+    const MARKS = { 'not-linearizable': ['\u2717', 'bad'], 'linearizable': ['\u2713', 'good'], 'unknown': ['?', 'unknown'] };
+    const verdictText = (k) => verdicts[k] ? verdicts[k].replace('-', ' ') : 'verdict not reported alone';
+    const box = $('keys');
+    box.hidden = false;
+    box.append(el('span', { class: 'keys-label', text: fmt(K) + ' keys' }));
+    if (K <= MAX_KEY_BUTTONS) {
+      const button = (k, ...content) => {
+        const node = el('button', { class: 'key', type: 'button', 'aria-pressed': 'false', 'data-key': k < 0 ? '' : partitionKeys[k] },
+          ...content);
+        node.addEventListener('click', () => chooseKey(k));
+        keyControls.push([k, node]);
+        box.append(node);
+        return node;
+      };
+      button(-1, 'All keys', el('span', { class: 'n', text: fmt(N) }));
+      for (let k = 0; k < K; k++) {
+        const [mark, kind] = MARKS[verdicts[k]] || ['\u00b7', 'unreported'];
+        button(k, el('span', { class: 'mark ' + kind, text: mark }), el('span', { class: 'name', text: partitionKeys[k] }),
+          el('span', { class: 'n', text: fmt(counts[k]) })).title = 'key ' + partitionKeys[k] + ': ' + verdictText(k) +
+          ', ' + fmt(counts[k]) + (counts[k] === 1 ? ' op' : ' ops');
+      }
+    } else {
+      const select = el('select', { 'aria-label': 'Key' }, el('option', { value: '-1', text: 'All keys (' + fmt(N) + ' ops)' }));
+      for (let k = 0; k < K; k++) {
+        select.append(el('option', { value: String(k), text: partitionKeys[k] + ': ' + verdictText(k) + ', ' + fmt(counts[k]) + ' ops' }));
+      }
+      select.addEventListener('change', () => chooseKey(Number(select.value)));
+      keyControls.push([null, select]);
+      box.append(select);
+    }
+  }
+  // A violation of one key opens on that key: the others only hide it.
+  const firstKey = keyed && violation && data.partitionVerdicts[0] === 'not-linearizable' ? 0 : -1;
+
   new ResizeObserver(() => { layout(); }).observe(canvas.parentElement);
-  layout();
-  fit();
+  chooseKey(firstKey);
   draw();
   (function loop() { if (dirty) draw(); requestAnimationFrame(loop); })();
 })();

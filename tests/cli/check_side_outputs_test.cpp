@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <csignal>
 
 namespace ariadne::cli_test {
@@ -76,7 +77,10 @@ TEST_SUITE("cli") {
     const RunResult refuted =
         run_cli({"check", kExample3, "--model", "register", "--html", html, "--proof", proof, "--json"});
     CHECK(refuted.status == 1);
-    CHECK(refuted.err.empty());
+    // stderr says where the page went (and nothing else: no warning).
+    CHECK_MESSAGE(refuted.err.starts_with("ariadne: wrote the report to " + html + " ("), refuted.err);
+    CHECK_MESSAGE(refuted.err.ends_with(" KB)\n"), refuted.err);
+    CHECK(std::count(refuted.err.begin(), refuted.err.end(), '\n') == 1);
     const Json json = parse_json(refuted.out);
     CHECK(json["html"]["written"].boolean);
     CHECK_FALSE(json["html"].has("reason"));
@@ -93,6 +97,58 @@ TEST_SUITE("cli") {
     const Json answer = parse_json(linearizable.out);
     CHECK(answer["proof"]["written"].boolean == false);
     CHECK(answer["proof"]["reason"].string == "not-refuted");
+  }
+
+  TEST_CASE("check --html leaves the answer on stdout as it is without it") {
+    // --html computes the linearizable prefix for the page's states; the answer prints
+    // it only when --prefix asks.
+    TempDir dir;
+    const std::string html = (dir.path() / "r.html").string();
+    const RunResult with = run_cli({"check", kExample3, "--model", "register", "--html", html, "--json"});
+    const RunResult without = run_cli({"check", kExample3, "--model", "register", "--json"});
+    CHECK(with.status == 1);
+    const Json a = parse_json(with.out), b = parse_json(without.out);
+    CHECK_FALSE(a.has("prefix_linearization"));
+    CHECK(a["core"].array.size() == b["core"].array.size());
+    CHECK(a["explanation"].string == b["explanation"].string);
+    const RunResult asked = run_cli({"check", kExample3, "--model", "register", "--html", html, "--prefix", "--json"});
+    CHECK(parse_json(asked.out).has("prefix_linearization"));
+    // The text answer too, apart from its timings.
+    const auto untimed = [](const std::string& text) {
+      std::string out;
+      std::size_t at = 0;
+      while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, end - at);
+        if (line.find(" ms") == std::string::npos) out += line + "\n";
+        at = end + 1;
+      }
+      return out;
+    };
+    const RunResult text_with = run_cli({"check", kExample3, "--model", "register", "--html", html});
+    const RunResult text_without = run_cli({"check", kExample3, "--model", "register"});
+    CHECK(untimed(text_with.out) == untimed(text_without.out));
+  }
+
+  TEST_CASE("check --html to /dev/stdout or through a symbolic link writes through it and never replaces it") {
+    TempDir dir;
+    // Standard output here is a file (run_cli's capture), so /dev/stdout is a link to a
+    // regular file: the page goes through stdout before the answer, and the link is
+    // never replaced by a renamed file (which, as root, it once was).
+    if (fs::is_symlink("/dev/stdout")) {
+      const RunResult piped = run_cli({"check", kExample3, "--model", "register", "--html", "/dev/stdout"});
+      CHECK(piped.out.starts_with("<!DOCTYPE html>"));
+      CHECK(contains(piped.out, "</html>\nNOT LINEARIZABLE"));
+      CHECK_MESSAGE(piped.err.empty(), piped.err);
+      CHECK(fs::is_symlink("/dev/stdout"));
+    }
+    // A link elsewhere is written through, and stays a link.
+    const fs::path target = dir.path() / "target.html", link = dir.path() / "link.html";
+    fs::create_symlink(target, link);
+    const RunResult linked = run_cli({"check", kExample3, "--model", "register", "--html", link.string()});
+    CHECK(linked.status == 1);
+    CHECK(fs::is_symlink(link));
+    CHECK(contains(read_text(target.string()), "<!DOCTYPE html>"));
   }
 
   TEST_CASE("check --proof cut short by a limit says written false, keeps the verdict, and total_ms counts it") {

@@ -273,13 +273,86 @@ TEST_SUITE("report") {
     REQUIRE(r.verdict == Verdict::not_linearizable);
     REQUIRE(r.failing_key == "2");
     const ReportData data = build_report_data(h, *model, r, {});
-    REQUIRE(data.keys.size() == 3);
-    CHECK(data.keys[0].starts_with("2: not-linearizable, 3 ops"));
-    CHECK(data.keys[1].starts_with("9: linearizable, 1 op,"));
-    CHECK(data.keys[2].starts_with("5: linearizable, 1 op,"));
-    REQUIRE(!data.partition_keys.empty());
-    CHECK(data.partition_keys[0] == "2");
-    CHECK(report_data_json(data).find("\"keys\":[\"2: not-linearizable") != std::string::npos);
+    CHECK(data.partition_keys == std::vector<std::string>{"2", "5", "9"});
+    CHECK(data.partition_verdicts == std::vector<std::string>{"not-linearizable", "linearizable", "linearizable"});
+    CHECK(report_data_json(data).find("\"partitionVerdicts\":[\"not-linearizable\",\"linearizable\"") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("report data: a keyed model's refutation decides its failing key only; a linearizable history every key") {
+    auto model = make_model_from_spec("kv");
+    auto S = [](const char* text) { return Value::string(text); };
+    EventScript s;
+    // Values first, then keys: x is put a, y is put b, and a get of y reads zz.
+    s.invoke(0, "put", S("a"), S("x")).ok(0, "put", S("a"), S("x"));
+    s.invoke(1, "put", S("b"), S("y")).ok(1, "put", S("b"), S("y"));
+    s.invoke(0, "get", Value(), S("y")).ok(0, "get", S("zz"), S("y"));
+    const History h = s.build(*model);
+    CheckResult r = refuted({4});
+    r.failing_partition = "\"y\"";
+    r.partitions = 2;
+    ReportData data = build_report_data(h, *model, r, {});
+    CHECK(data.partition_keys == std::vector<std::string>{"\"y\"", "\"x\""});
+    CHECK(data.partition_verdicts == std::vector<std::string>{"not-linearizable", ""});
+    CHECK(data.partition_of == std::vector<std::uint32_t>{1, 0, 0});
+
+    data = build_report_data(h, *model, linearizable({0, 2}), {});
+    CHECK(data.partition_verdicts == std::vector<std::string>{"linearizable", "linearizable"});
+  }
+
+  TEST_CASE("report data: a violation's sentence and roles, with the op ids in it and in the explanation as links") {
+    auto model = make_model("register", I(0));
+    const History h = worked_example(*model);
+    CheckResult r = refuted({0, 1, 3, 5});
+    r.failing_op = 5;
+    r.core_minimal = true;
+    r.explanation = "  - write 1 (op 0, process 0)\n  - read 1 (op 5, process 3)\nand op 77, which is no op\n";
+    ReportData data = build_report_data(h, *model, r, {});
+
+    // Until CheckResult::why is filled, the sentence is made from the failing op.
+    CHECK_FALSE(data.why_given);
+    CHECK(data.why.starts_with("Op 5 (process 3, read 1) completed at event 7 with a result"));
+    CHECK(data.why_links.joined() == data.why);
+    REQUIRE(data.why_links.ops.size() == 2);
+    CHECK(data.why_links.pieces[0] == "Op 5");
+    CHECK(data.why_links.ops[0] == 3);  // op id 5 is op index 3
+    CHECK(data.why_links.ops[1] == kNone);
+
+    CHECK(data.explanation_links.joined() == r.explanation);
+    std::vector<std::pair<std::string, std::int32_t>> linked;
+    for (std::size_t k = 0; k < data.explanation_links.pieces.size(); ++k) {
+      if (data.explanation_links.ops[k] != kNone) {
+        linked.emplace_back(data.explanation_links.pieces[k], data.explanation_links.ops[k]);
+      }
+    }
+    // Op 77 is not in the history: no link to nowhere.
+    CHECK(linked == std::vector<std::pair<std::string, std::int32_t>>{{"op 0", 0}, {"op 5", 3}});
+
+    CHECK(data.role_ops == std::vector<std::uint32_t>{0, 1, 2, 3});
+    CHECK(data.roles == std::vector<WhyRole>{WhyRole::context, WhyRole::context, WhyRole::context, WhyRole::refused});
+    CHECK_FALSE(data.roles_given);
+
+    r.why = "read 1 (op 5) could read write 1 (op 0) only, which write 2 (op 1) overwrote.";
+    r.why_ops = {{5, WhyRole::refused}, {0, WhyRole::source}, {1, WhyRole::cause}, {3, WhyRole::context}};
+    data = build_report_data(h, *model, r, {});
+    CHECK(data.why_given);
+    CHECK(data.why == r.why);
+    CHECK(data.roles_given);
+    CHECK(data.roles == std::vector<WhyRole>{WhyRole::source, WhyRole::cause, WhyRole::context, WhyRole::refused});
+    const std::string json = report_data_json(data);
+    CHECK(json.find("\"roles\":{\"op\":[0,1,2,3],\"role\":[\"source\",\"cause\",\"context\",\"refused\"]}") !=
+          std::string::npos);
+    CHECK(json.find("\"why\":{\"text\":[\"read 1 (\",\"op 5\",") != std::string::npos);
+    CHECK(json.find("\"whyGiven\":true") != std::string::npos);
+  }
+
+  TEST_CASE("report data: only a violation has a sentence and roles") {
+    auto model = make_model("register", Value());
+    const History h = lecture_example(*model);
+    const ReportData data = build_report_data(h, *model, linearizable({0, 2, 4, 1}), {});
+    CHECK(data.why.empty());
+    CHECK(data.roles.empty());
+    CHECK(data.explanation_links.pieces.empty());
   }
 
 }  // TEST_SUITE("report")
