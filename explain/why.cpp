@@ -12,8 +12,13 @@
 namespace ariadne::explain {
 
 std::string WhyWords::named(const Operation& op) const {
+  // A failed op is an observation (etcd's failed cas) and a crashed one may not have
+  // happened: either reads differently from an op that completed, so it says so.
+  const std::string status = op.status == OpStatus::failed    ? ", failed"
+                             : op.status == OpStatus::crashed ? ", crashed"
+                                                              : "";
   return shorten(model_.describe_operation(op), kExcerptWidth) + " (op " + std::to_string(op.id) + ", process " +
-         std::to_string(op.process) + ")";
+         std::to_string(op.process) + status + ")";
 }
 
 std::string WhyWords::ids(const std::vector<const Operation*>& ops) const {
@@ -43,6 +48,11 @@ std::string WhyWords::before(const Operation& later) const {
 std::string WhyWords::before_named(const Operation& later) const {
   if (keeps_real_time(condition_)) return "completed before " + named(later) + " began";
   return "came before " + named(later) + " in process " + std::to_string(later.process);
+}
+
+std::string WhyWords::after_named(const Operation& earlier) const {
+  if (keeps_real_time(condition_)) return "began after " + named(earlier) + " completed";
+  return "came after " + named(earlier) + " in process " + std::to_string(earlier.process);
 }
 
 std::string WhyWords::after(const Operation& earlier) const {

@@ -172,8 +172,8 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
       if (theory == Theory::fifo_queue) {
         sentence += " was ahead of it in the queue: " + words.named(put_y) + " " + words.before_named(put_x);
       } else {
-        sentence +=
-            " lay on top of it: " + words.named(put_y) + " " + words.after(put_x) + " and " + words.before(refused);
+        sentence += " lay on top of it: " + words.named(put_y) + " " + words.after_named(put_x) + " and " +
+                    words.before(refused);
       }
       if (removers.empty()) {
         sentence += ", and no op " + verbs.remove + "s " + d.element(y);
@@ -241,8 +241,14 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
       for (const std::size_t i : releases) {
         shape.name(&d.op(i), words.precedes(refused, d.op(i)) ? WhyRole::late : WhyRole::source);
       }
-      shape.sentence = words.named(refused) + " took the lock while " + words.named(first) + " held it: that acquire " +
-                       words.before(refused) + ", and no release could come between them";
+      // Both ops are acquires: "the acquire" would not say which, so they go by id.
+      const std::string one = "op " + std::to_string(first.id);
+      const std::string other = "op " + std::to_string(refused.id);
+      shape.sentence =
+          words.named(refused) + " took the lock while " + words.named(first) + " held it: " +
+          (words.real_time() ? one + " completed before " + other + " began"
+                             : one + " came before " + other + " in process " + std::to_string(refused.process)) +
+          ", and no release could come between them";
       shape.sentence += releases.empty() ? " (no op releases the lock)."
                                          : " (" + words.ids(d.ops_of(releases)) + " came before or after both).";
       return shape;

@@ -79,11 +79,14 @@ std::optional<Shape> register_shape(const ShapeInput& in) {
     const std::string who = read.failed.size() == 1 ? words.named(*read.failed.front()) : words.ids(read.failed);
     clauses.push_back(who + " failed, so wrote nothing");
   }
-  if (read.source_count() == 0) {
+  if (read.source_count() == 0 && !read.conditional_outside.empty()) {
+    clauses.push_back("no op of the core writes " + value +
+                      ", the register does not start with it, and the only ops that could (outside the core) need "
+                      "another value first, which no order gives them in time");
+  } else if (read.source_count() == 0) {
     clauses.push_back(read.strings ? "no op puts a value it begins with, and the key does not start with one"
                                    : "no op writes " + value + ", and the register does not start with it");
-  }
-  if (!read.conditional_outside.empty()) {
+  } else if (!read.conditional_outside.empty()) {
     clauses.push_back(
         "outside the core, only ops that need another value first could write it, and no order gives them that "
         "value in time");

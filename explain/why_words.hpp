@@ -22,7 +22,8 @@ class WhyWords {
  public:
   WhyWords(const Model& model, Consistency condition) : model_(model), condition_(condition) {}
 
-  // "read 2 (op 84, process 11)": the op as the model describes it, shortened.
+  // "read 2 (op 84, process 11)": the op as the model describes it, shortened; a
+  // failed or crashed op says so ("(op 9, process 2, failed)").
   std::string named(const Operation& op) const;
   // "op 84" or "ops 3, 20 and 43" (at most kListed, then "and 5 more").
   std::string ids(const std::vector<const Operation*>& ops) const;
@@ -39,6 +40,8 @@ class WhyWords {
   // "completed before write 3 (op 7, process 2) began": `earlier` precedes `later`,
   // both named.
   std::string before_named(const Operation& later) const;
+  // "began after push 9 (op 28, process 0) completed": `earlier`, named, precedes it.
+  std::string after_named(const Operation& earlier) const;
   // "began after the read completed", or "came after the read in process 3": said of
   // ops that `earlier` precedes.
   std::string after(const Operation& earlier) const;

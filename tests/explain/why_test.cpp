@@ -52,7 +52,7 @@ void check_why(const History& history, const Model& model, const CheckResult& re
       ++mentioned;
     }
   }
-  static const std::regex named(R"(\(op (\d+), process (-?\d+)\))");
+  static const std::regex named(R"(\(op (\d+), process (-?\d+)(?:, failed|, crashed)?\))");
   for (auto it = std::sregex_iterator(why.begin(), why.end(), named); it != std::sregex_iterator(); ++it) {
     const auto id = static_cast<std::uint32_t>(std::stoul((*it)[1].str()));
     const Operation* op = op_by_id(history, id);
@@ -175,7 +175,8 @@ TEST_SUITE("why") {
     const CheckResult r = checked(s, "stack");
     CHECK(contains(r.why,
                    "Pop 1 (op 4, process 1) popped 1, but 2 lay on top of it: push 2 (op 2, process 0) began "
-                   "after the push completed and completed before the pop began, and no op pops 2."));
+                   "after push 1 (op 0, process 0) completed and completed before the pop began, and no op "
+                   "pops 2."));
   }
 
   TEST_CASE("a set read missing a completed add, or holding one never added") {
@@ -198,8 +199,8 @@ TEST_SUITE("why") {
     twice.invoke(0, "acquire").ok(0, "acquire");
     twice.invoke(1, "acquire").ok(1, "acquire");
     CHECK(contains(checked(twice, "mutex").why,
-                   "took the lock while acquire (op 0, process 0) held it: that acquire completed before the acquire "
-                   "began, and no release could come between them (no op releases the lock)."));
+                   "took the lock while acquire (op 0, process 0) held it: op 0 completed before op 2 began, and no "
+                   "release could come between them (no op releases the lock)."));
     testing::EventScript free;
     free.invoke(0, "release").ok(0, "release");
     CHECK(contains(checked(free, "mutex").why, "released a lock no one held: no op acquires it."));
