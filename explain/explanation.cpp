@@ -88,8 +88,7 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
     const Operation& blocked = *ops.recorded[end.blocked];
     const std::string wanted = blocked.value.to_edn();
     out += "  - " + run_words(model, ops, end.path) + " the state is " + excerpt_near_difference(end.state, wanted) +
-           ", in which " + shorten(model.describe_operation(blocked), kExcerptWidth) + " (op " +
-           std::to_string(blocked.id) + ", process " + std::to_string(blocked.process) + ") cannot take effect.\n";
+           ", in which " + name_op(model, blocked) + " cannot take effect.\n";
   }
   const std::size_t more = found.ends.size() - listed + found.dropped;
   if (more != 0) {

@@ -95,8 +95,7 @@ std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
       // register not holding it; or (strings) it appended text that the string read
       // lacks after the source's part.
       const std::string_view seen = semantics->strings ? semantics->text(read.value) : std::string_view();
-      const auto overwriter =
-          [&](std::optional<std::size_t> source) -> std::optional<std::pair<std::size_t, Overwrite>> {
+      const auto overwriter = [&](std::optional<std::size_t> source) -> std::optional<Overwritten> {
         const std::size_t base =
             semantics->strings
                 ? (source ? semantics->text(access_of(*relaxed[*source], RegisterAccess::Kind::write, read.key)->value)
@@ -131,7 +130,7 @@ std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
                 case Overwrite::saw_later: break;  // below: it needs every writer of what was seen
               }
             }
-            if (shows) return std::pair{x, how};
+            if (shows) return Overwritten{core[x], how, {}, false, 0, {}};
           }
         }
         // A read of another value v' that every write of v' could only follow: then
@@ -153,15 +152,20 @@ std::vector<StarvedRead> starved_reads(std::span<const Operation* const> core,
           for (std::size_t w = 0; w < n && after_source; ++w) {
             if (w != x && writes_other(*relaxed[w])) after_source = precedes(*core[*source], *core[w]);
           }
-          if (after_source) return std::pair{x, Overwrite::saw_later};
+          if (!after_source) continue;
+          std::vector<const Operation*> writers;
+          for (std::size_t w = 0; w < n; ++w) {
+            if (w != x && writes_other(*relaxed[w])) writers.push_back(core[w]);
+          }
+          return Overwritten{core[x], Overwrite::saw_later, {}, false, other->value, std::move(writers)};
         }
         return std::nullopt;
       };
-      const auto overwritten_by = [&](std::pair<std::size_t, Overwrite> by) -> Overwritten& {
+      const auto overwritten_by = [&](Overwritten by) -> Overwritten& {
         for (Overwritten& group : found.overwritten) {
-          if (group.by == core[by.first]) return group;
+          if (group.by == by.by) return group;
         }
-        return found.overwritten.emplace_back(Overwritten{core[by.first], by.second, {}, false});
+        return found.overwritten.emplace_back(std::move(by));
       };
       bool starved = true;
       if (supplies(semantics->initial.at(read.key), read)) {
@@ -214,10 +218,12 @@ std::string explain_starved_reads(const Model& model, std::span<const Operation*
       const std::string how = group.how == Overwrite::wrote      ? "overwritten by "
                               : group.how == Overwrite::appended ? "followed by an append its value lacks, "
                                                                  : "overwritten before ";
-      const std::string by =
-          name_op(model, *group.by) + (group.how == Overwrite::saw         ? " saw another value"
-                                       : group.how == Overwrite::saw_later ? " saw a value only written after them"
-                                                                           : "");
+      std::string by = name_op(model, *group.by);
+      if (group.how == Overwrite::saw) by += " saw another value";
+      if (group.how == Overwrite::saw_later) {
+        by += " saw " + value_name(group.seen) + ", which only ops that began after them write (" +
+              list(group.seen_writers) + "), and completed";
+      }
       std::string sources = list(group.sources);
       if (group.initial) sources = sources.empty() ? "the initial value" : "the initial value, " + sources;
       out += "      " + sources + ": " + how + by + " before the read began.\n";

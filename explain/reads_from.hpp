@@ -46,6 +46,9 @@ struct Overwritten {
   Overwrite how = Overwrite::wrote;
   std::vector<const Operation*> sources;  // empty when only the initial value
   bool initial = false;                   // the initial value too
+  // saw_later: the value `by` saw, and the ops of the core that could write it.
+  std::uint32_t seen = 0;
+  std::vector<const Operation*> seen_writers = {};
 };
 
 struct StarvedRead {

@@ -8,11 +8,89 @@
 
 namespace ariadne::explain {
 
+namespace {
+
+using models::RegisterAccess;
+
+// Two reads that disagree on the order of two writes: read a needs the only write of
+// a after the only write of b, because that one completed before read a began (so
+// the last write before read a, which must be a's, comes after it); and read b needs
+// the opposite for the same reason. Neither value is the initial one, and each write
+// completed, so both took effect.
+std::optional<Shape> crossed_reads(const ShapeInput& in) {
+  const models::Semantics& semantics = *in.relevance.semantics();
+  if (semantics.strings) return std::nullopt;
+  const WhyWords& words = in.words;
+  // Per (key, value): the ops of the partition that could write it, and whether all
+  // are in the core.
+  std::vector<const Operation*> core(in.core.begin(), in.core.end());
+  std::sort(core.begin(), core.end());
+  const auto only_writer = [&](std::uint32_t key, std::uint32_t value) -> const Operation* {
+    const Operation* found = nullptr;
+    for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+      for (const RegisterAccess& access : in.relevance.relaxed(i).accesses) {
+        if (access.kind != RegisterAccess::Kind::write || access.key != key || access.value != value) continue;
+        if (found) return nullptr;
+        found = in.partition[i];
+      }
+    }
+    if (!found || found->status != OpStatus::ok || !std::binary_search(core.begin(), core.end(), found)) return nullptr;
+    return found;
+  };
+  struct Read {
+    const Operation* op;
+    std::uint32_t key;
+    std::uint32_t value;
+    const Operation* writer;
+  };
+  std::vector<Read> reads;
+  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+    const Operation* op = in.partition[i];
+    if (!op->must_take_effect() || !std::binary_search(core.begin(), core.end(), op)) continue;
+    for (const RegisterAccess& access : in.relevance.recorded(i).accesses) {
+      if (access.kind != RegisterAccess::Kind::read || semantics.initial.at(access.key) == access.value) continue;
+      const Operation* writer = only_writer(access.key, access.value);
+      if (writer && writer != op) reads.push_back(Read{op, access.key, access.value, writer});
+    }
+  }
+  // The failing op's pair first.
+  std::stable_partition(reads.begin(), reads.end(), [&](const Read& r) { return r.op == in.failing; });
+  for (const Read& a : reads) {
+    for (const Read& b : reads) {
+      if (a.key != b.key || a.value == b.value || a.op == b.op) continue;
+      if (!words.precedes(*b.writer, *a.op) || !words.precedes(*a.writer, *b.op)) continue;
+      Shape shape;
+      shape.name(a.op, WhyRole::refused);
+      shape.name(b.op, WhyRole::cause);
+      shape.name(a.writer, WhyRole::source);
+      shape.name(b.writer, WhyRole::cause);
+      const std::string na = "op " + std::to_string(a.op->id);
+      const std::string nb = "op " + std::to_string(b.op->id);
+      const std::string wa = "op " + std::to_string(a.writer->id);
+      const std::string wb = "op " + std::to_string(b.writer->id);
+      const std::string before = words.real_time() ? " completed before " : " came before ";
+      const std::string began = words.real_time() ? " began" : " in its process";
+      shape.sentence = words.named(*a.op) + " and " + words.named(*b.op) +
+                       " disagree on the order of the only writes of their values: " + words.named(*b.writer) + before +
+                       na + began + ", so " + na + " needs " + words.named(*a.writer) + " after it, but " + wa +
+                       before + nb + began + ", so " + nb + " needs " + wb + " after " + wa + ".";
+      return shape;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Shape> register_shape(const ShapeInput& in) {
   const WhyWords& words = in.words;
   const auto precedes = [&](const Operation& a, const Operation& b) { return words.precedes(a, b); };
   const std::vector<StarvedRead> reads = starved_reads(in.core, in.partition, in.relevance, precedes);
-  if (reads.empty()) return std::nullopt;
+  if (reads.empty()) {
+    const models::Semantics* semantics = in.relevance.semantics();
+    if (!semantics || semantics->theory != models::Theory::registers) return std::nullopt;
+    return crossed_reads(in);
+  }
   // The failing op's own read when it is starved: it is the result the report leads with.
   const auto chosen =
       std::find_if(reads.begin(), reads.end(), [&](const StarvedRead& r) { return r.reader == in.failing; });
@@ -59,8 +137,12 @@ std::optional<Shape> register_shape(const ShapeInput& in) {
         clause += words.named(*group.by) + " saw another value after " + them + " and " + words.before(reader);
         break;
       case Overwrite::saw_later:
-        clause +=
-            words.named(*group.by) + ", which " + words.before(reader) + ", saw a value written only after " + them;
+        shape.name_all(group.seen_writers, WhyRole::cause);
+        clause += words.named(*group.by) + ", which " + words.before(reader) + ", saw " +
+                  shorten(semantics.value_name(group.seen), 40) + ", which only " +
+                  (group.seen_writers.size() == 1 ? words.named(*group.seen_writers.front())
+                                                  : words.ids(group.seen_writers)) +
+                  " could write, and only after " + them;
         break;
       case Overwrite::appended:
         clause += words.named(*group.by) + ", which " + words.before(reader) + ", appended after " + them +
