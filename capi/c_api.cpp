@@ -334,6 +334,10 @@ const char* ariadne_result_explanation(const ariadne_result* result) {
   return result == nullptr ? "" : result->result.explanation.c_str();
 }
 
+const char* ariadne_result_why(const ariadne_result* result) {
+  return result == nullptr ? "" : result->result.why.c_str();
+}
+
 const char* ariadne_result_failing_key(const ariadne_result* result) {
   return result == nullptr ? "" : result->failing_key.c_str();
 }

@@ -110,6 +110,8 @@ type Result struct {
 	// Explanation says why not, in words, naming the caller's ops ("ops[5]"); the
 	// event numbers in it are positions among the events as the checker got them.
 	Explanation string
+	// Why: the violation in one sentence, naming the caller's ops ("" otherwise).
+	Why string
 	// FailingKey: the key (EDN text, e.g. "\"k1\"") the core lies in, for keyed models.
 	FailingKey string
 	// Reason: why the verdict is unknown.

@@ -110,6 +110,13 @@ func TestRegister(t *testing.T) {
 	if !strings.Contains(r.Explanation, "ops[2]") {
 		t.Fatalf("the explanation does not name ops[2]:\n%s", r.Explanation)
 	}
+	// The sentence names the caller's ops too: the read, the write it could have read
+	// and the write that overwrote it.
+	for _, name := range []string{"ops[2]", "ops[0]", "ops[1]"} {
+		if !strings.Contains(r.Why, name) {
+			t.Fatalf("the sentence does not name %s:\n%s", name, r.Why)
+		}
+	}
 
 	// Porcupine's register example starts at 0; Knossos' at nil.
 	zero := []Operation{read(0, 0, 0, 10)}

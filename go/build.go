@@ -462,12 +462,14 @@ func (b *builder) answer(raw rawResult, order []uint32) Result {
 	if raw.failingOp >= 0 {
 		r.FailingOp = caller(uint32(raw.failingOp))
 	}
-	r.Explanation = translateOpIds(raw.explanation, func(id int) string {
+	name := func(id int) string {
 		if id < 0 || id >= len(order) || order[id]&returnBit != 0 {
 			return ""
 		}
 		return b.opName(int(order[id]))
-	})
+	}
+	r.Explanation = translateOpIds(raw.explanation, name)
+	r.Why = translateOpIds(raw.why, name)
 	return r
 }
 

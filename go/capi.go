@@ -249,6 +249,7 @@ func runCheck(history *C.ariadne_history, spec string, init []byte, opts Options
 	raw.coreMinimal = C.ariadne_result_core_minimal(result) != 0
 	raw.failingOp = int64(C.ariadne_result_failing_op(result))
 	raw.explanation = C.GoString(C.ariadne_result_explanation(result))
+	raw.why = C.GoString(C.ariadne_result_why(result))
 	raw.failingKey = C.GoString(C.ariadne_result_failing_key(result))
 	raw.reason = C.GoString(C.ariadne_result_reason(result))
 	raw.engine = C.GoString(C.ariadne_result_engine(result))
@@ -270,6 +271,7 @@ type rawResult struct {
 	coreMinimal   bool
 	failingOp     int64
 	explanation   string
+	why           string
 	failingKey    string
 	reason        string
 	engine        string

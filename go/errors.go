@@ -53,6 +53,9 @@ var (
 	eventPlace  = regexp.MustCompile(`history:(\d+):\d+`)
 	valuePlace  = regexp.MustCompile(`history event (\d+):\d+:(\d+)`)
 	opMentioned = regexp.MustCompile(`\bop (\d+)\b`)
+	// "ops 3, 20 and 43": a list of op ids in the one-sentence why.
+	opsListed = regexp.MustCompile(`\bops (\d+(?:(?:, | and )\d+)+)\b`)
+	opNumber  = regexp.MustCompile(`\d+`)
 )
 
 // translate rewrites the C API's event positions in message as names of the
@@ -77,9 +80,27 @@ func translate(message string, name func(event int) string) string {
 	return message
 }
 
-// translateOpIds rewrites the explanation's op ids ("op 12") as the caller's names
-// ("ops[5]"); name(id) is "" for an id it cannot name, left as it is.
+// translateOpIds rewrites the explanation's op ids ("op 12", "ops 3, 20 and 43") as
+// the caller's names ("ops[5]", "ops[1], ops[7] and ops[9]"); name(id) is "" for an
+// id it cannot name, left as it is.
 func translateOpIds(text string, name func(id int) string) string {
+	text = opsListed.ReplaceAllStringFunc(text, func(match string) string {
+		ids := opsListed.FindStringSubmatch(match)[1]
+		named := opNumber.ReplaceAllStringFunc(ids, func(number string) string {
+			n, err := strconv.Atoi(number)
+			if err != nil {
+				return number
+			}
+			if named := name(n); named != "" {
+				return named
+			}
+			return "op " + number
+		})
+		if named == ids {
+			return match
+		}
+		return named
+	})
 	return opMentioned.ReplaceAllStringFunc(text, func(match string) string {
 		n, err := strconv.Atoi(opMentioned.FindStringSubmatch(match)[1])
 		if err != nil {

@@ -166,6 +166,8 @@ int64_t ariadne_result_failing_op(const ariadne_result* result);
 /* Plain words: why not linearizable, which key failed ("" when not keyed), why
  * unknown, and the engine that answered. Never NULL; live as long as the result. */
 const char* ariadne_result_explanation(const ariadne_result* result);
+/* Not linearizable: the violation in one sentence, naming ops by id ("" otherwise). */
+const char* ariadne_result_why(const ariadne_result* result);
 const char* ariadne_result_failing_key(const ariadne_result* result);
 const char* ariadne_result_reason(const ariadne_result* result);
 const char* ariadne_result_engine(const ariadne_result* result);

@@ -215,6 +215,7 @@ class Result:
         failing_op = lib.ariadne_result_failing_op(handle)
         self.failing_op = None if failing_op < 0 else failing_op
         self.explanation = text(lib.ariadne_result_explanation)
+        self.why = text(lib.ariadne_result_why)  # the violation in one sentence ("" otherwise)
         self.failing_key = text(lib.ariadne_result_failing_key) or None
         self.reason = text(lib.ariadne_result_reason)
         self.engine = text(lib.ariadne_result_engine)

@@ -59,6 +59,7 @@ def _declare(lib):
         "ariadne_result_core_minimal": ([handle], ctypes.c_int),
         "ariadne_result_failing_op": ([handle], ctypes.c_int64),
         "ariadne_result_explanation": ([handle], text),
+        "ariadne_result_why": ([handle], text),
         "ariadne_result_failing_key": ([handle], text),
         "ariadne_result_reason": ([handle], text),
         "ariadne_result_engine": ([handle], text),

@@ -57,6 +57,8 @@ def test_a_list_of_jepsen_ops_with_a_stale_read():
     assert result.verdict == "not-linearizable"
     assert result.core == [0, 2, 4] and result.core_minimal and result.failing_op == 4
     assert "read 1" in result.explanation
+    assert result.why == ("Read 1 (op 4, process 1) has no write of 1 left to read from: op 0 wrote 1 but was "
+                          "overwritten by write 2 (op 2, process 0), which completed before the read began.")
     assert not result.linearizable
 
 
