@@ -80,6 +80,144 @@ std::optional<Shape> crossed_reads(const ShapeInput& in) {
   return std::nullopt;
 }
 
+// The ops of the partition that could write `value` to `key` once relaxed, and
+// whether the register starts with it.
+std::size_t supplies_of(const ShapeInput& in, std::uint32_t key, std::uint32_t value) {
+  std::size_t count = in.relevance.semantics()->initial.at(key) == value ? 1 : 0;
+  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+    for (const RegisterAccess& access : in.relevance.relaxed(i).accesses) {
+      if (access.kind == RegisterAccess::Kind::write && access.key == key && access.value == value) ++count;
+    }
+  }
+  return count;
+}
+
+// What an op does to a register's key, as the core records it.
+struct KeyAccess {
+  bool reads = false, writes = false;
+  std::uint32_t read = 0, written = 0;
+};
+
+KeyAccess key_access(const models::OpMeaning& meaning, std::uint32_t key) {
+  KeyAccess found;
+  for (const RegisterAccess& access : meaning.accesses) {
+    if (access.key != key) continue;
+    if (access.kind == RegisterAccess::Kind::read) found = {true, found.writes, access.value, found.written};
+    if (access.kind == RegisterAccess::Kind::write) found = {found.reads, true, found.read, access.value};
+  }
+  return found;
+}
+
+// A value that comes back: read once, then another value seen or written, then read
+// again, though only one op (or the initial value) can ever supply it.
+std::optional<Shape> value_comes_back(const ShapeInput& in) {
+  const models::Semantics& semantics = *in.relevance.semantics();
+  if (semantics.strings) return std::nullopt;
+  const WhyWords& words = in.words;
+  std::vector<const Operation*> core(in.core.begin(), in.core.end());
+  std::sort(core.begin(), core.end());
+  struct Kept {
+    const Operation* op;
+    const models::OpMeaning* meaning;
+  };
+  std::vector<Kept> kept;
+  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+    if (std::binary_search(core.begin(), core.end(), in.partition[i])) {
+      kept.push_back(Kept{in.partition[i], &in.relevance.recorded(i)});
+    }
+  }
+  std::stable_partition(kept.begin(), kept.end(), [&](const Kept& k) { return k.op == in.failing; });
+  for (const Kept& again : kept) {
+    if (!again.op->must_take_effect()) continue;
+    for (const RegisterAccess& read : again.meaning->accesses) {
+      if (read.kind != RegisterAccess::Kind::read || supplies_of(in, read.key, read.value) != 1) continue;
+      for (const Kept& first : kept) {
+        const KeyAccess seen = key_access(*first.meaning, read.key);
+        if (first.op == again.op || !first.op->must_take_effect() || !seen.reads || seen.read != read.value ||
+            !words.precedes(*first.op, *again.op)) {
+          continue;
+        }
+        for (const Kept& between : kept) {
+          const KeyAccess other = key_access(*between.meaning, read.key);
+          const bool wrote = other.writes && other.written != read.value && between.op->status == OpStatus::ok;
+          const bool saw = other.reads && other.read != read.value && between.op->must_take_effect();
+          if (!(wrote || saw) || !words.precedes(*first.op, *between.op) || !words.precedes(*between.op, *again.op)) {
+            continue;
+          }
+          Shape shape;
+          shape.name(again.op, WhyRole::refused);
+          shape.name(first.op, WhyRole::source);
+          shape.name(between.op, WhyRole::cause);
+          const std::string value = shorten(semantics.value_name(read.value), 40);
+          const std::string supplier = semantics.initial.at(read.key) == read.value
+                                           ? "the register starts with " + value + " and no op writes it"
+                                           : "only one op writes " + value + ", and it takes effect once";
+          shape.sentence = words.named(*again.op) + " saw " + value + " come back: " + words.named(*first.op) +
+                           " had seen it, then " + words.named(*between.op) + (wrote ? " wrote " : " saw ") +
+                           shorten(semantics.value_name(wrote ? other.written : other.read), 40) + ", each " +
+                           (words.real_time() ? "completing before the next began" : "in the order of their process") +
+                           ", and " + supplier + ".";
+          return shape;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// A failed cas says the register did not hold its expected value; the history says
+// it did: a write of that value completed before the cas began (or the register
+// started with it), and no op that could write another value can come between.
+std::optional<Shape> failed_cas_held(const ShapeInput& in) {
+  const models::Semantics& semantics = *in.relevance.semantics();
+  const WhyWords& words = in.words;
+  std::vector<const Operation*> core(in.core.begin(), in.core.end());
+  std::sort(core.begin(), core.end());
+  const auto in_core = [&](const Operation* op) { return std::binary_search(core.begin(), core.end(), op); };
+  for (std::uint32_t c = 0; c < in.partition.size(); ++c) {
+    const Operation& cas = *in.partition[c];
+    if (!in_core(&cas) || !cas.must_take_effect()) continue;
+    for (const RegisterAccess& expected : in.relevance.recorded(c).accesses) {
+      if (expected.kind != RegisterAccess::Kind::read_other_than) continue;
+      // The latest write of the value before the cas, or the initial value.
+      const Operation* holder = nullptr;
+      for (const Operation* op : in.core) {
+        const std::uint32_t i =
+            static_cast<std::uint32_t>(std::find(in.partition.begin(), in.partition.end(), op) - in.partition.begin());
+        const KeyAccess access = key_access(in.relevance.recorded(i), expected.key);
+        if (op->status == OpStatus::ok && access.writes && access.written == expected.value &&
+            words.precedes(*op, cas) && (!holder || words.precedes(*holder, *op))) {
+          holder = op;
+        }
+      }
+      if (!holder && semantics.initial.at(expected.key) != expected.value) continue;
+      // Every op that could write another value comes before the holder or after the cas.
+      bool none_between = true;
+      for (std::uint32_t i = 0; i < in.partition.size() && none_between; ++i) {
+        const Operation* op = in.partition[i];
+        const KeyAccess could = key_access(in.relevance.relaxed(i), expected.key);
+        if (op == &cas || !could.writes || could.written == expected.value) continue;
+        none_between = in_core(op) && ((holder && words.precedes(*op, *holder)) || words.precedes(cas, *op));
+      }
+      if (!none_between) continue;
+      Shape shape;
+      shape.name(&cas, WhyRole::refused);
+      const std::string value = shorten(semantics.value_name(expected.value), 40);
+      std::string held;
+      if (holder) {
+        shape.name(holder, WhyRole::cause);
+        held = words.named(*holder) + " " + words.before(cas);
+      } else {
+        held = "the register started with it";
+      }
+      shape.sentence = words.named(cas) + " failed, so the register did not hold " + value + ", but it did: " + held +
+                       ", and no op could write another value " + (holder ? "between them." : "before the cas.");
+      return shape;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Shape> register_shape(const ShapeInput& in) {
@@ -89,6 +227,8 @@ std::optional<Shape> register_shape(const ShapeInput& in) {
   if (reads.empty()) {
     const models::Semantics* semantics = in.relevance.semantics();
     if (!semantics || semantics->theory != models::Theory::registers) return std::nullopt;
+    if (auto shape = failed_cas_held(in)) return shape;
+    if (auto shape = value_comes_back(in)) return shape;
     return crossed_reads(in);
   }
   // The failing op's own read when it is starved: it is the result the report leads with.
