@@ -146,6 +146,56 @@ TEST_SUITE("why") {
           "completed.");
   }
 
+  TEST_CASE("a write is ruled out by a read that saw a value only later writes make") {
+    // The lecture's example 3: read 2 completed before read 1 began, and 2 is written
+    // only after write 1 completed, so write 1 was gone by then.
+    const auto rows = testing::refuted_rows(kSourceDir + "/corpus/classic");
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [](const auto& r) { return contains(r.name, "example-3"); });
+    REQUIRE(row != rows.end());
+    CHECK(row->result.why ==
+          "Read 1 (op 5, process 2) has no write of 1 left to read from: op 0 wrote 1 but read 2 (op 1, process 1), "
+          "which completed before the read began, saw 2, which only write 2 (op 3, process 0) could write, and only "
+          "after it.");
+  }
+
+  TEST_CASE("two reads that disagree on the order of two writes") {
+    testing::EventScript s;
+    s.invoke(0, "write", Value::integer(1)).invoke(1, "write", Value::integer(2));
+    s.ok(0, "write", Value::integer(1)).invoke(2, "read").ok(1, "write", Value::integer(2));
+    s.invoke(3, "read").ok(2, "read", Value::integer(2)).ok(3, "read", Value::integer(1));
+    const CheckResult r = checked(s, "register(0)");
+    CHECK(r.why ==
+          "Read 1 (op 5, process 3) and read 2 (op 3, process 2) disagree on the order of the only writes of their "
+          "values: write 2 (op 1, process 1) completed before op 5 began, so op 5 needs write 1 (op 0, process 0) "
+          "after it, but op 0 completed before op 3 began, so op 3 needs op 1 after op 0.");
+  }
+
+  TEST_CASE("a value that comes back though written once") {
+    // The writes never complete: each may take effect at any time, but once.
+    testing::EventScript s;
+    s.invoke(3, "write", Value::integer(1)).invoke(4, "write", Value::integer(2));
+    s.invoke(0, "read").ok(0, "read", Value::integer(1));
+    s.invoke(1, "read").ok(1, "read", Value::integer(2));
+    s.invoke(2, "read").ok(2, "read", Value::integer(1));
+    const CheckResult r = checked(s, "register(0)");
+    CHECK(r.why ==
+          "Read 1 (op 6, process 2) saw 1 come back: read 1 (op 2, process 0) had seen it, then read 2 (op 4, "
+          "process 1) saw 2, each completing before the next began, and only one op writes 1, and it takes effect "
+          "once.");
+  }
+
+  TEST_CASE("a failed cas whose expected value the register held") {
+    testing::EventScript s;
+    s.invoke(0, "write", Value::integer(1)).ok(0, "write", Value::integer(1));
+    s.invoke(1, "cas", Value::vector({Value::integer(1), Value::integer(2)}));
+    s.fail(1, "cas", Value::vector({Value::integer(1), Value::integer(2)}));
+    const CheckResult r = checked(s, "etcd");
+    CHECK(r.why ==
+          "Cas 1->2 (op 2, process 1, failed) failed, so the register did not hold 1, but it did: write 1 (op 0, "
+          "process 0) completed before the cas began, and no op could write another value between them.");
+  }
+
   TEST_CASE("a read of a value nothing writes says so") {
     testing::EventScript s;
     s.invoke(0, "read").ok(0, "read", Value::integer(7));
