@@ -93,7 +93,7 @@ std::string why_no_order(const Model& model, std::span<const Operation* const> c
   const std::size_t more = found.ends.size() - listed + found.dropped;
   if (more != 0) {
     out += std::string("  - and ") + (found.cut_short ? "at least " : "") + std::to_string(more) +
-           " more runs into dead ends (--proof writes down the whole refutation).\n";
+           (more == 1 ? " more run" : " more runs") + " into dead ends (--proof writes down the whole refutation).\n";
   }
   if (ops.others_left_out != 0) {
     out += "  (" + std::to_string(ops.others_left_out) +
