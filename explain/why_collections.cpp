@@ -290,6 +290,31 @@ std::optional<Shape> collection_shape(const ShapeInput& in) {
   for (const std::size_t r : order) {
     if (auto shape = shape_for(described, in.words, r)) return shape;
   }
+  // The lock counted: k acquires that took effect need k - 1 releases between them
+  // (it starts free), and each release takes effect at most once.
+  if (semantics->theory == Theory::mutex) {
+    std::vector<const Operation*> acquires;
+    std::size_t releases = 0;
+    for (std::size_t i = 0; i < described.size(); ++i) {
+      const Effect effect = described.meaning(i).effect;
+      if (effect == Effect::release) ++releases;
+      if (effect == Effect::acquire && described.in_core(i) && described.op(i).must_take_effect()) {
+        acquires.push_back(&described.op(i));
+      }
+    }
+    if (acquires.size() >= 2 && releases + 1 < acquires.size()) {
+      Shape shape;
+      shape.name_all(acquires, WhyRole::refused);
+      shape.sentence =
+          "The " + std::to_string(acquires.size()) + " acquires of the core (" + in.words.ids(acquires) +
+          ") all took the lock, which starts free, so it was released " +
+          (acquires.size() == 2 ? std::string("once") : std::to_string(acquires.size() - 1) + " times") +
+          " between them, but the history has " +
+          (releases == 0 ? std::string("no release.")
+                         : "only " + std::to_string(releases) + (releases == 1 ? " release." : " releases."));
+      return shape;
+    }
+  }
   return std::nullopt;
 }
 

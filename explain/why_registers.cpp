@@ -165,6 +165,102 @@ std::optional<Shape> value_comes_back(const ShapeInput& in) {
   return std::nullopt;
 }
 
+// Two reads of a value that each need a write of it of their own: the first after an
+// op that left or saw another value before it (or from the start), the second after an
+// op that left or saw another value after the first. The spans do not overlap, no
+// write of the value in the core falls in either, and at most one op outside the core
+// can write it (unconditionally; a cas that needs the value itself supplies nothing),
+// taking effect once: one span goes without.
+std::optional<Shape> two_spans_one_write(const ShapeInput& in) {
+  const models::Semantics& semantics = *in.relevance.semantics();
+  if (semantics.strings) return std::nullopt;
+  const WhyWords& words = in.words;
+  std::vector<const Operation*> core(in.core.begin(), in.core.end());
+  std::sort(core.begin(), core.end());
+  struct Kept {
+    const Operation* op;
+    std::uint32_t index;  // in the partition
+  };
+  std::vector<Kept> kept;
+  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+    if (std::binary_search(core.begin(), core.end(), in.partition[i])) kept.push_back(Kept{in.partition[i], i});
+  }
+  // Whether the op leaves or sees a value other than `value` on `key`.
+  const auto moves_away = [&](const Kept& k, std::uint32_t key, std::uint32_t value) {
+    const KeyAccess access = key_access(in.relevance.recorded(k.index), key);
+    return (access.writes && access.written != value && k.op->status == OpStatus::ok) ||
+           (access.reads && access.read != value && k.op->must_take_effect());
+  };
+  for (const Kept& second : kept) {
+    if (!second.op->must_take_effect()) continue;
+    for (const RegisterAccess& read : in.relevance.recorded(second.index).accesses) {
+      if (read.kind != RegisterAccess::Kind::read) continue;
+      const std::uint32_t key = read.key;
+      const std::uint32_t value = read.value;
+      // The writes of the value: those of the core, and how many outside it supply it.
+      std::vector<const Operation*> core_writers;
+      std::size_t outside = 0;
+      bool conditional = false;
+      for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+        const KeyAccess could = key_access(in.relevance.relaxed(i), key);
+        if (!could.writes || could.written != value) continue;
+        if (std::binary_search(core.begin(), core.end(), in.partition[i])) {
+          core_writers.push_back(in.partition[i]);
+        } else if (!could.reads) {
+          ++outside;
+        } else if (could.read != value) {
+          conditional = true;
+        }
+      }
+      if (conditional || outside > 1) continue;
+      const auto serves = [&](const Operation* after, const Operation& before) {
+        return std::any_of(core_writers.begin(), core_writers.end(), [&](const Operation* w) {
+          return w->status != OpStatus::failed && !(after && words.precedes(*w, *after)) && !words.precedes(before, *w);
+        });
+      };
+      for (const Kept& first : kept) {
+        const KeyAccess seen = key_access(in.relevance.recorded(first.index), key);
+        if (first.op == second.op || !first.op->must_take_effect() || !seen.reads || seen.read != value) continue;
+        for (const Kept& away : kept) {
+          // After the first read (or the first itself, a cas that moved on), before the second.
+          if (away.op == second.op || !moves_away(away, key, value) || !words.precedes(*away.op, *second.op)) continue;
+          if (away.op != first.op && !words.precedes(*first.op, *away.op)) continue;
+          if (serves(away.op, *second.op)) continue;
+          for (const Kept& before : kept) {
+            if (before.op == first.op || !moves_away(before, key, value) || !words.precedes(*before.op, *first.op)) {
+              continue;
+            }
+            if (serves(before.op, *first.op)) continue;
+            Shape shape;
+            shape.name(second.op, WhyRole::refused);
+            shape.name(first.op, WhyRole::source);
+            shape.name(away.op, WhyRole::cause);
+            shape.name(before.op, WhyRole::cause);
+            const std::string v = shorten(semantics.value_name(value), 40);
+            // What each op did to the value: left another one, or saw another one.
+            const auto moved = [&](const Kept& k) {
+              const KeyAccess access = key_access(in.relevance.recorded(k.index), key);
+              return access.writes && access.written != value && k.op->status == OpStatus::ok
+                         ? std::string(" left another value")
+                         : std::string(" saw another value");
+            };
+            const std::string away_words =
+                away.op == first.op ? "the " + first.op->f + " itself" : words.named(*away.op);
+            shape.sentence =
+                words.named(*first.op) + " and " + words.named(*second.op) + " each need a write of " + v +
+                " of their own: the first after " + words.named(*before.op) + moved(before) + " and " +
+                words.before(*first.op) + ", the second after " + away_words + moved(away) + " and " +
+                words.before(*second.op) + "; no write of " + v + " in the core falls in either span, and " +
+                (outside == 0 ? "no op outside it writes " + v : "only one op outside it writes " + v + ", once") + ".";
+            return shape;
+          }
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 // A failed cas says the register did not hold its expected value; the history says
 // it did: a write of that value completed before the cas began (or the register
 // started with it), and no op that could write another value can come between.
@@ -229,6 +325,7 @@ std::optional<Shape> register_shape(const ShapeInput& in) {
     if (!semantics || semantics->theory != models::Theory::registers) return std::nullopt;
     if (auto shape = failed_cas_held(in)) return shape;
     if (auto shape = value_comes_back(in)) return shape;
+    if (auto shape = two_spans_one_write(in)) return shape;
     return crossed_reads(in);
   }
   // The failing op's own read when it is starved: it is the result the report leads with.

@@ -256,6 +256,37 @@ TEST_SUITE("why") {
     CHECK(contains(checked(free, "mutex").why, "released a lock no one held: no op acquires it."));
   }
 
+  TEST_CASE("a lock taken more often than it was released") {
+    // Three acquires complete, one release never does: two releases are needed.
+    testing::EventScript s;
+    s.invoke(3, "release");
+    s.invoke(0, "acquire").ok(0, "acquire");
+    s.invoke(1, "acquire").invoke(2, "acquire").ok(1, "acquire").ok(2, "acquire");
+    const CheckResult r = checked(s, "mutex");
+    CHECK(r.why ==
+          "The 3 acquires of the core (ops 1, 3 and 4) all took the lock, which starts free, so it was released 2 "
+          "times between them, but the history has only 1 release.");
+  }
+
+  TEST_CASE("two reads that each need their own write, with one write to go round") {
+    // The read of 1 needs a 1 after write 2, the second read of 1 another after write
+    // 3: write 1 (op 1) came before both, and the other write of 1 never completes, so
+    // it takes effect once, in one span at most.
+    testing::EventScript s;
+    s.invoke(9, "write", Value::integer(1));
+    s.invoke(0, "write", Value::integer(1)).ok(0, "write", Value::integer(1));
+    s.invoke(0, "write", Value::integer(2)).ok(0, "write", Value::integer(2));
+    s.invoke(1, "read").ok(1, "read", Value::integer(1));
+    s.invoke(0, "write", Value::integer(3)).ok(0, "write", Value::integer(3));
+    s.invoke(2, "read").ok(2, "read", Value::integer(1));
+    const CheckResult r = checked(s, "register(0)");
+    CHECK(r.why ==
+          "Read 1 (op 5, process 1) and read 1 (op 9, process 2) each need a write of 1 of their own: the first "
+          "after write 2 (op 3, process 0) left another value and completed before the read began, the second after "
+          "write 3 (op 7, process 0) left another value and completed before the read began; no write of 1 in the "
+          "core falls in either span, and only one op outside it writes 1, once.");
+  }
+
   TEST_CASE("under sequential consistency the sentence speaks of program order") {
     testing::EventScript s;
     s.invoke(0, "write", Value::integer(1)).ok(0, "write", Value::integer(1));
