@@ -15,7 +15,6 @@
 namespace ariadne::explain {
 
 using refute::relax;
-using refute::RelaxedHistory;
 using refute::RelaxedRelevance;
 
 namespace {

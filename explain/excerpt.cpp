@@ -16,7 +16,7 @@ std::size_t character_start(std::string_view text, std::size_t at) {
 
 std::string excerpt_near_difference(std::string_view text, std::string_view other, std::size_t width) {
   if (text.size() <= width) return std::string(text);
-  const auto mismatch = std::mismatch(text.begin(), text.end(), other.begin(), other.end()).first;
+  const auto* const mismatch = std::mismatch(text.begin(), text.end(), other.begin(), other.end()).first;
   const auto differs_at = static_cast<std::size_t>(mismatch - text.begin());
   // A third of the window before the difference, for the context that agrees.
   std::size_t begin = differs_at > width / 3 ? differs_at - width / 3 : 0;
