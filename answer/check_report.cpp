@@ -8,6 +8,7 @@
 #include "base/text_encoding.hpp"
 
 #include "answer/json_writer.hpp"
+#include "answer/paragraph.hpp"
 #include "answer/report_numbers.hpp"
 #include "answer/terminal.hpp"
 #include "answer/text_table.hpp"
@@ -137,29 +138,8 @@ std::string limit_flag(Limit limit) {
   return "none";
 }
 
-// Text wrapped at spaces to `width` columns (counting bytes: the sentence's own words
-// are ASCII; quoted values may not be, and then wrap a little early), each line
-// indented by two spaces.
+// The sentence's width: the report's lines are about this wide.
 constexpr std::size_t kParagraphWidth = 100;
-
-std::string indented_paragraph(std::string_view text, std::size_t width) {
-  std::string out;
-  std::string line;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(' ', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view word = text.substr(at, end - at);
-    if (!line.empty() && line.size() + 1 + word.size() > width - 2) {
-      out += "  " + line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + std::string(word);
-    at = end + 1;
-  }
-  if (!line.empty()) out += "  " + line + "\n";
-  return out;
-}
 
 // An unknown answer's way on: what would most likely decide the history, from the
 // limit that stopped it and what the race already tried.
@@ -250,7 +230,7 @@ std::string format_check_text(const CheckReport& report, const Style& style, boo
   std::string out = verdict_headline(result.verdict, result.consistency, style) + "  " + report.file + "\n";
   // The violation in one sentence before anything else: what a person reads first.
   if (result.verdict == Verdict::not_linearizable && !result.why.empty()) {
-    out += indented_paragraph(result.why, kParagraphWidth) + "\n";
+    out += fill_words(result.why, kParagraphWidth, "  ") + "\n";
   }
   const auto line = [&](std::string label, std::string value) {
     out += "  " + style.dim(label) + std::string(12 - label.size(), ' ') + value + "\n";

@@ -2,6 +2,8 @@
 // advertise a model the binary lacks or miss one it has.
 #include "cli/help_text.hpp"
 
+#include "answer/paragraph.hpp"
+
 #include <ariadne/engine.hpp>
 #include <ariadne/model.hpp>
 
@@ -45,24 +47,7 @@ std::string engines_section() {
 }
 
 // Words filled into lines of at most 80 columns, as the prose around them is.
-std::string filled(const std::string& text) {
-  constexpr std::size_t kWidth = 80;
-  std::string out;
-  std::string line;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > kWidth) {
-      out += line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return out + line + "\n";
-}
+std::string filled(const std::string& text) { return answer::fill_words(text, 80); }
 
 // Names every command, from the command table, so a new one cannot be left out.
 std::string command_help_pointer(const std::vector<std::string>& commands) {

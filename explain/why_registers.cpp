@@ -12,6 +12,29 @@ namespace {
 
 using models::RegisterAccess;
 
+// The core's ops in partition order, each with its index in the partition (where its
+// meaning is), and a membership test.
+class CoreOps {
+ public:
+  struct Kept {
+    const Operation* op;
+    std::uint32_t index;
+  };
+
+  explicit CoreOps(const ShapeInput& in) : sorted_(in.core.begin(), in.core.end()) {
+    std::sort(sorted_.begin(), sorted_.end());
+    for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
+      if (has(in.partition[i])) kept_.push_back(Kept{in.partition[i], i});
+    }
+  }
+  bool has(const Operation* op) const { return std::binary_search(sorted_.begin(), sorted_.end(), op); }
+  const std::vector<Kept>& kept() const { return kept_; }
+
+ private:
+  std::vector<const Operation*> sorted_;
+  std::vector<Kept> kept_;
+};
+
 // Two reads that disagree on the order of two writes: read a needs the only write of
 // a after the only write of b, because that one completed before read a began (so
 // the last write before read a, which must be a's, comes after it); and read b needs
@@ -21,10 +44,7 @@ std::optional<Shape> crossed_reads(const ShapeInput& in) {
   const models::Semantics& semantics = *in.relevance.semantics();
   if (semantics.strings) return std::nullopt;
   const WhyWords& words = in.words;
-  // Per (key, value): the ops of the partition that could write it, and whether all
-  // are in the core.
-  std::vector<const Operation*> core(in.core.begin(), in.core.end());
-  std::sort(core.begin(), core.end());
+  const CoreOps core(in);
   const auto only_writer = [&](std::uint32_t key, std::uint32_t value) -> const Operation* {
     const Operation* found = nullptr;
     for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
@@ -34,7 +54,7 @@ std::optional<Shape> crossed_reads(const ShapeInput& in) {
         found = in.partition[i];
       }
     }
-    if (!found || found->status != OpStatus::ok || !std::binary_search(core.begin(), core.end(), found)) return nullptr;
+    if (!found || found->status != OpStatus::ok || !core.has(found)) return nullptr;
     return found;
   };
   struct Read {
@@ -44,9 +64,8 @@ std::optional<Shape> crossed_reads(const ShapeInput& in) {
     const Operation* writer;
   };
   std::vector<Read> reads;
-  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
-    const Operation* op = in.partition[i];
-    if (!op->must_take_effect() || !std::binary_search(core.begin(), core.end(), op)) continue;
+  for (const auto& [op, i] : core.kept()) {
+    if (!op->must_take_effect()) continue;
     for (const RegisterAccess& access : in.relevance.recorded(i).accesses) {
       if (access.kind != RegisterAccess::Kind::read || semantics.initial.at(access.key) == access.value) continue;
       const Operation* writer = only_writer(access.key, access.value);
@@ -114,31 +133,21 @@ std::optional<Shape> value_comes_back(const ShapeInput& in) {
   const models::Semantics& semantics = *in.relevance.semantics();
   if (semantics.strings) return std::nullopt;
   const WhyWords& words = in.words;
-  std::vector<const Operation*> core(in.core.begin(), in.core.end());
-  std::sort(core.begin(), core.end());
-  struct Kept {
-    const Operation* op;
-    const models::OpMeaning* meaning;
-  };
-  std::vector<Kept> kept;
-  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
-    if (std::binary_search(core.begin(), core.end(), in.partition[i])) {
-      kept.push_back(Kept{in.partition[i], &in.relevance.recorded(i)});
-    }
-  }
+  using Kept = CoreOps::Kept;
+  std::vector<Kept> kept = CoreOps(in).kept();
   std::stable_partition(kept.begin(), kept.end(), [&](const Kept& k) { return k.op == in.failing; });
   for (const Kept& again : kept) {
     if (!again.op->must_take_effect()) continue;
-    for (const RegisterAccess& read : again.meaning->accesses) {
+    for (const RegisterAccess& read : in.relevance.recorded(again.index).accesses) {
       if (read.kind != RegisterAccess::Kind::read || supplies_of(in, read.key, read.value) != 1) continue;
       for (const Kept& first : kept) {
-        const KeyAccess seen = key_access(*first.meaning, read.key);
+        const KeyAccess seen = key_access(in.relevance.recorded(first.index), read.key);
         if (first.op == again.op || !first.op->must_take_effect() || !seen.reads || seen.read != read.value ||
             !words.precedes(*first.op, *again.op)) {
           continue;
         }
         for (const Kept& between : kept) {
-          const KeyAccess other = key_access(*between.meaning, read.key);
+          const KeyAccess other = key_access(in.relevance.recorded(between.index), read.key);
           const bool wrote = other.writes && other.written != read.value && between.op->status == OpStatus::ok;
           const bool saw = other.reads && other.read != read.value && between.op->must_take_effect();
           if (!(wrote || saw) || !words.precedes(*first.op, *between.op) || !words.precedes(*between.op, *again.op)) {
@@ -175,16 +184,9 @@ std::optional<Shape> two_spans_one_write(const ShapeInput& in) {
   const models::Semantics& semantics = *in.relevance.semantics();
   if (semantics.strings) return std::nullopt;
   const WhyWords& words = in.words;
-  std::vector<const Operation*> core(in.core.begin(), in.core.end());
-  std::sort(core.begin(), core.end());
-  struct Kept {
-    const Operation* op;
-    std::uint32_t index;  // in the partition
-  };
-  std::vector<Kept> kept;
-  for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
-    if (std::binary_search(core.begin(), core.end(), in.partition[i])) kept.push_back(Kept{in.partition[i], i});
-  }
+  const CoreOps core(in);
+  using Kept = CoreOps::Kept;
+  const std::vector<Kept>& kept = core.kept();
   // Whether the op leaves or sees a value other than `value` on `key`.
   const auto moves_away = [&](const Kept& k, std::uint32_t key, std::uint32_t value) {
     const KeyAccess access = key_access(in.relevance.recorded(k.index), key);
@@ -204,7 +206,7 @@ std::optional<Shape> two_spans_one_write(const ShapeInput& in) {
       for (std::uint32_t i = 0; i < in.partition.size(); ++i) {
         const KeyAccess could = key_access(in.relevance.relaxed(i), key);
         if (!could.writes || could.written != value) continue;
-        if (std::binary_search(core.begin(), core.end(), in.partition[i])) {
+        if (core.has(in.partition[i])) {
           core_writers.push_back(in.partition[i]);
         } else if (!could.reads) {
           ++outside;
@@ -267,9 +269,8 @@ std::optional<Shape> two_spans_one_write(const ShapeInput& in) {
 std::optional<Shape> failed_cas_held(const ShapeInput& in) {
   const models::Semantics& semantics = *in.relevance.semantics();
   const WhyWords& words = in.words;
-  std::vector<const Operation*> core(in.core.begin(), in.core.end());
-  std::sort(core.begin(), core.end());
-  const auto in_core = [&](const Operation* op) { return std::binary_search(core.begin(), core.end(), op); };
+  const CoreOps core(in);
+  const auto in_core = [&](const Operation* op) { return core.has(op); };
   for (std::uint32_t c = 0; c < in.partition.size(); ++c) {
     const Operation& cas = *in.partition[c];
     if (!in_core(&cas) || !cas.must_take_effect()) continue;
@@ -277,9 +278,7 @@ std::optional<Shape> failed_cas_held(const ShapeInput& in) {
       if (expected.kind != RegisterAccess::Kind::read_other_than) continue;
       // The latest write of the value before the cas, or the initial value.
       const Operation* holder = nullptr;
-      for (const Operation* op : in.core) {
-        const std::uint32_t i =
-            static_cast<std::uint32_t>(std::find(in.partition.begin(), in.partition.end(), op) - in.partition.begin());
+      for (const auto& [op, i] : core.kept()) {
         const KeyAccess access = key_access(in.relevance.recorded(i), expected.key);
         if (op->status == OpStatus::ok && access.writes && access.written == expected.value &&
             words.precedes(*op, cas) && (!holder || words.precedes(*holder, *op))) {
