@@ -10,6 +10,8 @@
 #include "models/semantics.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace ariadne::explain {
 
@@ -30,6 +32,10 @@ class Described {
       const bool kept = std::binary_search(core.begin(), core.end(), in.partition[i]);
       in_core_.push_back(kept);
       meaning_.push_back(kept ? &in.relevance.recorded(i) : &in.relevance.relaxed(i));
+      // Indexed once: a set read may list 10^5 elements, each asking for its adders.
+      const OpMeaning& m = *meaning_.back();
+      const std::uint32_t element = m.effect == Effect::remove_any ? 0 : m.element;
+      by_effect_[{m.effect, element}].push_back(i);
     }
   }
 
@@ -44,13 +50,8 @@ class Described {
   }
   // The ops whose effect is `effect` on `element` (any element for remove_any).
   std::vector<std::size_t> with(Effect effect, std::uint32_t element) const {
-    std::vector<std::size_t> found;
-    for (std::size_t i = 0; i < size(); ++i) {
-      if (meaning(i).effect == effect && (effect == Effect::remove_any || meaning(i).element == element)) {
-        found.push_back(i);
-      }
-    }
-    return found;
+    const auto it = by_effect_.find({effect, effect == Effect::remove_any ? 0 : element});
+    return it == by_effect_.end() ? std::vector<std::size_t>{} : it->second;
   }
   // Whether every op of `ops` is in the core and comes after `earlier`.
   bool all_late(const std::vector<std::size_t>& ops, const Operation& earlier) const {
@@ -68,6 +69,8 @@ class Described {
   const models::Semantics& semantics_;
   std::vector<bool> in_core_;
   std::vector<const OpMeaning*> meaning_;
+  // (effect, element) -> the ops with that effect on that element (any, for remove_any)
+  std::map<std::pair<Effect, std::uint32_t>, std::vector<std::size_t>> by_effect_;
 };
 
 struct Verbs {
