@@ -15,6 +15,7 @@
 #include "answer/core_proof.hpp"
 #include "answer/edn_answer.hpp"
 #include "answer/exit_status.hpp"
+#include "answer/paragraph.hpp"
 #include "answer/report_numbers.hpp"
 #include "answer/terminal.hpp"
 #include "answer/text_files.hpp"
@@ -192,6 +193,8 @@ follow::FollowAnswer run_follow(const CheckCommandOptions& options, Format forma
                  "ones return%s; core: ops %s.%s\n",
                  grouped(lines).c_str(), options.file.c_str(), which.c_str(), where.c_str(), core.c_str(),
                  options.fail_fast ? "" : " Following on to the end (--fail-fast stops here).");
+    // Then why, in one sentence, as the report at the end will open with it.
+    if (!result.why.empty()) std::fputs(answer::fill_words(result.why, 100, "  ").c_str(), stderr);
     std::fflush(stderr);
   };
   follow::FollowAnswer answer;

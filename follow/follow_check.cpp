@@ -120,6 +120,13 @@ FollowAnswer follow_check(const FollowRequest& request, const Model& model, cons
                           " was refuted, but the whole history of its partition was found linearizable; both answers "
                           "were certified, so the reasoning that joins them is wrong: please report this history");
     }
+    // Checked on its partition alone: the others passed through the windows, settled
+    // and were dropped. So the answer lists no key verdicts (its one key, refuted,
+    // would read as the whole history's), and counts the partitions the windows saw.
+    if (model.is_partitioned() && windows) {
+      result.keys.clear();
+      result.partitions = std::max<std::size_t>(windows->partitions(), 1);
+    }
     return std::pair{std::move(history), std::move(result)};
   };
 

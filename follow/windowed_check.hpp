@@ -65,6 +65,7 @@ class WindowedCheck {
   std::uint64_t settled() const { return settled_; }
   std::uint64_t held() const { return held_; }  // ops in the windows now
   std::uint64_t crashed() const { return crashed_; }
+  std::size_t partitions() const { return windows_.size(); }  // seen so far
 
  private:
   struct Window {

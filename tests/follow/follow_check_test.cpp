@@ -195,6 +195,40 @@ TEST_SUITE("follow") {
     CHECK(answer.history.ops.size() == whole.ops.size());
   }
 
+  TEST_CASE("a keyed history refuted while followed lists no key verdicts it does not have") {
+    // The refutation is certified on the refuted key's ops alone: the answer used to
+    // list that key as the only one ("1 key, 0 linearizable, 1 not"), on a history of
+    // many. It now counts the keys the windows saw, and names the failing one.
+    Scratch scratch;
+    generators::AtomicShape shape;
+    shape.model_spec = "independent(cas-register(0))";
+    shape.keys = 6;
+    shape.operations = 300;
+    shape.processes = 4;
+    shape.violation = true;
+    shape.seed = 3;
+    const generators::GeneratedHistory generated = generators::generate_atomic_history(shape);
+    const auto model = make_model_from_spec(generated.model_spec);
+    const fs::path path = scratch.path() / "keyed.edn";
+    std::ofstream(path) << lines_of(generated.log, 0, generated.log.events.size());
+    const CheckResult expected = offline(path, *model);
+    REQUIRE(expected.verdict == Verdict::not_linearizable);
+    REQUIRE(expected.keys.size() == 6);
+    const Limits limits;
+    CheckOptions options;
+    options.limits = &limits;
+    follow::FollowRequest request;
+    request.path = path.string();
+    request.settings.idle_seconds = 0.2;
+    const follow::FollowAnswer answer = follow::follow_check(request, *model, options);
+    CHECK(answer.result.verdict == Verdict::not_linearizable);
+    CHECK(answer.result.failing_key == expected.failing_key);
+    CHECK(answer.result.failing_op == expected.failing_op);
+    CHECK(answer.result.keys.empty());
+    CHECK(answer.result.partitions == 6);
+    CHECK(answer.result.why == expected.why);
+  }
+
   TEST_CASE("--fail-fast answers with the prefix; a linearizable history holds to the end") {
     Scratch scratch;
     for (const bool violation : {true, false}) {
