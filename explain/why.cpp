@@ -116,24 +116,24 @@ std::optional<Shape> dead_end_shape(const ShapeInput& in, const CoreSummary& sum
 
 // A core too large to search: the failing op and the core's size, which is still the
 // one fact everything else rests on.
-Shape size_shape(const ShapeInput& in) {
+Shape size_shape(std::span<const Operation* const> core, const Operation* failing, const WhyWords& words) {
   Shape shape;
-  const std::string cannot = std::to_string(in.core.size()) +
+  const std::string cannot = std::to_string(core.size()) +
                              " ops of the core cannot be ordered together, whatever the other ops did (--explain "
                              "gives the facts that bind them).";
-  if (!in.failing) {
+  if (!failing) {
     // No failing op (sequential consistency has none): the core's first and last ops
     // by invocation, so that the reader knows where to look.
-    shape.name(in.core.front(), WhyRole::refused);
-    shape.name(in.core.back(), WhyRole::refused);
-    shape.sentence = "The " + std::to_string(in.core.size()) + " ops of the core, from " +
-                     in.words.named(*in.core.front()) + " to " + in.words.named(*in.core.back()) +
+    shape.name(core.front(), WhyRole::refused);
+    shape.name(core.back(), WhyRole::refused);
+    shape.sentence = "The " + std::to_string(core.size()) + " ops of the core, from " + words.named(*core.front()) +
+                     " to " + words.named(*core.back()) +
                      ", cannot be ordered together, whatever the other ops did (--explain gives the facts that "
                      "bind them).";
     return shape;
   }
-  shape.name(in.failing, WhyRole::refused);
-  shape.sentence = in.words.named(*in.failing) + " is the first result no order explains: the " + cannot;
+  shape.name(failing, WhyRole::refused);
+  shape.sentence = words.named(*failing) + " is the first result no order explains: the " + cannot;
   return shape;
 }
 
@@ -142,16 +142,21 @@ Shape size_shape(const ShapeInput& in) {
 Why explain_why(const Model& model, const CoreSummary& summary, const Operation* failing, Consistency condition) {
   Why why;
   if (summary.core.empty()) return why;
-  std::optional<RelaxedRelevance> own;
-  if (!summary.relevance) own.emplace(summary.partition_ops, model);
-  const RelaxedRelevance& relevance = summary.relevance ? *summary.relevance : *own;
+  // The shapes read the partition relaxed and described; a core too large for them
+  // (a partition left whole by --no-core, say) gets the size sentence, and describing a
+  // partition of millions of ops for it would cost about as much as its verdict did.
   const WhyWords words(model, condition);
-  const ShapeInput in{summary.core, summary.partition_ops, relevance, failing, words};
   std::optional<Shape> shape;
-  if (summary.core.size() <= kMaxListedOps) shape = register_shape(in);
-  if (!shape && summary.core.size() <= kMaxListedOps) shape = collection_shape(in);
-  if (!shape) shape = dead_end_shape(in, summary);
-  if (!shape) shape = size_shape(in);
+  if (summary.core.size() <= kMaxListedOps) {
+    std::optional<RelaxedRelevance> own;
+    if (!summary.relevance) own.emplace(summary.partition_ops, model);
+    const ShapeInput in{summary.core, summary.partition_ops, summary.relevance ? *summary.relevance : *own, failing,
+                        words};
+    shape = register_shape(in);
+    if (!shape) shape = collection_shape(in);
+    if (!shape) shape = dead_end_shape(in, summary);
+  }
+  if (!shape) shape = size_shape(summary.core, failing, words);
 
   std::string sentence = shape->sentence;
   if (!sentence.empty()) sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
