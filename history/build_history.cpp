@@ -115,7 +115,7 @@ void HistoryBuilder::add(Event&& e) {
   if (e.type == EventType::invoke) {
     ++client_invocations_;
     if (ps.has_open) {
-      const Operation& open = open_op(ps);
+      const Operation& open = open_op(p, ps);
       fail(e, "process " + std::to_string(p) + " invokes :" + shorten(e.f) + " while its :" + shorten(open.f) +
                   " invoked at " + at(open.call_pos) + " is still open (a process runs one operation at a time)");
     }
@@ -139,10 +139,10 @@ void HistoryBuilder::add(Event&& e) {
     ps.has_open = true;
     ++open_ops_;
     if (keep_ && !keep_(op)) {
-      ps.parked = std::move(op);
+      Operation& parked = parked_[p] = std::move(op);
       ops.pop_back();
       ps.open = kParked;
-      if (called_) called_(ps.parked);
+      if (called_) called_(parked);
     }
     return;
   }
@@ -153,7 +153,7 @@ void HistoryBuilder::add(Event&& e) {
     fail(e, std::string("completion (:") + (e.type == EventType::ok ? "ok" : "fail") + ") for process " +
                 std::to_string(p) + ", which has no open invocation (an op completed twice, or never invoked)");
   }
-  Operation& op = open_op(ps);
+  Operation& op = open_op(p, ps);
   if (!e.f.empty() && e.f != op.f) {
     fail(e, "completion :" + shorten(e.f) + " does not match process " + std::to_string(p) +
                 "'s open invocation :" + shorten(op.f) + " at " + at(op.call_pos));
@@ -180,7 +180,10 @@ void HistoryBuilder::add(Event&& e) {
       break;
     case EventType::invoke: break;
   }
-  if (ps.open == kParked && ended_) ended_(std::move(ps.parked));
+  if (ps.open == kParked) {
+    if (ended_) ended_(std::move(op));
+    parked_.erase(p);
+  }
 }
 
 void HistoryBuilder::note_ignored(const Event& e) {

@@ -5,8 +5,12 @@
 #include "history/edn_history_reader.hpp"
 
 #include "history/edn_chars.hpp"
+#include "history/flat_op_map.hpp"
 #include "history/op_map_fields.hpp"
 #include "history/op_map_lines.hpp"
+#include "history/scan_room.hpp"
+
+#include <cstring>
 
 namespace ariadne {
 
@@ -38,11 +42,17 @@ std::string describe_value(const Value& value) {
 }
 
 std::optional<EventType> event_type_named(std::string_view name) {
-  if (name == "invoke") return EventType::invoke;
-  if (name == "ok") return EventType::ok;
-  if (name == "fail") return EventType::fail;
-  if (name == "info") return EventType::info;
-  return std::nullopt;
+  // Once per event: compares of constant sizes, inlined.
+  const char* const s = name.data();
+  switch (name.size()) {
+    case 2: return std::memcmp(s, "ok", 2) == 0 ? std::optional(EventType::ok) : std::nullopt;
+    case 4:
+      if (std::memcmp(s, "fail", 4) == 0) return EventType::fail;
+      if (std::memcmp(s, "info", 4) == 0) return EventType::info;
+      return std::nullopt;
+    case 6: return std::memcmp(s, "invoke", 6) == 0 ? std::optional(EventType::invoke) : std::nullopt;
+    default: return std::nullopt;
+  }
 }
 
 EventType event_type_from_edn(const Value& type, SourcePos pos, const std::string& source) {
@@ -157,7 +167,26 @@ void read_edn_history(std::string_view text, const std::string& source, EventSin
   if (reader.at_end()) return;
   const SourcePos first = reader.position();
   if (const auto sequence = reader.open_collection("[(")) {
+    // Knossos' histories are one vector of op maps, mostly one to a line: each op map
+    // that starts and ends on one line is the fast path's (flat_op_map.hpp), which
+    // declines what it does not read exactly as read_op_map() would, and the general
+    // reader goes on after it. The line's end is searched for once per line, not per
+    // op map, so a vector written on one long line is scanned once.
+    FlatOpMapReader fast;
+    std::size_t line_end = 0;
+    Event event;
     while (reader.more_items(*sequence)) {
+      const std::size_t at = reader.offset();
+      if (plan.fast && text[at] == '{') {
+        if (at >= line_end) line_end = find_line_end(text, at, plan.limits);
+        const SourcePos pos = reader.position();
+        if (const std::size_t used = fast.read_op_map(text.substr(at, line_end - at), pos, event)) {
+          sink.add(std::move(event));
+          reader.seek(at + used, {pos.line, pos.column + static_cast<std::uint32_t>(used)});
+          sink.passed(reader.offset());
+          continue;
+        }
+      }
       sink.add(read_op_map(reader, source));
       sink.passed(reader.offset());
     }

@@ -528,6 +528,8 @@ Value Reader::read_keyword(SourcePos start) {
   if (name[0] == ':') fail(start, "invalid keyword ':" + std::string(name) + "' (auto-resolved keywords are not EDN)");
   // A history's few keywords (:process, :type, :invoke ...) come round every line: a
   // cheap look at a small cache by length and end bytes answers most without hashing.
+  // Made at the first keyword: a reader whose ops all take the fast path reads none.
+  if (recent_keywords_.empty()) recent_keywords_.resize(kRecentKeywords);
   Value& recent = recent_keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
                                     static_cast<unsigned char>(name.back())) %
                                    recent_keywords_.size()];

@@ -136,7 +136,8 @@ class Reader {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, Value, NameHash, std::equal_to<>> keywords_;
-  std::vector<Value> recent_keywords_ = std::vector<Value>(256);
+  static constexpr std::size_t kRecentKeywords = 256;
+  std::vector<Value> recent_keywords_;  // kRecentKeywords once the first keyword is read
   // Keys and values recur too ("k17", "v3 "), but a history may hold millions of
   // distinct strings, so they share through a small direct-mapped cache rather than
   // an interning table that would grow with the file (recent_values.hpp, the fast

@@ -29,15 +29,23 @@ struct FlatOpMapReader::Cursor {
   const char* p;
   const char* end;
 
+  // The loops run on local copies: a char read may alias the cursor itself, so a loop
+  // on the members would store the cursor back at every byte.
   void skip_space() {
-    while (p < end && is_line_space(static_cast<unsigned char>(*p))) ++p;
+    const char* q = p;
+    const char* const stop = end;
+    while (q < stop && is_line_space(static_cast<unsigned char>(*q))) ++q;
+    p = q;
   }
   char peek() const { return p < end ? *p : '\0'; }
   // The token starting here, up to the next terminator (or the line's end).
   std::string_view token() {
-    const char* begin = p;
-    while (p < end && !edn::is_terminator(static_cast<unsigned char>(*p))) ++p;
-    return {begin, static_cast<std::size_t>(p - begin)};
+    const char* const begin = p;
+    const char* q = p;
+    const char* const stop = end;
+    while (q < stop && !edn::is_terminator(static_cast<unsigned char>(*q))) ++q;
+    p = q;
+    return {begin, static_cast<std::size_t>(q - begin)};
   }
 };
 
@@ -146,34 +154,46 @@ bool FlatOpMapReader::read_value(Cursor& at, Value& out, int depth) {
   }
 }
 
+std::size_t FlatOpMapReader::read_op_map(std::string_view text, SourcePos pos, Event& event) {
+  Cursor at{text.data(), text.data() + text.size()};
+  if (at.p == at.end || *at.p != '{') return 0;
+  ++at.p;
+  OpMapFields fields;
+  for (;;) {
+    at.skip_space();
+    if (at.p == at.end) return 0;
+    if (*at.p == '}') break;
+    if (*at.p != ':') return 0;  // keys other than keywords are rare
+    ++at.p;
+    if (at.peek() == ':') return 0;
+    const std::string_view name = at.token();
+    // The fields' own names are valid ones: only another key's is looked at.
+    const OpMapFields::Field field = OpMapFields::field_named(name);
+    if (field == OpMapFields::Field::other && (name.size() > kScanChunk || !edn::is_valid_name(name))) return 0;
+    at.skip_space();
+    if (at.p == at.end || *at.p == '}') return 0;  // an odd number of forms
+    Value value;
+    if (!read_value(at, value, 1)) return 0;
+    fields.set(field, std::move(value));
+  }
+  ++at.p;  // the closing brace
+  if (!fields.complete()) return 0;
+  event = std::move(fields).finish(pos, {});
+  return static_cast<std::size_t>(at.p - text.data());
+}
+
 FlatOpMapReader::Line FlatOpMapReader::read_line(std::string_view text, std::uint32_t line, Event& event) {
   Cursor at{text.data(), text.data() + text.size()};
   at.skip_space();
   if (at.p == at.end || *at.p == ';') return Line::empty;
   if (*at.p != '{') return Line::declined;
-  const SourcePos pos{line, static_cast<std::uint32_t>(at.p - text.data() + 1)};
-  ++at.p;
-  OpMapFields fields;
-  for (;;) {
-    at.skip_space();
-    if (at.p == at.end) return Line::declined;
-    if (*at.p == '}') break;
-    if (*at.p != ':') return Line::declined;  // keys other than keywords are rare
-    ++at.p;
-    if (at.peek() == ':') return Line::declined;
-    const std::string_view name = at.token();
-    if (name.size() > kScanChunk || !edn::is_valid_name(name)) return Line::declined;
-    at.skip_space();
-    if (at.p == at.end || *at.p == '}') return Line::declined;  // an odd number of forms
-    Value value;
-    if (!read_value(at, value, 1)) return Line::declined;
-    fields.set(OpMapFields::field_named(name), std::move(value));
-  }
-  ++at.p;  // the closing brace
+  const auto column = static_cast<std::size_t>(at.p - text.data());
+  // A declined line may leave `event` filled: the caller reads it only on Line::event.
+  const std::size_t used = read_op_map(text.substr(column), {line, static_cast<std::uint32_t>(column + 1)}, event);
+  if (used == 0) return Line::declined;
+  at.p += used;
   at.skip_space();
   if (at.p != at.end && *at.p != ';') return Line::declined;  // another form on the line
-  if (!fields.complete()) return Line::declined;
-  event = std::move(fields).finish(pos, {});
   return Line::event;
 }
 

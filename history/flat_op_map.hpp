@@ -41,6 +41,12 @@ class FlatOpMapReader {
   // follow it.
   Line read_line(std::string_view text, std::uint32_t line, Event& event);
 
+  // Reads the op map `text` starts with, which must end within `text` (the rest of its
+  // line, or less): returns the bytes it took, through the closing brace, or 0 to
+  // decline. `pos` is the brace's place, for Event::pos. What follows the op map is the
+  // caller's: how op maps inside a vector, as Knossos writes histories, are read.
+  std::size_t read_op_map(std::string_view text, SourcePos pos, Event& event);
+
   // Reads the values of a Jepsen log line after its prefix: process, :type, :f and
   // an optional value, then anything (Jepsen's error annotations). Declines what the
   // general reader might read otherwise or refuse.

@@ -57,21 +57,22 @@ class HistoryBuilder final : public EventSink {
   std::uint64_t client_invocations() const { return client_invocations_; }
 
  private:
-  // ProcessState::open of an operation keep_only() dropped: it waits in `parked`.
+  // ProcessState::open of an operation keep_only() dropped: it waits in parked_.
   static constexpr std::size_t kParked = SIZE_MAX;
   struct ProcessState {
     std::size_t open = 0;  // index into ops of the open operation (or kParked), when has_open
     bool has_open = false;
     bool crashed = false;
     SourcePos crashed_at;
-    Operation parked;  // the open operation keep_only() does not keep, until it completes
   };
 
   [[noreturn]] void fail(const Event& event, const std::string& message) const;
   void note_ignored(const Event& event);
   ProcessState& process_state(std::int64_t process);
 
-  Operation& open_op(ProcessState& ps) { return ps.open == kParked ? ps.parked : history_.ops[ps.open]; }
+  Operation& open_op(std::int64_t process, const ProcessState& ps) {
+    return ps.open == kParked ? parked_[process] : history_.ops[ps.open];
+  }
 
   const Model& model_;
   std::function<bool(const Operation&)> keep_;
@@ -87,6 +88,10 @@ class HistoryBuilder final : public EventSink {
   static constexpr std::int64_t kDenseProcesses = 1 << 16;
   std::vector<ProcessState> dense_processes_;
   std::unordered_map<std::int64_t, ProcessState> processes_;
+  // The open operations keep_only() does not keep, by process, until they complete:
+  // apart from ProcessState, which stays a few words (a history may use 65,536 dense
+  // process ids, and most reads keep every operation).
+  std::unordered_map<std::int64_t, Operation> parked_;
   std::unordered_map<std::string, std::size_t> ignored_at_;  // process's EDN -> index in history_.ignored
 };
 

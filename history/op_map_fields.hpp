@@ -6,6 +6,7 @@
 
 #include "history/edn_history_reader.hpp"
 
+#include <cstring>
 #include <optional>
 
 namespace ariadne {
@@ -16,14 +17,20 @@ class OpMapFields {
  public:
   enum class Field : std::uint8_t { process, type, f, value, key, index, timestamp, other };
 
+  // Every key of every op map comes through here: the size picks the candidate, and a
+  // memcmp of a constant size, which the compiler turns into a word compare or two.
   static Field field_named(std::string_view name) {
+    const char* const s = name.data();
     switch (name.size()) {
-      case 1: return name == "f" ? Field::f : Field::other;
-      case 3: return name == "key" ? Field::key : Field::other;
-      case 4: return name == "type" ? Field::type : Field::other;
-      case 5: return name == "value" ? Field::value : name == "index" ? Field::index : Field::other;
-      case 7: return name == "process" ? Field::process : Field::other;
-      case 9: return name == "timestamp" ? Field::timestamp : Field::other;
+      case 1: return s[0] == 'f' ? Field::f : Field::other;
+      case 3: return std::memcmp(s, "key", 3) == 0 ? Field::key : Field::other;
+      case 4: return std::memcmp(s, "type", 4) == 0 ? Field::type : Field::other;
+      case 5:
+        return std::memcmp(s, "value", 5) == 0   ? Field::value
+               : std::memcmp(s, "index", 5) == 0 ? Field::index
+                                                 : Field::other;
+      case 7: return std::memcmp(s, "process", 7) == 0 ? Field::process : Field::other;
+      case 9: return std::memcmp(s, "timestamp", 9) == 0 ? Field::timestamp : Field::other;
       default: return Field::other;
     }
   }

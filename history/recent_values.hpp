@@ -34,6 +34,9 @@ class RecentValues {
       out = Value::keyword(std::string(name));
       return true;
     }
+    // The tables are made at their first use: a reader that meets no keyword (or no
+    // string) pays nothing for them, and many readers of small files meet none.
+    if (keywords_.empty()) keywords_.resize(kKeywords);
     Slot<kSharedNameMax>& slot = keywords_[(name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 +
                                             static_cast<unsigned char>(name.back())) %
                                            kKeywords];
@@ -48,6 +51,7 @@ class RecentValues {
   Value string(std::string_view content) {
     if (content.size() > kSharedStringMax) return Value::string(std::string(content));
     const std::uint64_t h = hash(content);
+    if (strings_.empty()) strings_.resize(kStringsMin);
     Slot<kSharedStringMax>* slot = &strings_[h & (strings_.size() - 1)];
     if (!slot->holds(content, h)) {
       // A reader of a small file never fills a large table, and making one costs
@@ -103,8 +107,8 @@ class RecentValues {
   static constexpr std::size_t kKeywords = 256;
   static constexpr std::size_t kStringsMin = 256;  // powers of 4 times this
   static constexpr std::size_t kStringsMax = 4096;
-  std::vector<Slot<kSharedNameMax>> keywords_ = std::vector<Slot<kSharedNameMax>>(kKeywords);
-  std::vector<Slot<kSharedStringMax>> strings_ = std::vector<Slot<kSharedStringMax>>(kStringsMin);
+  std::vector<Slot<kSharedNameMax>> keywords_;   // kKeywords slots, from the first keyword
+  std::vector<Slot<kSharedStringMax>> strings_;  // kStringsMin slots or more, from the first string
   std::size_t misses_ = 0;
 };
 

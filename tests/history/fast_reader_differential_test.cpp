@@ -186,6 +186,24 @@ TEST_SUITE("history") {
         "{:process 0, :type :invoke, :f :write, :value 1\n",
         "[" + a + b + "]\n",
         "[" + a + "]\n" + b,
+        // Op maps inside a vector, as Knossos writes them: the fast path reads each op
+        // map that ends on its line, the general reader what lies between them.
+        "[" + a + " " + b + "]",
+        "(" + a + b + ")",
+        "[{:process 0, :type :invoke, :f :write, :value 1}{:process 0, :type :ok, :f :write, :value 1}]",
+        "[{:process 0, :type :invoke, :f :write, :value 1} {:process 0, :type :ok, :f :write, :value 1}]\n",
+        "[{:process 0, :type :invoke, :f :write, :value 1}, ; a comment\n " + b + "]",
+        "[" + a + " {:process 0, :type :ok,\n :f :write, :value 1}]\n",     // a map spanning lines
+        "[" + a + " #_" + b + b + "]",                                      // a discarded op map
+        "[" + a + " #foo {:process 0, :type :ok, :f :write, :value 1}]",    // a tagged one
+        "[{:process 0, :type :invoke, :f :write, :value 1.5}\n" + b + "]",  // a float: declined
+        "[{:process 0, :type :invoke, :f :write, :value 1}x]",
+        "[{:process 0, :type :invoke, :f :write, :value 1}]x",
+        "[{:process 0, :type :invoke, :f :write, :value 1}\n",  // no closing bracket
+        "[{:process 0, :type :invoke, :f :write, :value 1}}]",
+        "[{:process 0, :type :invoke, :f :write :value 1}]",  // an odd map
+        "[{:process 0, :type :invoke, :f :write, :value \"two\nlines\"}]",
+        "[\n  {:process 0, :type :invoke, :f :write, :value 1}\n  " + b + "]",  // indented
         "\n\n" + a + "(" + b,
         "INFO  jepsen.util - 0\t:invoke\t:read\tnil\nINFO  jepsen.util - 0\t:ok\t:read\t3\n",
         "INFO  jepsen.util - 0\t:invoke\t:cas\t[1 2]\nINFO  jepsen.util - 0\t:info\t:cas\t:timed-out\n",
