@@ -7,6 +7,7 @@
 
 #include "models/semantics.hpp"
 
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -16,6 +17,12 @@ namespace ariadne::models {
 // Whether `v` is the keyword, string or symbol `name`: EDN histories write :read,
 // JSON ones "read", and both mean the same micro-op.
 bool is_named(const Value& v, std::string_view name);
+
+// Whether `op` is the operation `f` (op.f == f): the models ask it of every op, and
+// inlined with a literal the compare is a size test and a word or two.
+inline bool is_f(const Operation& op, std::string_view f) {
+  return op.f.size() == f.size() && std::memcmp(op.f.data(), f.data(), f.size()) == 0;
+}
 
 // A vector or list of exactly two elements, e.g. a cas value [old new].
 bool is_pair(const Value& v);

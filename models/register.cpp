@@ -16,6 +16,9 @@ namespace ariadne::models {
 
 namespace {
 
+// Histories up to this many ops get unique_values_out_of_reach()'s glance.
+constexpr std::size_t kGlanceOps = 4096;
+
 class RegisterModel final : public BuiltinModel {
  public:
   RegisterModel(std::string_view name, bool with_cas, Value init)
@@ -28,8 +31,8 @@ class RegisterModel final : public BuiltinModel {
   }
 
   std::optional<std::string> check_operation(const Operation& op) const override {
-    if (op.f == "read" || op.f == "write") return std::nullopt;
-    if (with_cas_ && op.f == "cas") {
+    if (is_f(op, "read") || is_f(op, "write")) return std::nullopt;
+    if (with_cas_ && is_f(op, "cas")) {
       if (value_matters(op) && !is_pair(op.value)) return bad_value(op, "[old new]");
       return std::nullopt;
     }
@@ -44,6 +47,32 @@ class RegisterModel final : public BuiltinModel {
     compiled.reserve(ops.size());
     for (const Operation* op : ops) compiled.push_back(translate(*op, values));
     return std::make_unique<CompiledRegister>(std::move(values), std::move(compiled), initial);
+  }
+
+  // The unique-value test declines a register history in which a value is written
+  // twice (search/unique_register.cpp, classify()); most of Knossos' are such, and
+  // describing every op (semantics()) only to learn that cost a small history a fifth
+  // of its check. The same decline at a glance: the first op, in op order, whose
+  // written value an earlier op wrote too (crashed writes count, failed ops do not),
+  // named as the test names it. nullopt when the glance cannot tell: no value written
+  // twice, or an op translate() would make impossible, which the test would refute.
+  std::optional<std::string> unique_values_out_of_reach(std::span<const Operation* const> ops) const override {
+    // A large history is what the test is for, and nearly always has its values
+    // written once: a glance would be a second pass over it.
+    if (ops.size() > kGlanceOps) return std::nullopt;
+    ValueTable written;
+    for (const Operation* op : ops) {
+      const Value* value = written_value(*op);
+      if (value == nullptr) {
+        if (translate_kind(*op) == RegisterStep::never) return std::nullopt;
+        continue;
+      }
+      const std::size_t before = written.size();
+      if (written.intern(*value); written.size() == before) {
+        return "value " + test_name(ops, *value) + " is written twice";
+      }
+    }
+    return std::nullopt;
   }
 
   // The same reading as translate(), in the encoder's terms.
@@ -91,17 +120,57 @@ class RegisterModel final : public BuiltinModel {
     // effect anywhere is its meaning.
     if (op.status == OpStatus::failed) return {RegisterStep::any};
     const bool crashed = op.status == OpStatus::crashed;
-    if (op.f == "read") {
+    if (is_f(op, "read")) {
       if (crashed || op.value.is_nil()) return {RegisterStep::any};
       return {RegisterStep::read, values.intern(op.value)};
     }
-    if (op.f == "write") return {RegisterStep::write, values.intern(op.value)};
-    if (with_cas_ && op.f == "cas" && is_pair(op.value)) {
+    if (is_f(op, "write")) return {RegisterStep::write, values.intern(op.value)};
+    if (with_cas_ && is_f(op, "cas") && is_pair(op.value)) {
       const auto& old_new = op.value.elements();
       return {RegisterStep::cas, values.intern(old_new[0]), values.intern(old_new[1])};
     }
     // check_operation rejects these before any search; an unvetted one cannot happen.
     return {RegisterStep::never};
+  }
+
+  // The kind translate() gives `op`, without interning anything.
+  RegisterStep translate_kind(const Operation& op) const {
+    if (op.status == OpStatus::failed) return RegisterStep::any;
+    if (is_f(op, "read"))
+      return op.status == OpStatus::crashed || op.value.is_nil() ? RegisterStep::any : RegisterStep::read;
+    if (is_f(op, "write")) return RegisterStep::write;
+    if (with_cas_ && is_f(op, "cas") && is_pair(op.value)) return RegisterStep::cas;
+    return RegisterStep::never;
+  }
+
+  // The value `op` writes in translate()'s reading, or nullptr.
+  const Value* written_value(const Operation& op) const {
+    switch (translate_kind(op)) {
+      case RegisterStep::write: return &op.value;
+      case RegisterStep::cas: return &op.value.elements()[1];
+      default: return nullptr;
+    }
+  }
+
+  // How the unique-value test names `value` (Semantics::value_name): by the first value
+  // equal to it that semantics() interns, in its order ([1 2] and (1 2) are equal).
+  std::string test_name(std::span<const Operation* const> ops, const Value& value) const {
+    if (init_ == value) return init_.to_edn();
+    for (const Operation* op : ops) {
+      switch (translate_kind(*op)) {
+        case RegisterStep::read:
+        case RegisterStep::write:
+          if (op->value == value) return op->value.to_edn();
+          break;
+        case RegisterStep::cas:
+          for (const Value& part : op->value.elements()) {
+            if (part == value) return part.to_edn();
+          }
+          break;
+        default: break;
+      }
+    }
+    return value.to_edn();
   }
 
   bool with_cas_;

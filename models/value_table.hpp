@@ -8,8 +8,8 @@
 
 #include <ariadne/value.hpp>
 
+#include <algorithm>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace ariadne::models {
@@ -17,23 +17,54 @@ namespace ariadne::models {
 class ValueTable {
  public:
   std::uint32_t intern(const Value& value) {
-    auto [it, inserted] = ids_.try_emplace(value, static_cast<std::uint32_t>(values_.size()));
-    if (inserted) values_.push_back(value);
-    return it->second;
+    // Open addressing over (hash, id) pairs: no node per value, and a probe compares
+    // Values only when the hashes agree. Most tables hold a few dozen values.
+    if ((values_.size() + 1) * 2 > slots_.size()) grow();
+    const std::uint64_t hash = value.hash() | 1;  // 0 marks an empty slot
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = slot_of(hash, mask);; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.hash == 0) {
+        slot = {hash, static_cast<std::uint32_t>(values_.size())};
+        values_.push_back(value);
+        return slot.id;
+      }
+      if (slot.hash == hash && values_[slot.id] == value) return slot.id;
+    }
   }
 
   const Value& at(std::uint32_t id) const { return values_[id]; }
   std::size_t size() const { return values_.size(); }
 
-  // An estimate: the vector, one hash node per value, and the bucket array. Shared
-  // payloads of composite values belong to the history and are not counted.
-  std::size_t memory_bytes() const {
-    constexpr std::size_t kNodeBytes = sizeof(Value) + sizeof(std::uint32_t) + 2 * sizeof(void*);
-    return values_.capacity() * sizeof(Value) + ids_.size() * kNodeBytes + ids_.bucket_count() * sizeof(void*);
-  }
+  // An estimate: the values and the slots. Shared payloads of composite values belong
+  // to the history and are not counted.
+  std::size_t memory_bytes() const { return values_.capacity() * sizeof(Value) + slots_.capacity() * sizeof(Slot); }
 
  private:
-  std::unordered_map<Value, std::uint32_t, ValueHash> ids_;
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t id = 0;
+  };
+
+  // Value::hash of an integer is little more than the integer: mixed, so that small
+  // consecutive values spread over the slots.
+  static std::size_t slot_of(std::uint64_t hash, std::size_t mask) {
+    return static_cast<std::size_t>((hash * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+  }
+
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(16, 2 * slots_.size()));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.hash == 0) continue;
+      std::size_t i = slot_of(slot.hash, mask);
+      while (slots_[i].hash != 0) i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;  // a power of two, at most half full
   std::vector<Value> values_;
 };
 
