@@ -23,6 +23,11 @@
 // table. Measured on a 2,000-op stack history under --memory-limit 512MiB: one
 // table's doubling took 40 ms and the arena's 23 ms, and the next would have taken
 // twice that, past the 100 ms a limit may be overrun by.
+//
+// A small search (most histories of tens of ops) stores a few dozen configurations:
+// the table starts as one shard and splits into kShards when that one would grow past
+// kSplitSlots, so a small search allocates one table, not one per shard it touches
+// (a 48-op history's check spent a fifth of its time in the allocator before).
 #pragma once
 
 #include "base/hash.hpp"
@@ -31,7 +36,6 @@
 #include <ariadne/model.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -82,8 +86,8 @@ class ConfigCache {
   bool insert_keyed(std::uint64_t hash, StateId state, const std::uint64_t* key, std::size_t key_words,
                     const std::uint64_t* crashed) {
     hash |= 1;  // 0 marks an empty slot
-    Shard& shard = shards_[hash >> kShardShift];
-    make_room(shard, key_words);
+    make_room(hash, key_words);
+    Shard& shard = shard_of(hash);  // another one if make_room() split the table
     const std::size_t mask = shard.slots.size() - 1;
     for (std::size_t i = slot_of(hash, mask);; i = (i + 1) & mask) {
       Slot& s = shard.slots[i];
@@ -103,10 +107,7 @@ class ConfigCache {
   }
 
   void clear() {
-    for (Shard& shard : shards_) {
-      std::vector<Slot>().swap(shard.slots);
-      shard.groups = 0;
-    }
+    std::vector<Shard>(1).swap(shards_);
     slot_bytes_ = 0;
     required_.clear();
     crashed_.clear();
@@ -119,6 +120,8 @@ class ConfigCache {
   static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
   static constexpr unsigned kShardShift = 64 - kShardBits;  // the top bits pick the shard, the low ones the slot
   static constexpr std::size_t kFirstShardSlots = 16;
+  // The one shard of a small table splits into kShards rather than grow past this.
+  static constexpr std::size_t kSplitSlots = 1024;
 
   // Bit 0 of a stored hash is always set, so the slot is picked by the bits above it.
   static std::size_t slot_of(std::uint64_t hash, std::size_t mask) { return (hash >> 1) & mask; }
@@ -189,20 +192,49 @@ class ConfigCache {
     return true;
   }
 
-  // Makes sure the next insert into `shard` finds a free slot and arena room within
-  // the byte limit, emptying the whole table (an eviction) when it would not.
-  void make_room(Shard& shard, std::size_t key_words) {
+  Shard& shard_of(std::uint64_t hash) { return shards_.size() == 1 ? shards_[0] : shards_[hash >> kShardShift]; }
+
+  // Makes sure the next insert of `hash` finds a free slot in its shard and arena room
+  // within the byte limit, emptying the whole table (an eviction) when it would not.
+  // The one shard of a small table that must grow past kSplitSlots is split instead.
+  void make_room(std::uint64_t hash, std::size_t key_words) {
+    Shard& shard = shard_of(hash);
     const std::size_t slots = shard.slots.size();
     const bool slots_grow = (shard.groups + 1) * 2 > slots;
-    const std::size_t growth = (slots_grow ? std::max(2 * slots, kFirstShardSlots) * sizeof(Slot) : 0) +
-                               required_.growth_bytes(key_words) +
+    const bool split = slots_grow && shards_.size() == 1 && 2 * slots > kSplitSlots;
+    const std::size_t slot_growth = !slots_grow ? 0
+                                    : split     ? kShards * kFirstShardSlots * sizeof(Slot)
+                                                : std::max(2 * slots, kFirstShardSlots) * sizeof(Slot);
+    const std::size_t growth = slot_growth + required_.growth_bytes(key_words) +
                                (crashed_words_ ? crashed_.growth_bytes(crashed_words_ + 1) : 0);
     if (growth == 0) return;
     if (bytes() + growth > byte_limit_) {
       clear();
       ++evictions_;
+    } else if (split) {
+      split_shards();  // the hash's shard is another one now, made below if new
     }
-    if ((shard.groups + 1) * 2 > shard.slots.size()) grow(shard);
+    Shard& target = shard_of(hash);
+    if ((target.groups + 1) * 2 > target.slots.size()) grow(target);
+  }
+
+  // The one shard's groups spread over kShards shards by the hash's top bits (at most
+  // kSplitSlots / 2 groups, a few each); a shard is made at its first group, as ever.
+  void split_shards() {
+    std::vector<Shard> one;
+    one.swap(shards_);
+    shards_.resize(kShards);
+    slot_bytes_ = 0;
+    for (const Slot& s : one[0].slots) {
+      if (s.hash == 0) continue;
+      Shard& shard = shards_[s.hash >> kShardShift];
+      if ((shard.groups + 1) * 2 > shard.slots.size()) grow(shard);
+      const std::size_t mask = shard.slots.size() - 1;
+      std::size_t i = slot_of(s.hash, mask);
+      while (shard.slots[i].hash != 0) i = (i + 1) & mask;
+      shard.slots[i] = s;
+      ++shard.groups;
+    }
   }
 
   void grow(Shard& shard) {
@@ -224,8 +256,8 @@ class ConfigCache {
   bool counts_ = false;  // see use_counts()
   std::size_t byte_limit_ = SIZE_MAX;
   std::uint64_t evictions_ = 0;
-  std::array<Shard, kShards> shards_;
-  std::size_t slot_bytes_ = 0;  // every shard's slots
+  std::vector<Shard> shards_ = std::vector<Shard>(1);  // one, or kShards once split
+  std::size_t slot_bytes_ = 0;                         // every shard's slots
   models::ChunkArena<std::uint64_t> required_;
   models::ChunkArena<std::uint64_t> crashed_;
 };

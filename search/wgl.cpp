@@ -135,6 +135,7 @@
 // anywhere in their intervals, and their orders made distinct strings, each a
 // configuration of its own, though no get would ever tell them apart: forgotten,
 // they are one, and 5,000 ops with 5% crashed went from 11 s to 0.5 s.
+#include "base/hash.hpp"
 #include "base/limits_ledger.hpp"
 #include "models/semantics.hpp"
 #include "search/config_cache.hpp"
@@ -144,7 +145,6 @@
 #include <algorithm>
 #include <bit>
 #include <optional>
-#include <random>
 #include <unordered_map>
 
 namespace ariadne::search {
@@ -158,6 +158,8 @@ constexpr std::uint64_t kMaxEvictions = 16;
 constexpr std::uint32_t kDeadEndsBeforeObservers = 4096;
 // Twins invoked and returned before an op, kept per op (see "Symmetry of completed ops").
 constexpr std::size_t kMaxTwinsAhead = 8;
+// Stack frames reserved up front (see the constructor).
+constexpr std::size_t kReservedFrames = 1024;
 // The lookahead looks at required ops invoked before this many returns of pending
 // ops, not only at the enabled ones (see "Lookahead").
 constexpr std::uint32_t kLookaheadReturns = 8;
@@ -242,14 +244,17 @@ class Wgl final : public SegmentSearch {
     observer_table_ = std::move(start.observers);
     // Completed ops take the first words of the bitset, crashed ops the rest; only the
     // completed ones feed the hash, so subsuming configurations share a probe run.
-    std::mt19937_64 rng(0x5eed);
+    // Zobrist keys: splitmix64's stream (base/hash.hpp), a few instructions a key where
+    // seeding a Mersenne twister cost more than a small history's whole search.
+    std::uint64_t zobrist_seed = 0x5eed;
     zobrist_.resize(sub.ops.size(), 0);
     bit_of_.resize(sub.ops.size());
     std::uint32_t next_required = 0, next_crashed = static_cast<std::uint32_t>(required_words_ * 64);
     for (std::uint32_t i = 0; i < sub.ops.size(); ++i) {
       if (sub.ops[i]->must_take_effect()) {
         bit_of_[i] = next_required++;
-        zobrist_[i] = rng();
+        zobrist_seed += base::kGoldenGamma;
+        zobrist_[i] = base::splitmix64(zobrist_seed);
       } else {
         bit_of_[i] = next_crashed++;
       }
@@ -259,6 +264,10 @@ class Wgl final : public SegmentSearch {
     state_ = start.initial ? *start.initial : compiled_->initial();
     root_state_ = state_;
     cursor_ = first_entry();
+    // A linearizable history's stack holds every op at the end: room for a small one's
+    // at once, not a doubling at every power of two (a large one's grows as needed).
+    stack_.reserve(std::min<std::size_t>(sub.ops.size(), kReservedFrames));
+    succ_pool_.reserve(std::min<std::size_t>(2 * sub.ops.size(), 2 * kReservedFrames));
     account_memory();
   }
 
@@ -359,8 +368,14 @@ class Wgl final : public SegmentSearch {
       points.push_back({sub_.ops[i]->call, i, true});
       points.push_back({sub_.ops[i]->ret, i, false});
     }
-    // Crashed returns all sit at kNever; their relative order does not matter.
-    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
+    // Crashed returns all sit at kNever; their relative order does not matter. Ties
+    // keep the order the points were made in (an op's call before its return, ops in
+    // index order), as a stable sort would, without its buffer.
+    std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+      if (a.time != b.time) return a.time < b.time;
+      if (a.op != b.op) return a.op < b.op;
+      return a.is_call && !b.is_call;
+    });
     nodes_.resize(2 * n + 1);
     head_ = static_cast<std::int32_t>(2 * n);
     std::vector<std::int32_t>& call_node = call_entry_;

@@ -123,3 +123,48 @@ TEST_CASE("config cache: keys of their own length, told apart by their first wor
     }
   }
 }
+
+TEST_CASE("config cache: what went in before the one table split into shards is still found after") {
+  // The table starts as one shard and splits when that would grow past a thousand
+  // slots: every configuration stored before, across and after the split stays found.
+  constexpr std::size_t kRequiredWords = 2;
+  for (const std::size_t crashed_words : {0, 1}) {
+    CAPTURE(crashed_words);
+    ConfigCache cache(kRequiredWords, crashed_words);
+    std::mt19937_64 rng(11);
+    std::vector<std::vector<std::uint64_t>> stored;
+    std::vector<std::uint64_t> hashes;
+    for (int i = 0; i < 5000; ++i) {
+      std::vector<std::uint64_t> words(kRequiredWords + crashed_words);
+      for (auto& w : words) w = rng();
+      const std::uint64_t hash = ConfigCache::hash(words[0], 3);
+      REQUIRE(cache.insert(hash, 3, words.data()));
+      stored.push_back(words);
+      hashes.push_back(hash);
+      const std::size_t earlier = rng() % stored.size();
+      REQUIRE_FALSE(cache.insert(hashes[earlier], 3, stored[earlier].data()));
+    }
+    for (std::size_t k = 0; k < stored.size(); ++k) REQUIRE_FALSE(cache.insert(hashes[k], 3, stored[k].data()));
+    CHECK(cache.evictions() == 0);
+  }
+}
+
+TEST_CASE("config cache: a byte limit reached at the split evicts, and the table goes on") {
+  constexpr std::size_t kRequiredWords = 1;
+  ConfigCache cache(kRequiredWords, 0);
+  // Room for the one shard's largest table and its arena, not for the shards after it.
+  cache.set_byte_limit(std::size_t{56} << 10);
+  std::mt19937_64 rng(5);
+  std::vector<std::uint64_t> word(1);
+  for (int i = 0; i < 3000; ++i) {
+    word[0] = rng();
+    const std::uint64_t hash = ConfigCache::hash(word[0], 0);
+    REQUIRE(cache.insert(hash, 0, word.data()));
+    // Found again, unless making room for it (as for any insert) emptied the table.
+    const std::uint64_t evictions = cache.evictions();
+    const bool again = cache.insert(hash, 0, word.data());
+    REQUIRE(again == (cache.evictions() != evictions));
+    REQUIRE(cache.bytes() <= (std::size_t{56} << 10));
+  }
+  CHECK(cache.evictions() > 0);
+}
