@@ -310,9 +310,10 @@ int run_corpus_command(const CorpusCommandOptions& options) {
   const std::size_t run_size = shard ? shard_row_count(all_rows.size(), *shard) : all_rows.size();
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(run_size, 1)));
   CheckOptions check_options = make_check_options(options.limits, jobs > 1 ? 1 : 0);
-  // A corpus run compares verdicts; shrinking every refuted row to a minimal core
-  // would only cost time (`check` on a row gives it).
+  // A corpus run compares verdicts; describing every refuted row (its failing op, a
+  // minimal core, the explanation) would only cost time (`check` on a row gives it).
   check_options.minimal_core = false;
+  check_options.verdict_only = true;
   check_options.consistency = consistency;
 
   ReportScope scope;
@@ -329,6 +330,7 @@ int run_corpus_command(const CorpusCommandOptions& options) {
     if (error) throw UsageError("--certify: cannot create " + certify_dir->string() + ": " + error.message());
     // A certificate is the minimal core, not the whole failing partition.
     check_options.minimal_core = true;
+    check_options.verdict_only = false;
   }
 
   const InterruptScope interrupt;

@@ -63,7 +63,7 @@ CheckResult check(const History& history, const Model& model, const CheckOptions
   if (inner) {
     return portfolio::check_independent(history, model, *inner, options);
   }
-  CheckResult result = portfolio::decide(history, model, options, /*describe_refuted=*/true);
+  CheckResult result = portfolio::decide(history, model, options, /*describe_refuted=*/!options.verdict_only);
   if (!independent_inner_model(model) && every_value_a_key_tuple(history)) {
     result.hint = independent_hint(model);
     // A refutation of such a history most likely says only that: first.

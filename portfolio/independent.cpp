@@ -180,7 +180,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     CheckResult again;
     if (refutations[f]) {
       again = answers[f];
-      describe_refutation(*refutations[f], inner, full, limits, again);
+      if (!options.verdict_only) describe_refutation(*refutations[f], inner, full, limits, again);
     } else {
       again = check(key.history, inner, full);
     }

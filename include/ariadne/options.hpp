@@ -38,6 +38,10 @@ struct CheckOptions {
   double core_seconds = 0;
   // Not linearizable: also find the longest linearizable prefix and its order.
   bool prefix = false;
+  // The verdict alone: a refutation, confirmed as ever, is not described (no failing
+  // op, core, explanation or sentence), which can cost many times the verdict.
+  // `ariadne corpus` sets it, since it compares verdicts.
+  bool verdict_only = false;
   // The command's limits (limits.hpp), shared with the phases around the check
   // (reading before it, proofs and reports after it). When set, its deadline, cancel
   // flag and memory limit replace timeout_seconds, cancel and memory_limit above, and
