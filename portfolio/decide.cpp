@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,6 +44,38 @@ void unconfirmed(CheckResult& result, const Limits& limits, const Refutation& re
 CheckResult decide_distrusting(const History& history, const Model& model, const CheckOptions& options,
                                bool describe_refuted, std::optional<Refutation>* kept, std::vector<Engine> distrusted,
                                std::vector<std::string> dropped);
+
+// A refuted partition's refutation and its confirmation, and when that was done.
+struct ConfirmedRefutation {
+  Refutation refutation;
+  Confirmation confirmation;
+  Clock::time_point at;
+};
+
+// Partition p's refutation, its ops moved out of p (a partition can hold 10^6 ops, and
+// a refuted one is not searched again), confirmed (confirmation.hpp).
+ConfirmedRefutation confirm_partition(Partition& p, const Model& model, const CheckOptions& options,
+                                      const Limits& limits, const search::StopSignal& check_limits) {
+  ConfirmedRefutation c;
+  Refutation& refutation = c.refutation;
+  refutation.partition = describe_partition(model, p);
+  refutation.sub = std::move(p.sub);
+  refutation.winner = p.answer.winner;
+  refutation.steps = p.answer.steps;
+  refutation.refuting_ops = std::move(p.answer.refuting_ops);
+  refutation.limits = check_limits;
+  if (keeps_real_time(refutation.sub.consistency)) {
+    refutation.relevance = std::make_shared<const refute::RelaxedRelevance>(refutation.sub.ops, model);
+  }
+  // Confirmed before it is reported, as part of the verdict: a limit reached later, in
+  // the core or the proof, then leaves a confirmed verdict standing. Confirming costs
+  // about a verdict more when neither the engine nor the model's seeds name a
+  // violation, a small part of what the core costs after it.
+  const std::uint64_t memory_limit = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
+  c.confirmation = confirm_refutation(refutation, model, memory_limit, /*whole=*/true);
+  c.at = Clock::now();
+  return c;
+}
 
 }  // namespace
 
@@ -100,7 +133,21 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
     }
   }
 
-  const Schedule schedule_done = schedule(parts, model, options, limits, engine, distrusted);
+  // Each refutation that is the first in order so far is confirmed by the worker that
+  // found it, while the partitions before it may still run: the first confirmed is
+  // when the verdict is known (verdict_ms), whichever key is reported in the end.
+  std::vector<std::optional<ConfirmedRefutation>> confirmed(parts.size());
+  std::mutex confirmed_mutex;
+  std::optional<Clock::time_point> first_confirmed;
+  const RefutedHook on_refuted = [&](std::size_t i, const search::StopSignal& check_limits) {
+    ConfirmedRefutation c = confirm_partition(parts[i], model, options, limits, check_limits);
+    const std::lock_guard lock(confirmed_mutex);
+    if (c.confirmation.answer == Confirmation::Answer::confirmed && (!first_confirmed || c.at < *first_confirmed)) {
+      first_confirmed = c.at;
+    }
+    confirmed[i] = std::move(c);
+  };
+  const Schedule schedule_done = schedule(parts, model, options, limits, engine, distrusted, on_refuted);
   result.race.withdrawals = dropped;
   result.dropped_answers = dropped;
   result.peak_search_bytes = schedule_done.peak_search_bytes;
@@ -126,30 +173,18 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
                                    p.answer.race.withdrawals.end());
   }
 
-  // A refutation is final whatever else happened; report the first partition refuted.
-  // The partitions are not needed after this: the refuted one's ops move into its
-  // refutation rather than being copied (a partition can hold 10^6 ops).
-  for (Partition& p : parts) {
+  // A refutation is final whatever else happened; report the first partition refuted
+  // in order (the scheduler's rule, kMinGrace in scheduler.cpp).
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Partition& p = parts[i];
     if (p.answer.outcome != Outcome::not_linearizable) continue;
     result.verdict = Verdict::not_linearizable;
     if (p.answer.winner) result.engine = engine_name(*p.answer.winner);
     if (!p.answer.race.entrants.empty()) result.race.entrants = p.answer.race.entrants;
-    Refutation refutation;
-    refutation.partition = describe_partition(model, p);
-    refutation.sub = std::move(p.sub);
-    refutation.winner = p.answer.winner;
-    refutation.steps = p.answer.steps;
-    refutation.refuting_ops = std::move(p.answer.refuting_ops);
-    refutation.limits = schedule_done.limits;
-    if (keeps_real_time(refutation.sub.consistency)) {
-      refutation.relevance = std::make_shared<const refute::RelaxedRelevance>(refutation.sub.ops, model);
-    }
-    // Confirmed before it is reported, as part of the verdict (confirmation.hpp): a
-    // limit reached later, in the core or the proof, then leaves a confirmed verdict
-    // standing. Confirming costs about a verdict more when neither the engine nor the
-    // model's seeds name a violation, a small part of what the core costs after it.
-    const std::uint64_t memory_limit = limits.memory_limit() > 0 ? limits.memory_limit() : options.memory_limit;
-    const Confirmation confirmation = confirm_refutation(refutation, model, memory_limit, /*whole=*/true);
+    // Confirmed by the scheduler's hook, or here if the hook did not run for it.
+    if (!confirmed[i]) confirmed[i] = confirm_partition(p, model, options, limits, schedule_done.limits);
+    Refutation& refutation = confirmed[i]->refutation;
+    const Confirmation& confirmation = confirmed[i]->confirmation;
     if (confirmation.answer == Confirmation::Answer::contradicted) {
       if (!refutation.winner)
         throw InternalError("a refutation no engine made was contradicted" + refutation.partition);
@@ -176,8 +211,13 @@ CheckResult decide_distrusting(const History& history, const Model& model, const
     if (splits_by_key(model, options.consistency)) result.failing_partition = p.key.to_edn();
     // The confirmed violation seeds the core, unless it is the whole partition.
     if (confirmation.refuted.size() < refutation.sub.ops.size()) refutation.refuting_ops = confirmation.refuted;
-    refutation.verdict_time = Clock::now() - started;
-    result.verdict_ms = std::chrono::duration<double, std::milli>(refutation.verdict_time).count();
+    // The verdict was known when the first refutation was confirmed, which may be a
+    // key after this one: the wait for the keys before it only chose the key reported.
+    // The budgets of the failing-op search and the core go by this key's own time,
+    // which says how hard its partition is.
+    refutation.verdict_time = confirmed[i]->at - started;
+    result.verdict_ms =
+        std::chrono::duration<double, std::milli>(first_confirmed.value_or(confirmed[i]->at) - started).count();
     if (describe_refuted) {
       describe_refutation(refutation, model, options, limits, result);
     } else if (kept && options.limits) {

@@ -120,10 +120,19 @@ CheckResult check_independent(const History& history, const Model& model, const 
   });
   std::mutex failure_mutex;
   std::exception_ptr failure;
+  // When the first key was refuted (its refutation confirmed within decide()): the
+  // verdict is known then, though every key is decided for its own verdict and the
+  // key reported is the first refuted in order of appearance.
+  std::optional<Clock::time_point> first_refuted_at;
   for_each_index(keys.size(), options.jobs, [&](std::size_t n) {
     const std::size_t i = largest_first[n];
     try {
       answers[i] = decide_key(keys[i].history, inner, per_key, refutations[i]);
+      if (answers[i].verdict == Verdict::not_linearizable) {
+        const auto now = Clock::now();
+        const std::lock_guard lock(failure_mutex);
+        if (!first_refuted_at || now < *first_refuted_at) first_refuted_at = now;
+      }
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
       if (!failure) failure = std::current_exception();
@@ -169,7 +178,7 @@ CheckResult check_independent(const History& history, const Model& model, const 
     const std::size_t f = refuted.front();
     const KeyHistory& key = keys[f];
     result.verdict = Verdict::not_linearizable;
-    result.verdict_ms = ms_between(started, Clock::now());
+    result.verdict_ms = ms_between(started, first_refuted_at.value_or(Clock::now()));
     result.failing_key = key.key.to_edn();
     result.engine = answers[f].engine;
     result.race.entrants = answers[f].race.entrants;

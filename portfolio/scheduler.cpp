@@ -32,6 +32,13 @@ constexpr std::size_t kEagerHelpersOps = 20'000;
 // run, check --merge, names too): as long again as the check took to find the
 // refutation, at least this, and never more than a quarter of the time left before
 // the deadline, which the core still needs.
+// The rule for the key reported, with or without a core: the first refuted key in
+// order of first appearance among the keys decided when the grace ends. Every key
+// before it was then found linearizable; a key before it still undecided at the end
+// of the grace is the one case where runs (and check --merge over key shards) may
+// name different keys, with the same verdict. The grace is not part of the verdict:
+// the first refutation is confirmed as soon as it is found (RefutedHook), which is
+// when the verdict is known; the grace delays only the report, by at most its bound.
 constexpr std::chrono::milliseconds kMinGrace{1000};
 
 // Marks an engine running for the progress line while it lives.
@@ -65,11 +72,12 @@ class Scheduler {
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
   Scheduler(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-            Engine engine, std::span<const Engine> distrusted)
+            Engine engine, std::span<const Engine> distrusted, const RefutedHook& on_refuted)
       : parts_(parts),
         model_(model),
         limits_(limits),
         engine_(engine),
+        on_refuted_(on_refuted),
         memory_(limits.memory_limit() > 0 ? limits.memory_limit() : kNoMemoryLimit, &limits),
         history_(parts.size()) {
     for (const Engine e : distrusted) distrust(e);
@@ -185,7 +193,8 @@ class Scheduler {
         if (failure_.empty()) failure_ = e.what();
         o = Outcome::engine_failed;
       }
-      std::lock_guard lock(mutex_);
+      bool newly_first = false;
+      std::unique_lock lock(mutex_);
       --in_flight_;
       p.answer.outcome = o;
       switch (o) {
@@ -211,7 +220,7 @@ class Scheduler {
         case Outcome::not_linearizable:
           if (p.run.engine) p.answer.refuting_ops = p.run.engine->refuting_ops();
           p.run.engine.reset();
-          refuted(i);
+          newly_first = refuted(i);
           break;
         case Outcome::stopped: {
           const StopSignal::Why why = p.run.engine ? p.run.engine->stop_reason() : p.run.race_stop_reason;
@@ -220,6 +229,25 @@ class Scheduler {
         }
       }
       if (o != Outcome::undecided && first_refuted_ != kNone && !earlier_pending()) decided_.store(true);
+      changed_.notify_all();
+      if (newly_first && on_refuted_) {
+        // Outside the lock: the other workers go on with the partitions before this
+        // one while it is confirmed. No worker touches a refuted partition again.
+        lock.unlock();
+        run_hook(i);
+      }
+    }
+  }
+
+  // The caller's hook on partition i; what it throws ends the check as an engine's
+  // exception does (run() rethrows it as an InternalError after the join).
+  void run_hook(std::size_t i) {
+    try {
+      on_refuted_(i, limits());
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex_);
+      if (failure_.empty()) failure_ = e.what();
+      decided_.store(true);
       changed_.notify_all();
     }
   }
@@ -230,12 +258,13 @@ class Scheduler {
   // each is decided or the grace runs out (kMinGrace): the report is then the same
   // whatever order the workers happened to decide the partitions in, and the same as
   // check --merge's over key shards.
-  void refuted(std::size_t i) {
-    if (i >= first_refuted_) return;
+  // Returns whether i is now the first refuted partition in order.
+  bool refuted(std::size_t i) {
+    if (i >= first_refuted_) return false;
     const bool first = first_refuted_ == kNone;
     first_refuted_ = i;
     for (std::size_t j = i + 1; j < parts_.size(); ++j) parts_[j].run.settled->store(true);
-    if (!first || !earlier_pending()) return;
+    if (!first || !earlier_pending()) return true;
     const auto now = std::chrono::steady_clock::now();
     auto grace = std::max<std::chrono::steady_clock::duration>(kMinGrace, now - started_);
     if (limits_.deadline() != std::chrono::steady_clock::time_point::max()) {
@@ -244,6 +273,7 @@ class Scheduler {
     // The partitions still running see the grace end at their next poll (StopSignal::
     // decided_after), and come back to a queue the workers then leave.
     grace_end_.store((now + grace).time_since_epoch().count());
+    return true;
   }
 
   // Whether the check is over: a refutation has no earlier partition left to wait
@@ -422,6 +452,7 @@ class Scheduler {
   const Model& model_;
   const Limits& limits_;
   Engine engine_;
+  const RefutedHook& on_refuted_;
   std::atomic<std::uint32_t> distrusted_{0};  // engines never run again, a bit per Engine
   search::MemoryBudget memory_;
   std::vector<History> history_;  // per partition, built when a race certifies one
@@ -443,8 +474,8 @@ class Scheduler {
 }  // namespace
 
 Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-                  Engine engine, std::span<const Engine> distrusted) {
-  Scheduler scheduler(parts, model, options, limits, engine, distrusted);
+                  Engine engine, std::span<const Engine> distrusted, const RefutedHook& on_refuted) {
+  Scheduler scheduler(parts, model, options, limits, engine, distrusted, on_refuted);
   scheduler.run();
   return {.peak_search_bytes = scheduler.peak_bytes(), .limits = scheduler.limits()};
 }

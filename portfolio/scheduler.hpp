@@ -22,6 +22,7 @@
 #include "search/search_engine.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -40,7 +41,14 @@ struct Schedule {
 // or a certificate did not hold (a bug).
 // `distrusted`: engines whose refutation a confirmation contradicted in this check
 // (confirmation.hpp); the race runs without them.
+// `on_refuted(i)`: called once for each partition i that becomes the first refuted in
+// order so far, on the worker that refuted it, with no lock held, while the partitions
+// before it may still run (the grace, see scheduler.cpp): the caller confirms the
+// refutation there, so that the verdict is known as soon as any key is refuted, and
+// the wait for earlier keys only settles which key is reported. Its limits are the
+// check's own (Schedule::limits).
+using RefutedHook = std::function<void(std::size_t, const search::StopSignal& limits)>;
 Schedule schedule(std::vector<Partition>& parts, const Model& model, const CheckOptions& options, const Limits& limits,
-                  Engine engine, std::span<const Engine> distrusted = {});
+                  Engine engine, std::span<const Engine> distrusted = {}, const RefutedHook& on_refuted = {});
 
 }  // namespace ariadne::portfolio
