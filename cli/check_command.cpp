@@ -252,7 +252,8 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
                  "Not linearizable: say in words which ops conflict, the real-time facts binding them, and why "
                  "no order works");
   check.add_flag("--no-core", options.no_core,
-                 "Not linearizable: report the failing partition instead of shrinking it to a minimal core");
+                 "Not linearizable: report the failing partition instead of shrinking it to a minimal core (a keyed "
+                 "history's check then returns with its first refuted key, not waiting for the keys before it)");
   check
       .add_option("--core-budget", options.core_budget,
                   "Not linearizable: how long shrinking the core may take before a core not yet minimal is "

@@ -32,13 +32,16 @@ constexpr std::size_t kEagerHelpersOps = 20'000;
 // run, check --merge, names too): as long again as the check took to find the
 // refutation, at least this, and never more than a quarter of the time left before
 // the deadline, which the core still needs.
-// The rule for the key reported, with or without a core: the first refuted key in
+// The rule for the key reported when a core is asked for: the first refuted key in
 // order of first appearance among the keys decided when the grace ends. Every key
 // before it was then found linearizable; a key before it still undecided at the end
 // of the grace is the one case where runs (and check --merge over key shards) may
 // name different keys, with the same verdict. The grace is not part of the verdict:
 // the first refutation is confirmed as soon as it is found (RefutedHook), which is
-// when the verdict is known; the grace delays only the report, by at most its bound.
+// when the verdict is known; the grace delays only the core, by at most its bound.
+// Without a core (--no-core, corpus rows) there is no grace: the check returns with
+// the first refutation, naming the first refuted key in order among those decided by
+// then, which may be a later key than a run with a core names.
 constexpr std::chrono::milliseconds kMinGrace{1000};
 
 // Marks an engine running for the progress line while it lives.
@@ -92,6 +95,9 @@ class Scheduler {
     }
     // check() has bounded options.jobs by the command's jobs.
     workers_ = std::min<std::size_t>(options.jobs ? options.jobs : limits.jobs(), parts_.size());
+    // The grace chooses which key's core is shrunk and reported; a check that shrinks
+    // none (--no-core, corpus rows) returns with its verdict instead.
+    grace_for_earlier_ = options.minimal_core && !options.verdict_only;
   }
 
   // The calling thread starts alone; helpers are started only once some partition
@@ -265,6 +271,10 @@ class Scheduler {
     first_refuted_ = i;
     for (std::size_t j = i + 1; j < parts_.size(); ++j) parts_[j].run.settled->store(true);
     if (!first || !earlier_pending()) return true;
+    if (!grace_for_earlier_) {
+      decided_.store(true);
+      return true;
+    }
     const auto now = std::chrono::steady_clock::now();
     auto grace = std::max<std::chrono::steady_clock::duration>(kMinGrace, now - started_);
     if (limits_.deadline() != std::chrono::steady_clock::time_point::max()) {
@@ -469,6 +479,7 @@ class Scheduler {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::string failure_;
   std::size_t workers_ = 1;
+  bool grace_for_earlier_ = true;  // see the constructor
 };
 
 }  // namespace
