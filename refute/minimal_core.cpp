@@ -180,6 +180,8 @@ class Minimiser {
     std::size_t next = 0;
     std::size_t size = 1;
     while (next < order.size()) {
+      // As in shrink_on(): the looks may answer every candidate without polling.
+      if (stop_.check() != search::StopSignal::Why::none) return false;
       std::vector<bool> candidate = keep_;
       std::size_t taken = 0;
       std::size_t end = next;
@@ -269,6 +271,10 @@ class Minimiser {
     } counted{switchable, switchable_decisions_};
     for (std::uint32_t i = static_cast<std::uint32_t>(ops_.size()); i-- > 0;) {
       if (!keep_[i]) continue;
+      // Polled here, not only where a look leaves a candidate open: a mutex's sweep
+      // answers every candidate (relaxed_mutex.hpp), and on a 20,000-op history the
+      // pass would otherwise run on for seconds after a signal.
+      if (stop_.check() != search::StopSignal::Why::none) return false;
       std::vector<bool> candidate = keep_;
       candidate[i] = false;
       const RelaxedHistory relaxed = checker_.relaxed_of(candidate);

@@ -3,6 +3,7 @@
 #include "encoder/encode.hpp"
 #include "refute/decision_race.hpp"
 #include "refute/relaxed_closure.hpp"
+#include "refute/relaxed_mutex.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/solver_engine.hpp"
 
@@ -78,10 +79,7 @@ RelaxedDecision RelaxedChecker::decide(const std::vector<bool>& keep) {
 
 RelaxedDecision RelaxedChecker::decide_quickly(const RelaxedHistory& relaxed,
                                                std::optional<std::chrono::steady_clock::duration> budget) {
-  if (RelaxedDecision look = look_by_closure(relaxed, stop_, memory_limit_);
-      look.verdict != RelaxedVerdict::undecided) {
-    return look;
-  }
+  if (RelaxedDecision look = this->look(relaxed); look.verdict != RelaxedVerdict::undecided) return look;
   search::StopSignal within = stop_;
   if (budget) within.deadline = std::min(within.deadline, std::chrono::steady_clock::now() + *budget);
   if (worth_encoding(relaxed)) {
@@ -101,6 +99,13 @@ RelaxedDecision RelaxedChecker::decide_quickly(const RelaxedHistory& relaxed,
     if (!unsupported || decision.verdict != RelaxedVerdict::undecided) return decision;
   }
   return decide_by_search(relaxed, 0, within, memory_limit_, false);
+}
+
+RelaxedDecision RelaxedChecker::look(const RelaxedHistory& relaxed) {
+  if (RelaxedDecision swept = decide_mutex_by_sweep(relaxed, *relevance_); swept.verdict != RelaxedVerdict::undecided) {
+    return swept;
+  }
+  return look_by_closure(relaxed, stop_, memory_limit_);
 }
 
 RelaxedDecision RelaxedChecker::search_until_stopped(const RelaxedHistory& relaxed, const search::StopSignal& stop,
@@ -181,6 +186,10 @@ RelaxedDecision RelaxedChecker::decide_by_solver(const RelaxedHistory& relaxed, 
 RelaxedDecision RelaxedChecker::decide_by_search(const RelaxedHistory& relaxed, std::uint64_t step_budget,
                                                  const search::StopSignal& stop, std::uint64_t memory_limit,
                                                  bool closure_first) {
+  // The sweep decides a mutex's relaxed history exactly, whatever called the search.
+  if (RelaxedDecision swept = decide_mutex_by_sweep(relaxed, *relevance_); swept.verdict != RelaxedVerdict::undecided) {
+    return swept;
+  }
   if (closure_first) {
     if (RelaxedDecision look = look_by_closure(relaxed, stop, memory_limit);
         look.verdict != RelaxedVerdict::undecided) {

@@ -91,8 +91,8 @@ class RelaxedChecker {
 
   // The solver first, for its hint.
   RelaxedDecision decide(const std::vector<bool>& keep);
-  // The closure look first (relaxed_closure.hpp), which settles most core questions
-  // of register histories in microseconds; then the native search and the solver
+  // The looks first (look()), which settle most core questions of register and mutex
+  // histories in microseconds; then the native search and the solver
   // racing each other (decision_race.hpp): some relaxed histories take WGL a second
   // and CDCL a millisecond, others the other way round.
   // With `budget`, gives up (undecided) after that long.
@@ -111,8 +111,10 @@ class RelaxedChecker {
   RelaxedDecision decide_by_search_only(const RelaxedHistory& relaxed, std::uint64_t step_budget) {
     return decide_by_search(relaxed, step_budget, stop_, memory_limit_, true);
   }
-  // The closure look alone (relaxed_closure.hpp).
-  RelaxedDecision look(const RelaxedHistory& relaxed) { return look_by_closure(relaxed, stop_, memory_limit_); }
+  // The looks that need no search: a mutex's sweep (relaxed_mutex.hpp), which decides
+  // its relaxed histories exactly in microseconds; else the closure look
+  // (relaxed_closure.hpp).
+  RelaxedDecision look(const RelaxedHistory& relaxed);
   // Whether the closure look still applies to this partition.
   bool closure_applies() const { return closure_applies_; }
   std::uint64_t decisions() const { return decisions_; }
