@@ -30,6 +30,16 @@ std::vector<std::uint32_t> merge_chains(const std::vector<std::vector<ChainLink>
     std::size_t chain;
     bool operator>(const Head& o) const { return key != o.key ? key > o.key : call > o.call; }
   };
+  // One chain (a history of one object, most of them) merges into itself.
+  const auto non_empty = [](const std::vector<ChainLink>& chain) { return !chain.empty(); };
+  if (std::count_if(chains.begin(), chains.end(), non_empty) <= 1) {
+    std::vector<std::uint32_t> order;
+    for (const auto& chain : chains) {
+      order.reserve(order.size() + chain.size());
+      for (const ChainLink& link : chain) order.push_back(link.id);
+    }
+    return order;
+  }
   std::size_t total = 0;
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
   for (std::size_t c = 0; c < chains.size(); ++c) {
