@@ -22,7 +22,7 @@ TIDY_DIRS = base|history|models|search|encoder|certify|solvers|engines|refute|ex
 
 .PHONY: all deps debian-deps npm-deps configure build run test test-quick test-debug tidy lint-js \
         fuzz-configure fuzz-build fuzz-smoke fuzz \
-        bench bench-engines bench-cores bench-unique bench-readers bench-sequential bench-frontier clean
+        bench bench-engines bench-cores bench-unique bench-readers bench-sequential bench-frontier bench-small clean
 
 all: build
 
@@ -134,6 +134,12 @@ fuzz: fuzz-build
 
 bench: build
 	@scripts/bench.py --ariadne $(ARIADNE)
+
+# Small and keyed histories (docs/performance.md, "Small histories"): Knossos' corpus,
+# 10,000 generated histories of 6 to 20 ops, Porcupine's kv and etcd logs, the mutex
+# core. OLD=path/to/another/ariadne measures a second build alternately with this one.
+bench-small: build
+	@scripts/bench_small.py --ariadne $(ARIADNE) --cache $(BUILD)/small-cache $(if $(OLD),--old $(OLD))
 
 # Each engine alone and the race, side by side: crash storms, Porcupine's c50-bad per
 # key, and the race's cost on the easy corpora. Takes about 20 minutes (timeouts of 60 s).

@@ -114,7 +114,8 @@ TEST_CASE("a keyed history's verdict comes with the first key refuted; the repor
     CHECK_MESSAGE(r.verdict_ms * 4 < r.elapsed_ms, r.verdict_ms, " ms of ", r.elapsed_ms);
     for (const bool verdict_only : {false, true}) {
       CAPTURE(verdict_only);
-      const auto fast = check(h, *model, CheckOptions{.jobs = jobs, .minimal_core = false, .verdict_only = verdict_only});
+      const auto fast =
+          check(h, *model, CheckOptions{.jobs = jobs, .minimal_core = false, .verdict_only = verdict_only});
       REQUIRE(fast.verdict == Verdict::not_linearizable);
       CHECK(fast.failing_partition == "\"b\"");
       CHECK_MESSAGE(fast.elapsed_ms * 4 < r.elapsed_ms, fast.elapsed_ms, " ms against ", r.elapsed_ms);
