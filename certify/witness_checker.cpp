@@ -141,8 +141,11 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
   for (std::uint32_t i = 0; i < part.size(); ++i) {
     next.clear();
     for (StateId s : states) compiled->step(s, i, next);
-    std::sort(next.begin(), next.end());
-    next.erase(std::unique(next.begin(), next.end()), next.end());
+    // One state in, one out: the common step of a deterministic model, nothing to merge.
+    if (next.size() > 1) {
+      std::sort(next.begin(), next.end());
+      next.erase(std::unique(next.begin(), next.end()), next.end());
+    }
     if (next.empty()) {
       return cannot_take_effect(model, *part[i], compiled->describe_state(states.front()), states.size());
     }

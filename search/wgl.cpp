@@ -233,12 +233,13 @@ class Wgl final : public SegmentSearch {
         stop_(stop),
         compiled_(std::move(start.compiled)),
         model_index_(std::move(start.model_index)),
-        required_words_((count_required(sub) + 63) / 64),
-        bits_(required_words_ + (sub.ops.size() - count_required(sub) + 63) / 64, 0),
+        required_count_(count_required(sub)),
+        required_words_((required_count_ + 63) / 64),
+        bits_(required_words_ + (sub.ops.size() - required_count_ + 63) / 64, 0),
         cache_(required_words_, bits_.size() - required_words_) {
     // Without crashed ops there is nothing to put second, and a second scan at every
     // dead end would only cost time.
-    required_first_ = count_required(sub) < sub.ops.size();
+    required_first_ = required_count_ < sub.ops.size();
     build_list();
     build_symmetry_classes();
     count_crashed_by_class();
@@ -1041,6 +1042,7 @@ class Wgl final : public SegmentSearch {
   const StopSignal& stop_;
   std::shared_ptr<CompiledModel> compiled_;
   std::vector<std::uint32_t> model_index_;  // op -> index the model was compiled for; empty: the same
+  std::size_t required_count_;              // ops that must take effect
   std::size_t required_words_;
   std::vector<std::uint64_t> bits_;
   std::uint64_t bits_hash_ = 0;
