@@ -124,13 +124,15 @@ TEST_SUITE("limits") {
   }
 
   TEST_CASE("check: SIGTERM during the minimal core keeps the verdict and says the core was cut short, exit 143") {
-    // A 20,000-op mutex history with one planted violation: the verdict comes in a
-    // fraction of a second, shrinking its core to 1,827 ops takes about 45 s. (A
-    // 400-op kv history served until its core became a 3-op seed found in 0.1 ms.)
+    // A 40,000-op mutex history with one planted violation: the verdict comes in a
+    // fraction of a second, shrinking its core takes about 7 s (a 20,000-op one's took
+    // 45 s until the mutex's questions were swept, then 1.5 s: too close to the signal,
+    // which comes as the core's phase begins). (A 400-op kv history served until its
+    // core became a 3-op seed found in 0.1 ms.)
     TempDir dir;
     const std::string mutex =
         generated(dir, "mutex.edn",
-                  {"atomic", "--model", "mutex", "--ops", "20000", "--processes", "10", "--violation", "--seed", "2"});
+                  {"atomic", "--model", "mutex", "--ops", "40000", "--processes", "10", "--violation", "--seed", "2"});
     const Interrupted r = interrupt_during({"check", mutex, "--model", "mutex", "--json", "--core-budget", "60"},
                                            "the minimal core", SIGTERM);
     CHECK(r.seconds < kBound);
