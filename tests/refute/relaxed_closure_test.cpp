@@ -11,15 +11,16 @@
 #include "refute/relaxed_history.hpp"
 #include "support/history_builder.hpp"
 #include "support/random_history.hpp"
+#include "support/relaxed_replay.hpp"
 
 #include <doctest/doctest.h>
 
-#include <map>
 #include <random>
 
 using namespace ariadne;
 using testing::EventScript;
 using testing::I;
+using testing::replay_relaxed_witness;
 
 namespace {
 
@@ -29,17 +30,6 @@ constexpr std::size_t kBytes = std::size_t{1} << 28;
 Verdict brute(const History& relaxed, const Model& model) {
   const CheckOptions options{.engine = Engine::brute, .timeout_seconds = 20, .jobs = 1, .minimal_core = false};
   return check(relaxed, model, options).verdict;
-}
-
-// The look's witness (ids of the partition's ops) as ids of `relaxed` as a History,
-// replayed there; an empty string when it replays.
-std::string replay(const refute::RelaxedHistory& relaxed, const History& as_history, const Model& model,
-                   const std::vector<std::uint32_t>& witness) {
-  std::map<std::uint32_t, std::uint32_t> relaxed_id;
-  for (std::size_t r = 0; r < relaxed.ops.size(); ++r) relaxed_id[relaxed.original_id[r]] = relaxed.ops[r].id;
-  std::vector<std::uint32_t> order;
-  for (const std::uint32_t id : witness) order.push_back(relaxed_id.at(id));
-  return verify_linearization(as_history, model, order).value_or("");
 }
 
 struct Tally {
@@ -70,7 +60,7 @@ Tally check_model(const std::string& spec, int histories, std::uint64_t seed) {
     switch (look.decision.verdict) {
       case refute::RelaxedVerdict::linearizable: {
         ++tally.ordered;
-        CHECK(replay(relaxed, as_history, *model, look.decision.linearization) == "");
+        CHECK(replay_relaxed_witness(relaxed, as_history, *model, look.decision.linearization) == "");
         CHECK(brute(as_history, *model) == Verdict::linearizable);
         break;
       }
@@ -142,7 +132,7 @@ TEST_SUITE("explain") {
     const search::StopSignal no_stop;
     const refute::ClosureDecision enough = refute::decide_by_closure(relaxed, *model, no_stop, kSteps, kBytes);
     REQUIRE(enough.decision.verdict == refute::RelaxedVerdict::linearizable);
-    CHECK(replay(relaxed, relaxed.as_history("relaxed"), *model, enough.decision.linearization) == "");
+    CHECK(replay_relaxed_witness(relaxed, relaxed.as_history("relaxed"), *model, enough.decision.linearization) == "");
 
     // Reading a value nobody writes is refuted outright.
     EventScript never;

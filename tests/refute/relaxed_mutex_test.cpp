@@ -11,31 +11,21 @@
 #include "refute/relevant_relaxed.hpp"
 #include "support/history_builder.hpp"
 #include "support/random_history.hpp"
+#include "support/relaxed_replay.hpp"
 
 #include <doctest/doctest.h>
 
-#include <map>
 #include <random>
 
 using namespace ariadne;
 using testing::EventScript;
+using testing::replay_relaxed_witness;
 
 namespace {
 
 Verdict decide_by(Engine engine, const History& relaxed, const Model& model) {
   const CheckOptions options{.engine = engine, .timeout_seconds = 20, .jobs = 1, .minimal_core = false};
   return check(relaxed, model, options).verdict;
-}
-
-// The sweep's witness (ids of the partition's ops) replayed on `relaxed` as a History;
-// an empty string when it replays.
-std::string replay(const refute::RelaxedHistory& relaxed, const History& as_history, const Model& model,
-                   const std::vector<std::uint32_t>& witness) {
-  std::map<std::uint32_t, std::uint32_t> relaxed_id;
-  for (std::size_t r = 0; r < relaxed.ops.size(); ++r) relaxed_id[relaxed.original_id[r]] = relaxed.ops[r].id;
-  std::vector<std::uint32_t> order;
-  for (const std::uint32_t id : witness) order.push_back(relaxed_id.at(id));
-  return verify_linearization(as_history, model, order).value_or("");
 }
 
 struct Tally {
@@ -70,7 +60,7 @@ Tally compare(Engine engine, int histories, int max_operations, int processes, s
       REQUIRE(swept.verdict != refute::RelaxedVerdict::undecided);
       if (swept.verdict == refute::RelaxedVerdict::linearizable) {
         ++tally.ordered;
-        CHECK(replay(relaxed, as_history, *model, swept.linearization) == "");
+        CHECK(replay_relaxed_witness(relaxed, as_history, *model, swept.linearization) == "");
         CHECK(decide_by(engine, as_history, *model) == Verdict::linearizable);
       } else {
         ++tally.refuted;
