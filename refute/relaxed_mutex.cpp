@@ -49,7 +49,7 @@ struct Pending {
   bool operator>(const Pending& other) const { return ret > other.ret; }
 };
 
-using EarliestReturnFirst = std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>;
+using EarliestReturnFirst = std::priority_queue<Pending, std::vector<Pending>, std::greater<>>;
 
 // The order replays: acquires and releases alternate from the free lock, every op that
 // must take effect is in it once, and no op comes after one that returned before its
