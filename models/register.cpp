@@ -116,30 +116,27 @@ class RegisterModel final : public BuiltinModel {
 
  private:
   RegisterOp translate(const Operation& op, ValueTable& values) const {
-    // A :fail pair never happened; should an engine still be handed one, taking no
-    // effect anywhere is its meaning.
-    if (op.status == OpStatus::failed) return {RegisterStep::any};
-    const bool crashed = op.status == OpStatus::crashed;
-    if (is_f(op, "read")) {
-      if (crashed || op.value.is_nil()) return {RegisterStep::any};
-      return {RegisterStep::read, values.intern(op.value)};
+    switch (const RegisterStep kind = translate_kind(op)) {
+      case RegisterStep::read:
+      case RegisterStep::write: return {kind, values.intern(op.value)};
+      case RegisterStep::cas: {
+        const auto& old_new = op.value.elements();
+        return {kind, values.intern(old_new[0]), values.intern(old_new[1])};
+      }
+      default: return {kind};
     }
-    if (is_f(op, "write")) return {RegisterStep::write, values.intern(op.value)};
-    if (with_cas_ && is_f(op, "cas") && is_pair(op.value)) {
-      const auto& old_new = op.value.elements();
-      return {RegisterStep::cas, values.intern(old_new[0]), values.intern(old_new[1])};
-    }
-    // check_operation rejects these before any search; an unvetted one cannot happen.
-    return {RegisterStep::never};
   }
 
   // The kind translate() gives `op`, without interning anything.
   RegisterStep translate_kind(const Operation& op) const {
+    // A :fail pair never happened; should an engine still be handed one, taking no
+    // effect anywhere is its meaning. A crashed read, or a read of nil, reveals nothing.
     if (op.status == OpStatus::failed) return RegisterStep::any;
     if (is_f(op, "read"))
       return op.status == OpStatus::crashed || op.value.is_nil() ? RegisterStep::any : RegisterStep::read;
     if (is_f(op, "write")) return RegisterStep::write;
     if (with_cas_ && is_f(op, "cas") && is_pair(op.value)) return RegisterStep::cas;
+    // check_operation rejects the rest before any search; an unvetted one cannot happen.
     return RegisterStep::never;
   }
 
