@@ -106,6 +106,29 @@ class ConfigCache {
     }
   }
 
+  // Whether the configuration is present, or one that subsumes it: what
+  // insert_keyed() would return false for, without inserting it.
+  bool contains_keyed(std::uint64_t hash, StateId state, const std::uint64_t* key, std::size_t key_words,
+                      const std::uint64_t* crashed) const {
+    hash |= 1;
+    const Shard& shard = shards_.size() == 1 ? shards_[0] : shards_[hash >> kShardShift];
+    if (shard.slots.empty()) return false;
+    const std::size_t mask = shard.slots.size() - 1;
+    for (std::size_t i = slot_of(hash, mask);; i = (i + 1) & mask) {
+      const Slot& s = shard.slots[i];
+      if (s.hash == 0) return false;
+      if (s.hash == hash && s.state == state &&
+          (key_words == 0 || (s.required[0] == key[0] &&
+                              std::memcmp(s.required + 1, key + 1, (key_words - 1) * sizeof(std::uint64_t)) == 0))) {
+        if (crashed_words_ == 0) return true;
+        for (const std::uint64_t* e = s.head; e != nullptr; e = next_of(e)) {
+          if (subset(e + 1, crashed, crashed_words_)) return true;
+        }
+        return false;
+      }
+    }
+  }
+
   void clear() {
     std::vector<Shard>(1).swap(shards_);
     slot_bytes_ = 0;

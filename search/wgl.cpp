@@ -911,7 +911,10 @@ class Wgl final : public SegmentSearch {
           if (const std::optional<StateId> forgotten = compiled_->forget(s, window_)) s = *forgotten;
         }
       }
-      if (!cache_.insert_keyed(config_hash(s), s, key_.data(), key_words, crashed_key())) continue;
+      if (cache_.contains_keyed(config_hash(s), s, key_.data(), key_words, crashed_key()) ||
+          (optional && an_ancestor_subsumes(s))) {
+        continue;
+      }
       stack_.push_back(Frame{call, state_, begin, end, i + 1, forced});
       state_ = s;
       lift(call);
@@ -962,9 +965,33 @@ class Wgl final : public SegmentSearch {
     return true;
   }
 
-  // Takes back the step of frame f: the op goes back into the list and out of the
-  // linearized set, the state back to what it was.
+  // Memoised when left, not when entered. A configuration on the stack cannot be met
+  // again below itself but through crashed ops alone (the ops linearized only grow),
+  // and an_ancestor_subsumes() looks at those; every other one met was left before.
+  // So the table answers as one filled on entry would, and a search that never
+  // backtracks (most of a small history's) stores nothing.
+  //
+  // Whether a configuration on the stack, with the completed ops of the one about to
+  // be entered by a crashed op and the state s, subsumes it: the configurations whose
+  // completed ops are these are the current one and those below it through crashed
+  // ops only; their crashed ops are fewer, since the ops linearized only grow. The
+  // root is left out, as the table never holds it.
+  bool an_ancestor_subsumes(StateId s) const {
+    for (std::size_t k = stack_.size(); k-- > 0;) {
+      // The configuration frame k entered: the current one, or the one frame k + 1 left.
+      const StateId entered = k + 1 == stack_.size() ? state_ : stack_[k + 1].prev_state;
+      if (entered == s) return true;
+      if (sub_.ops[nodes_[stack_[k].call_node].op]->must_take_effect()) return false;
+    }
+    return false;
+  }
+
+  // Takes back the step of frame f: the configuration it entered is left for good
+  // (memoised, see an_ancestor_subsumes()), the op goes back into the list and out of
+  // the linearized set, the state back to what it was.
   void undo(const Frame& f) {
+    const std::size_t key_words = frontier_key();
+    cache_.insert_keyed(config_hash(state_), state_, key_.data(), key_words, crashed_key());
     const std::uint32_t op = nodes_[f.call_node].op;
     unlift(f.call_node);
     state_ = f.prev_state;
