@@ -26,6 +26,10 @@
 //   less (the table's bytes per configuration fall from 2.5 KB to about 40).
 // - Subsumption in the memo table (see config_cache.hpp): having used up more crashed
 //   ops to reach the same point is never better.
+// - A configuration is memoised when the search leaves it, not when it enters it:
+//   the ones on the stack are looked at directly (an_ancestor_subsumes), so the table
+//   answers as one filled on entry would, and a search that never backtracks (most
+//   small histories') stores nothing.
 // - A crashed op whose step leaves the state unchanged is not linearized: doing so
 //   would only use it up.
 // - Symmetry of crashed ops: two crashed ops with the same operation (f, value, key)

@@ -59,7 +59,13 @@ TEST_CASE("config cache: new exactly when no stored configuration subsumes it") 
           (words[0] * 0x9e3779b97f4a7c15ULL) ^ (words[1] << 40) ^ (state * 0xbf58476d1ce4e5b9ULL);
       const std::vector<std::uint64_t> required(words.begin(), words.begin() + kRequiredWords);
       const std::vector<std::uint64_t> crashed(words.begin() + kRequiredWords, words.end());
-      REQUIRE(cache.insert(hash, state, words.data()) == reference.insert(hash, state, required, crashed));
+      // The look without an insert (WGL's on entering a configuration) says what the
+      // insert then finds.
+      const bool present =
+          cache.contains_keyed(hash, state, words.data(), kRequiredWords, words.data() + kRequiredWords);
+      const bool added = cache.insert(hash, state, words.data());
+      REQUIRE(added == reference.insert(hash, state, required, crashed));
+      REQUIRE(present == !added);
     }
     CHECK(cache.evictions() == 0);
   }
