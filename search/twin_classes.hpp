@@ -7,9 +7,8 @@
 
 #include <ariadne/history.hpp>
 
-#include "base/hash.hpp"
+#include "base/flat_index.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -23,50 +22,25 @@ class TwinClasses {
   // class. Members are kept in the order they were added.
   std::uint32_t add(const Operation& op, std::uint32_t index) {
     const std::size_t h = std::hash<std::string>{}(op.f) ^ (op.value.hash() * 31) ^ (op.key.hash() * 131);
-    // Open addressing, a class a slot: classes whose hashes agree take the next slots.
-    if ((members_.size() + 1) * 2 > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = base::splitmix64(h) & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.cls == kEmpty) {
-        const auto c = static_cast<std::uint32_t>(members_.size());
-        members_.push_back({index});
-        representative_.push_back(&op);
-        slot = {h, c};
-        return c;
-      }
-      if (slot.hash != h) continue;
-      const Operation& rep = *representative_[slot.cls];
-      if (rep.f == op.f && rep.value == op.value && rep.key == op.key) {
-        members_[slot.cls].push_back(index);
-        return slot.cls;
-      }
+    const auto fresh = static_cast<std::uint32_t>(members_.size());
+    const std::uint32_t c = index_.find_or_add(h, fresh, [&](std::uint32_t at) {
+      const Operation& rep = *representative_[at];
+      return rep.f == op.f && rep.value == op.value && rep.key == op.key;
+    });
+    if (c == fresh) {
+      members_.push_back({index});
+      representative_.push_back(&op);
+    } else {
+      members_[c].push_back(index);
     }
+    return c;
   }
 
   std::size_t size() const { return members_.size(); }
   const std::vector<std::uint32_t>& members(std::uint32_t c) const { return members_[c]; }
 
  private:
-  static constexpr std::uint32_t kEmpty = 0xffffffffu;
-  struct Slot {
-    std::size_t hash = 0;
-    std::uint32_t cls = kEmpty;
-  };
-
-  void grow() {
-    std::vector<Slot> old(std::max<std::size_t>(16, 2 * slots_.size()));
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.cls == kEmpty) continue;
-      std::size_t i = base::splitmix64(slot.hash) & mask;
-      while (slots_[i].cls != kEmpty) i = (i + 1) & mask;
-      slots_[i] = slot;
-    }
-  }
-
-  std::vector<Slot> slots_;  // a power of two, at most half full
+  base::FlatIndex index_;
   std::vector<std::vector<std::uint32_t>> members_;
   std::vector<const Operation*> representative_;
 };
