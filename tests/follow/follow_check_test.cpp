@@ -200,14 +200,13 @@ TEST_SUITE("follow") {
     // list that key as the only one ("1 key, 0 linearizable, 1 not"), on a history of
     // many. It now counts the keys the windows saw, and names the failing one.
     Scratch scratch;
-    generators::AtomicShape shape;
-    shape.model_spec = "independent(cas-register(0))";
-    shape.keys = 6;
-    shape.operations = 300;
-    shape.processes = 4;
-    shape.violation = true;
-    shape.seed = 3;
-    const generators::GeneratedHistory generated = generators::generate_atomic_history(shape);
+    const generators::GeneratedHistory generated =
+        generators::generate_atomic_history({.model_spec = "independent(cas-register(0))",
+                                             .operations = 300,
+                                             .processes = 4,
+                                             .keys = 6,
+                                             .violation = true,
+                                             .seed = 3});
     const auto model = make_model_from_spec(generated.model_spec);
     const fs::path path = scratch.path() / "keyed.edn";
     std::ofstream(path) << lines_of(generated.log, 0, generated.log.events.size());
