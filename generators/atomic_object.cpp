@@ -29,6 +29,7 @@ std::unique_ptr<AtomicObject> make_atomic_object(const ObjectContext& context) {
   if (name == "set") return make_set_object(context);
   if (name == "unordered-queue" || name == "fifo-queue" || name == "stack") return make_container_object(context);
   if (name == "mutex") return make_mutex_object(context);
+  if (name == "priority-queue" || name == "max-priority-queue") return make_priority_queue_object(context);
   throw UsageError("generate atomic has no simulated object for the model '" + name + "'");
 }
 

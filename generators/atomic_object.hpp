@@ -1,8 +1,8 @@
 // The contract between the atomic simulation (atomic_simulation.hpp), which runs
 // clients, crashes and real time, and the simulated objects, one per family of models
-// (atomic_registers.cpp, atomic_keyed.cpp, atomic_containers.cpp, atomic_mutex.cpp),
-// which choose operations, compute their results at their linearization points, and
-// know how to break their violation pattern. The simulation never looks inside an
+// (atomic_registers.cpp, atomic_keyed.cpp, atomic_containers.cpp, atomic_mutex.cpp,
+// atomic_priority_queue.cpp), which choose operations, compute their results at their
+// linearization points, and know how to break their violation pattern. The simulation never looks inside an
 // operation's values; an object never sees time.
 #pragma once
 
@@ -119,7 +119,8 @@ std::unique_ptr<AtomicObject> make_register_object(const ObjectContext& context)
 std::unique_ptr<AtomicObject> make_multi_register_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_kv_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context);
-std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);  // the queues, stack
+std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);       // the queues, stack
+std::unique_ptr<AtomicObject> make_priority_queue_object(const ObjectContext& context);  // both orders
 std::unique_ptr<AtomicObject> make_mutex_object(const ObjectContext& context);
 // independent(MODEL): one object of `inner` per key, context.keys of them, else
 // kDefaultIndependentKeys.

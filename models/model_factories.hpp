@@ -17,6 +17,8 @@ std::unique_ptr<Model> make_set(const Value& init);
 std::unique_ptr<Model> make_unordered_queue(const Value& init);
 std::unique_ptr<Model> make_fifo_queue(const Value& init);
 std::unique_ptr<Model> make_stack(const Value& init);
+std::unique_ptr<Model> make_priority_queue(const Value& init);
+std::unique_ptr<Model> make_max_priority_queue(const Value& init);
 std::unique_ptr<Model> make_kv(const Value& init);
 std::unique_ptr<Model> make_etcd(const Value& init);
 

@@ -10,7 +10,7 @@ using namespace ariadne::model_tests;
 TEST_SUITE("models") {
   TEST_CASE("registry: every catalogued model can be made with its default initial state") {
     const auto catalogue = model_catalogue();
-    CHECK(catalogue.size() == 10);
+    CHECK(catalogue.size() == 12);
     for (const auto& [name, description] : catalogue) {
       CAPTURE(name);
       CHECK_FALSE(description.empty());
