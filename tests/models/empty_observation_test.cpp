@@ -216,6 +216,23 @@ TEST_SUITE("search") {
     CHECK(contains(r.why, "found the queue empty, but the queue starts with 5, and no op dequeues 5."));
   }
 
+  // corpus/regressions/bag-core-drops-the-dequeue-that-emptied-it.edn: relaxed, the
+  // first dequeue may take 1 before the second, so it belongs in the core.
+  TEST_CASE("a bag's core keeps the dequeue that could have emptied it") {
+    auto model = make_model("unordered-queue", Value());
+    const History history = read_history(
+        std::string(ARIADNE_SOURCE_DIR) + "/corpus/regressions/bag-core-drops-the-dequeue-that-emptied-it.edn", *model);
+    for (const Engine engine : {Engine::automatic, Engine::wgl, Engine::sat}) {
+      INFO("engine ", engine_name(engine));
+      const CheckResult r = check(history, *model, CheckOptions{.engine = engine, .jobs = 1});
+      REQUIRE(r.verdict == Verdict::not_linearizable);
+      std::vector<std::uint32_t> core = r.core;
+      std::ranges::sort(core);
+      CHECK(core == std::vector<std::uint32_t>{0, 1, 4});
+      CHECK(r.core_minimal);
+    }
+  }
+
   TEST_CASE("an empty observation needs a crashed removal it may lean on, and no other") {
     // The crashed dequeue may have taken 1 before the empty dequeue: linearizable.
     auto model = make_model("fifo-queue", Value());
