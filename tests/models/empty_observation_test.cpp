@@ -180,6 +180,10 @@ TEST_SUITE("search") {
           testing::check_minimality(partition, r.core, *model, CheckOptions{.engine = Engine::brute, .jobs = 1});
       CHECK(minimal.refuted);
       CHECK(minimal.necessary == static_cast<int>(r.core.size()));
+      // No short argument holds here (every op is needed), so the sentence is the
+      // dead end, which the empty pop reaches.
+      INFO(r.why);
+      CHECK(contains(r.why, "in which pop :empty (op 3, process 3) cannot take effect."));
     }
   }
 
