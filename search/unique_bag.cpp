@@ -72,7 +72,7 @@ class BagAnalysis {
           dequeue_[m.element] = i;
           break;
         case Effect::remove_any: break;  // dropped: see the header
-        case Effect::remove_empty: return answer_.empty_observation(i);
+        case Effect::remove_empty: return answer_.empty_observation();
         default:
           if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;

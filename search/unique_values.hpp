@@ -118,9 +118,8 @@ class UniqueAnswer {
   // once is a question about all the other points together (the conditions on it are
   // not the pairwise ones the tests check), so a test that met one would have to
   // guess; it declines instead, and the search engines and encodings decide.
-  bool empty_observation(std::uint32_t op) {
-    return decline("op index " + std::to_string(op) +
-                   " found the container empty (no unique-value test for empty observations)");
+  bool empty_observation() {
+    return decline("a removal found the container empty (:empty), and no unique-value test covers empty observations");
   }
   void linearizable(std::vector<std::uint32_t> order) {
     result_.answer = UniqueValueAnalysis::Answer::linearizable;
