@@ -164,11 +164,13 @@ TEST_SUITE("slow") {
 
 TEST_SUITE("search") {
   // Empty observations (a dequeue or pop that returned :empty, issue 49): only the
-  // containers have them. Crashed removals are what may empty a container in time
-  // for one, so a third of the ops crash.
+  // containers have them, alone or as independent keys ([key :empty]). Crashed
+  // removals are what may empty a container in time for one, so a third of the ops
+  // crash.
   TEST_CASE("WGL and JIT agree with brute force on containers with empty observations") {
     const std::uint64_t seed = 20261206;
-    for (const std::string spec : {"fifo-queue()", "stack()", "unordered-queue()"}) {
+    for (const std::string spec :
+         {"fifo-queue()", "stack()", "unordered-queue()", "independent(stack())", "independent(unordered-queue())"}) {
       Tally all;
       for (int ops : {4, 6, 8}) {
         testing::RandomHistoryShape shape;
