@@ -15,7 +15,10 @@
 //   matching: a present removal is matched to exactly one present insert before it,
 //   and an insert is matched by at most one removal;
 //   FIFO:     matches(d2, e2), e1 present and e1 < e2  =>  removed_before(e1, d2);
-//   LIFO:     matches(p, u), x present and u < x < p   =>  removed_before(x, p).
+//   LIFO:     matches(p, u), x present and u < x < p   =>  removed_before(x, p);
+//   empty:    o present, x present and x < o          =>  removed_before(x, o),
+// where o is a removal that returned :empty (Effect::remove_empty), which is matched
+// to nothing and the initial elements precede.
 //
 // Why every order respecting them is legal. Follow the order, tracking which insert
 // put each element into the container. When removal d comes, the insert i it is
@@ -26,9 +29,13 @@
 // above i's is an insert x with i < x < d not yet removed at d, which the LIFO axiom
 // rules out, so i's element is on top. In every case d returns i's element, which is
 // its recorded result, or any element for a crashed removal, which the models allow
-// (a crashed removal takes whatever is at the removal end). Conversely, in a legal
-// order, matching each removal to the insert of the element it took satisfies the
-// matching and both axioms, so no linearizable history is lost.
+// (a crashed removal takes whatever is at the removal end). So the container holds,
+// at each point of the order, exactly the elements of the present inserts before that
+// point not matched to a removal before it. An empty observation o therefore finds it
+// empty exactly when every present insert before o (every initial element among
+// them) is matched to a removal before o, which is the empty axiom. Conversely, in a
+// legal order, matching each removal to the insert of the element it took satisfies
+// the matching and the three axioms, so no linearizable history is lost.
 //
 // Size, for I inserts, D removals, M candidate pairs (M <= I*D, about D when
 // elements are unique) and concurrency c: M matching variables and O(M) matching
@@ -76,6 +83,7 @@ class ContainerEncoding {
       if (meaning.effect == models::Effect::remove || meaning.effect == models::Effect::remove_any) {
         removals_.push_back({.op = i, .candidates = {}});
       }
+      if (meaning.effect == models::Effect::remove_empty) observations_.push_back(i);
     }
   }
 
@@ -89,6 +97,7 @@ class ContainerEncoding {
     if (semantics_.theory == models::Theory::stack) {
       for (std::uint32_t d = 0; d < removals_.size(); ++d) lifo_axiom(d);
     }
+    for (const std::uint32_t o : observations_) empty_axiom(o);
   }
 
  private:
@@ -162,13 +171,15 @@ class ContainerEncoding {
   // matched x and that this removal (unique, by the matching) precedes d. These
   // clauses constrain nothing when the literal is false, so they belong to no group;
   // callers create the literals before opening their own group.
-  Literal removed_before(std::uint32_t insert_slot, std::uint32_t removal_slot) {
-    const std::uint64_t key = (std::uint64_t{insert_slot} << 32) | removal_slot;
+  // `removal` is the op index of a removal, or of an empty observation (matched to
+  // nothing, so every removal that took x is another op).
+  Literal removed_before(std::uint32_t insert_slot, std::uint32_t removal) {
+    const std::uint64_t key = (std::uint64_t{insert_slot} << 32) | removal;
     if (auto it = removed_before_.find(key); it != removed_before_.end()) return it->second;
-    const std::uint32_t removal = removals_[removal_slot].op;
     std::vector<Literal> some_earlier_removal;
     for (const auto& [slot, m] : inserts_[insert_slot].removed_by) {
-      if (slot != removal_slot && !builder_.precedes(removal, removals_[slot].op)) some_earlier_removal.push_back(m);
+      const std::uint32_t other = removals_[slot].op;
+      if (other != removal && !builder_.precedes(removal, other)) some_earlier_removal.push_back(m);
     }
     Literal gone = kFalse;
     if (!some_earlier_removal.empty()) {
@@ -176,7 +187,8 @@ class ContainerEncoding {
       some_earlier_removal.insert(some_earlier_removal.begin(), -gone);
       builder_.add_clause(some_earlier_removal);
       for (const auto& [slot, m] : inserts_[insert_slot].removed_by) {
-        const Literal earlier = slot == removal_slot ? kFalse : builder_.order(removals_[slot].op, removal);
+        const std::uint32_t other = removals_[slot].op;
+        const Literal earlier = other == removal ? kFalse : builder_.order(other, removal);
         builder_.add_clause({-gone, -m, earlier});
       }
     }
@@ -212,7 +224,7 @@ class ContainerEncoding {
           continue;
         }
         if (!e1.initial && cutoff && builder_.real_time().ret(e1.index) < *cutoff) continue;
-        clauses.push_back({-m, -presence(e1), -before, removed_before(older, slot)});
+        clauses.push_back({-m, -presence(e1), -before, removed_before(older, removal.op)});
         if (!e1.initial) ops.push_back(e1.index);
       }
     }
@@ -258,11 +270,36 @@ class ContainerEncoding {
         if (after_taken == kFalse) continue;
         const Literal before_removal = inserted_before(x, removal);
         if (before_removal == kFalse) continue;
-        clauses.push_back({-m, -presence(x), -after_taken, -before_removal, removed_before(above, slot)});
+        clauses.push_back({-m, -presence(x), -after_taken, -before_removal, removed_before(above, removal.op)});
         if (!x.initial) ops.push_back(x.index);
       }
     }
     add_group(name(removal.op) + " takes the top element", std::move(ops), clauses);
+  }
+
+  // Empty: where observation o is linearized, every present insert before it (every
+  // initial element, which precedes every op) was removed before it. Inserts invoked
+  // after o returned come after it in every order and need no clause.
+  void empty_axiom(std::uint32_t o) {
+    std::vector<std::vector<Literal>> clauses;
+    std::vector<std::uint32_t> ops{o};
+    for (std::uint32_t k = 0; k < inserts_.size(); ++k) {
+      const Insert& x = inserts_[k];
+      if (!x.initial && builder_.precedes(o, x.index)) continue;
+      const Literal before = x.initial ? kTrue : builder_.order(x.index, o);
+      clauses.push_back({-builder_.presence(o), -presence(x), -before, removed_before(k, o)});
+      if (!x.initial) ops.push_back(x.index);
+    }
+    add_group(name(o) + " finds the " + container_name() + " empty", std::move(ops), clauses);
+  }
+
+  std::string container_name() const {
+    switch (semantics_.theory) {
+      case models::Theory::fifo_queue:
+      case models::Theory::unordered_queue: return "queue";
+      case models::Theory::stack: return "stack";
+      default: return "container";
+    }
   }
 
   void add_group(std::string group_name, std::vector<std::uint32_t> ops,
@@ -287,6 +324,7 @@ class ContainerEncoding {
   std::vector<Insert> inserts_;  // the initial elements first
   std::uint32_t initial_count_ = 0;
   std::vector<Removal> removals_;
+  std::vector<std::uint32_t> observations_;  // the ops of the empty observations
   std::unordered_map<std::uint64_t, Literal> removed_before_;
   std::vector<std::optional<std::uint64_t>> fifo_cutoffs_;  // per insert slot
 };

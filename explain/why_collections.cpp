@@ -1,5 +1,6 @@
 // The sentences of queues, stacks, sets and the mutex: an element taken that was
-// never there (or taken twice), a queue or stack taking the wrong element, a set
+// never there (or taken twice), a queue or stack taking the wrong element, a removal
+// that found the container empty while an element was surely there, a set
 // read that lost an element, a lock taken while held or released while free.
 //
 // Each shape is an argument from facts of the history alone, and holds only when every
@@ -187,6 +188,46 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
       }
       shape.sentence = sentence + ".";
       return shape;
+    }
+    return std::nullopt;
+  }
+  if (meaning.effect == Effect::remove_empty) {
+    // Found empty, though an element was there: one inserted before it began (or
+    // there from the start) that only ops beginning after it could have taken. Ops
+    // that may take it are the removals of it and every removal of anything (crashed,
+    // or relaxed outside the core); all must be in the core and late.
+    const std::vector<std::size_t> any = d.with(Effect::remove_any, 0);
+    const auto late_removers = [&](std::uint32_t x) {
+      std::vector<std::size_t> removers = d.with(Effect::remove, x);
+      removers.insert(removers.end(), any.begin(), any.end());
+      return d.all_late(removers, refused) ? std::optional(removers) : std::nullopt;
+    };
+    const auto finish = [&](std::uint32_t x, const std::vector<std::size_t>& removers, const std::string& there) {
+      shape.name_all(d.ops_of(removers), WhyRole::late);
+      std::string sentence = words.named(refused) + " found the " + verbs.object + " empty, but " + there;
+      if (removers.empty()) {
+        sentence += ", and no op " + verbs.remove + "s " + d.element(x);
+      } else {
+        sentence += ", and " + d.element(x) + " could be " + verbs.removed + " only by " +
+                    (removers.size() == 1 ? words.named(d.op(removers.front())) : words.ids(d.ops_of(removers))) +
+                    ", which " + words.after(refused);
+      }
+      shape.sentence = sentence + ".";
+      return shape;
+    };
+    for (std::size_t e = 0; e < d.size(); ++e) {
+      if (!d.in_core(e) || d.meaning(e).effect != Effect::insert || !d.op(e).must_take_effect()) continue;
+      if (!words.precedes(d.op(e), refused)) continue;
+      const std::uint32_t x = d.meaning(e).element;
+      const auto removers = late_removers(x);
+      if (!removers) continue;
+      shape.name(&d.op(e), WhyRole::cause);
+      return finish(x, *removers, words.named(d.op(e)) + " " + words.before(refused));
+    }
+    for (const std::uint32_t x : d.semantics().initial) {
+      const auto removers = late_removers(x);
+      if (!removers) continue;
+      return finish(x, *removers, "the " + verbs.object + " starts with " + d.element(x));
     }
     return std::nullopt;
   }

@@ -21,8 +21,24 @@
 // Only the pattern's removals take the pattern's elements: another removal that finds
 // one where it would take it fails (or, in the unordered queue, takes another), so
 // that no element is removed twice and the pattern is the history's only violation.
+//
+// With ContainerOptions::empty_observations (atomic_containers.hpp), a removal that
+// finds the container empty completes :ok with :empty instead (models/container_op.hpp),
+// and every discipline has one pattern, which rests on such an observation:
+//   insert a completes; a removal invoked after that returns :empty; a removal invoked
+//   after that returns a. a is fresh and inserted once, so any removal of a before the
+//   observation would leave none for the last removal: a is in the container when the
+//   observation takes effect, whatever the other operations did.
+// The pattern starts when the container is empty, its observation changes nothing in
+// the simulation, and its last removal takes a wherever a lies. In the unordered queue
+// that is the truth, and the observation the only violation; in a queue or stack,
+// elements that were inserted ahead of a (a queue) or pushed on it (a stack) in the
+// meantime and not yet removed then stay where they were, so that last removal may
+// break the FIFO or LIFO order too, a second violation beside the observation.
+#include "generators/atomic_containers.hpp"
 #include "generators/atomic_object.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <set>
 
@@ -105,8 +121,9 @@ enum class Discipline : std::uint8_t { unordered, fifo, lifo };
 
 class ContainerObject final : public AtomicObject {
  public:
-  explicit ContainerObject(const ObjectContext& context)
-      : random_(context.random),
+  ContainerObject(const ObjectContext& context, const ContainerOptions& options)
+      : empty_observations_(options.empty_observations),
+        random_(context.random),
         values_(context.values),
         short_length_(context.processes),
         discipline_(context.model.name() == "stack"        ? Discipline::lifo
@@ -130,8 +147,16 @@ class ContainerObject final : public AtomicObject {
       op.result = op.invoke_value;
       return;
     }
+    if (empty_observations_ && op.pattern_step) {
+      take_empty_pattern_effect(op);
+      return;
+    }
     if (state_.empty()) {
-      op.completion = EventType::fail;
+      if (empty_observations_) {
+        op.result = kEmpty();
+      } else {
+        op.completion = EventType::fail;
+      }
       return;
     }
     std::size_t index = 0;
@@ -160,10 +185,14 @@ class ContainerObject final : public AtomicObject {
     state_.erase(state_.begin() + static_cast<std::ptrdiff_t>(index));
   }
 
-  std::size_t pattern_size() const override { return discipline_ == Discipline::unordered ? 3 : 4; }
+  std::size_t pattern_size() const override {
+    return discipline_ == Discipline::unordered || empty_observations_ ? 3 : 4;
+  }
+
+  bool pattern_may_start() const override { return !empty_observations_ || state_.empty(); }
 
   AtomicOp pattern_op(std::size_t step) override {
-    if (discipline_ == Discipline::unordered) {
+    if (discipline_ == Discipline::unordered || empty_observations_) {
       if (step > 0) return remove();
       a_ = Value::integer(values_.fresh());
       return insert(a_);
@@ -175,6 +204,7 @@ class ContainerObject final : public AtomicObject {
   }
 
   std::string break_pattern(std::span<AtomicOp* const> pattern) override {
+    if (empty_observations_) return break_empty(pattern);
     switch (discipline_) {
       case Discipline::unordered: return break_unordered(pattern);
       case Discipline::fifo: return break_fifo(pattern);
@@ -184,6 +214,36 @@ class ContainerObject final : public AtomicObject {
   }
 
  private:
+  static Value kEmpty() { return Value::keyword("empty"); }
+
+  // The empty pattern's removals (see the header): the observation changes nothing,
+  // and its result is broken afterwards; the last removal takes a, which no other
+  // removal takes, wherever it lies.
+  void take_empty_pattern_effect(AtomicOp& op) {
+    if (op.pattern_step == 1) {
+      op.result = state_.empty() ? kEmpty() : state_.front();
+      return;
+    }
+    const auto at = std::find(state_.begin(), state_.end(), a_);
+    op.result = a_;
+    if (at != state_.end()) state_.erase(at);
+  }
+
+  std::string break_empty(std::span<AtomicOp* const> pattern) {
+    returns(*pattern[1], kEmpty());
+    returns(*pattern[2], a_);
+    const std::string a = a_.to_edn();
+    const std::string object = discipline_ == Discipline::lifo ? "stack" : "queue";
+    return "The violation: " + op_name(*pattern[0]) + " " + insert_ + (insert_ == "push" ? "es " : "s ") + a +
+           " and completes before " + op_name(*pattern[1]) + " is invoked, which finds the " + object + " empty; " +
+           op_name(*pattern[2]) + ", invoked after that completed, " + remove_ + "s " + a + ". " + a +
+           " is fresh and " + (insert_ == "push" ? "pushed" : "enqueued") +
+           " once, so a removal of it before the observation would leave none for the later one: " + a + " is in the " +
+           object +
+           " when the observation takes effect. Not linearizable, whatever the other "
+           "operations did.";
+  }
+
   // Any element will do; the pattern's first dequeue takes the pattern's element if it
   // is still there, so that usually only the second dequeue needs changing.
   std::size_t unordered_choice(const AtomicOp& op) {
@@ -265,6 +325,7 @@ class ContainerObject final : public AtomicObject {
     return op;
   }
 
+  bool empty_observations_;
   SeededRandom& random_;
   ValueSource& values_;
   std::size_t short_length_;  // below this many elements, inserts outnumber removals
@@ -283,7 +344,11 @@ std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context) {
 }
 
 std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context) {
-  return std::make_unique<ContainerObject>(context);
+  return std::make_unique<ContainerObject>(context, ContainerOptions{});
+}
+
+std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context, const ContainerOptions& options) {
+  return std::make_unique<ContainerObject>(context, options);
 }
 
 }  // namespace ariadne::generators

@@ -5,6 +5,8 @@
 // Crashed ops: an insert applies; a removal whose result is unknown takes whatever is
 // at the removal end, so it has one successor, or none when the container is empty.
 // (Knossos would instead try to remove the invocation's nil, which never fits.)
+// A removal that returned :empty (container_op.hpp) steps only from the empty state,
+// to itself.
 #include "models/ordered_container.hpp"
 
 #include "models/builtin_model.hpp"
@@ -36,6 +38,10 @@ class CompiledOrderedContainer final : public CompiledModel {
       return;
     }
     if (o.kind == ContainerStep::never) return;
+    if (o.kind == ContainerStep::empty) {
+      if (states_.at(static_cast<std::uint32_t>(state)).empty()) next.push_back(state);
+      return;
+    }
     cache_.append_successor(state, op, next, [&] { return compute(static_cast<std::uint32_t>(state), o); });
   }
 
@@ -85,7 +91,8 @@ class OrderedContainerModel final : public BuiltinModel {
   std::string spec() const override { return spec_with_init(name(), init_); }
 
   std::optional<std::string> check_operation(const Operation& op) const override {
-    if (op.f == kind_.insert || op.f == kind_.remove) return std::nullopt;
+    if (op.f == kind_.remove) return std::nullopt;
+    if (op.f == kind_.insert) return container_insert_problem(op, name(), kind_.insert);
     return unknown_operation(op, {kind_.insert, kind_.remove});
   }
 

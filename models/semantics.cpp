@@ -2,6 +2,7 @@
 #include "models/semantics.hpp"
 
 #include "models/builtin_model.hpp"
+#include "models/container_op.hpp"
 #include "models/value_table.hpp"
 
 #include <algorithm>
@@ -32,6 +33,8 @@ Semantics describe_container(Theory theory, const Value& initial, std::string_vi
       m.element = values.intern(op->value);
     } else if (op->f == remove && op->status == OpStatus::crashed) {
       m.effect = Effect::remove_any;
+    } else if (op->f == remove && is_empty_marker(op->value)) {
+      m.effect = Effect::remove_empty;
     } else if (op->f == remove) {
       m.effect = Effect::remove;
       m.element = values.intern(op->value);
@@ -64,7 +67,8 @@ std::optional<std::string> unique_values_out_of_reach(const Model& model, std::s
 bool observes_only(const OpMeaning& meaning) {
   switch (meaning.effect) {
     case Effect::none:
-    case Effect::read_set: return true;
+    case Effect::read_set:
+    case Effect::remove_empty: return true;
     case Effect::registers:
       return std::ranges::all_of(meaning.accesses, [](const RegisterAccess& a) {
         return a.kind == RegisterAccess::Kind::read || a.kind == RegisterAccess::Kind::read_other_than;

@@ -52,8 +52,12 @@ enum class Effect : std::uint8_t {
   insert,      // enqueue, push: adds `element`
   remove,      // dequeue, pop: removes and returns `element`
   remove_any,  // a crashed dequeue or pop: removes whatever the model allows
-  add,         // set: adds `element`
-  read_set,    // set: the whole set was exactly `elements`
+  // a completed dequeue or pop that returned :empty (models/container_op.hpp): an
+  // observation, legal only where the container holds nothing, changing nothing. It
+  // must take effect like any completed op, so engines may not leave it out.
+  remove_empty,
+  add,       // set: adds `element`
+  read_set,  // set: the whole set was exactly `elements`
 };
 
 struct OpMeaning {
@@ -100,7 +104,8 @@ class ValueTable;
 void name_values(Semantics& semantics, const ValueTable& values);
 
 // Queues and stacks alike: `insert` adds its value; a completed `remove` takes its
-// value, a crashed one whatever the model allows; `initial` lists the elements.
+// value (or, returning :empty, observes the container empty), a crashed one whatever
+// the model allows; `initial` lists the elements.
 Semantics describe_container(Theory theory, const Value& initial, std::string_view insert, std::string_view remove,
                              std::span<const Operation* const> ops);
 

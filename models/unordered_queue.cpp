@@ -6,7 +6,8 @@
 // ids, interned by content. Crashed ops: an enqueue applies; a dequeue whose result is
 // unknown may have removed any pending element, so it has one successor per distinct
 // pending element, and none on an empty queue. (Knossos would instead try to dequeue
-// the invocation's nil, which never fits.)
+// the invocation's nil, which never fits.) A dequeue that returned :empty
+// (container_op.hpp) steps only from the empty multiset, to itself.
 #include "models/builtin_model.hpp"
 #include "models/container_op.hpp"
 #include "models/content_table.hpp"
@@ -40,6 +41,9 @@ class CompiledUnorderedQueue final : public CompiledModel {
       case ContainerStep::insert: cache_.append_successor(state, op, next, [&] { return enqueue(id, o.value); }); break;
       case ContainerStep::remove: cache_.append_successor(state, op, next, [&] { return dequeue(id, o.value); }); break;
       case ContainerStep::remove_any: dequeue_each(id, next); break;
+      case ContainerStep::empty:
+        if (states_.at(id).empty()) next.push_back(state);
+        break;
       case ContainerStep::never: break;
     }
   }
@@ -107,7 +111,8 @@ class UnorderedQueueModel final : public BuiltinModel {
   std::string spec() const override { return spec_with_init(name(), init_); }
 
   std::optional<std::string> check_operation(const Operation& op) const override {
-    if (op.f == "enqueue" || op.f == "dequeue") return std::nullopt;
+    if (op.f == "dequeue") return std::nullopt;
+    if (op.f == "enqueue") return container_insert_problem(op, name(), "enqueue");
     return unknown_operation(op, {"enqueue", "dequeue"});
   }
 

@@ -49,10 +49,12 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
   std::vector<std::vector<std::uint32_t>> inserts(semantics->value_count), removals(semantics->value_count);
   std::vector<bool> initially(semantics->value_count, false);
   for (const std::uint32_t v : semantics->initial) initially[v] = true;
+  std::vector<std::uint32_t> observations;  // removals that found the container empty
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
     const models::OpMeaning& m = semantics->ops[i];
     if (m.effect == models::Effect::insert) inserts[m.element].push_back(i);
     if (m.effect == models::Effect::remove) removals[m.element].push_back(i);
+    if (m.effect == models::Effect::remove_empty) observations.push_back(i);
   }
   const auto add = [&](std::vector<std::uint32_t> seed) {
     if (seeds.size() >= limit) return;
@@ -70,6 +72,17 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
     if (in.size() == 1 && out.size() == 1) {
       if (before(*ops[out[0]], *ops[in[0]])) add({in[0], out[0]});
       paired.push_back(v);
+    }
+  }
+  // An empty observation after a completed insert whose element nothing removed
+  // before the observation: no removal of the value at all, or only one invoked after
+  // the observation returned. (A relaxed removal elsewhere may still take it: the
+  // caller decides.)
+  for (const std::uint32_t o : observations) {
+    for (std::uint32_t v = 0; v < semantics->value_count && seeds.size() < limit; ++v) {
+      if (inserts[v].size() != 1 || initially[v] || !before(*ops[inserts[v][0]], *ops[o])) continue;
+      if (removals[v].empty()) add({inserts[v][0], o});
+      if (removals[v].size() == 1 && before(*ops[o], *ops[removals[v][0]])) add({inserts[v][0], o, removals[v][0]});
     }
   }
   if (theory == models::Theory::unordered_queue) return seeds;

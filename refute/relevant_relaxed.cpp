@@ -158,9 +158,16 @@ std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>
 // take effect), so at most `elements` minus the kept removals of relaxed removals take
 // effect; the rest are dropped. Relaxed removals are all alike (a remove of anything,
 // invoked first, never completing), so which of them stay does not matter: the first.
-// In a bag no relaxed removal is needed at all: an extra element never stops a kept
-// removal (there is no "empty" result), so dropping a relaxed removal keeps every
-// other op legal.
+// In a bag no relaxed removal is needed at all unless a kept removal found the
+// container empty (Effect::remove_empty): an extra element never stops a kept removal
+// that took one, so dropping a relaxed removal keeps every other op legal; but it may
+// stop an empty observation, which a relaxed removal may have emptied the bag for.
+//
+// Empty observations (kept ops that returned :empty) leave the rest as it is:
+// dropping an insert whose element is never removed, with the crashed removal that
+// took it if one did, leaves the container with one element fewer from then on, and
+// a container that was empty is still empty. They take no element, so they are not
+// counted among the kept removals.
 //
 // For every subset of `keep` at once: the wanted values of a subset are among those
 // of `keep`, and each kept removal dropped from `keep` may free one more relaxed
@@ -169,8 +176,10 @@ std::vector<bool> RelaxedRelevance::irrelevant_containers(const std::vector<bool
   std::set<std::uint32_t> wanted;
   std::size_t elements = semantics_->initial.size();
   std::size_t kept_removals = 0;
+  bool kept_empty_observation = false;
   for (std::uint32_t i = 0; i < size_; ++i) {
     if (!keep[i]) continue;
+    if (recorded(i).effect == Effect::remove_empty) kept_empty_observation = true;
     if (recorded(i).effect == Effect::remove) {
       wanted.insert(recorded(i).element);
       ++kept_removals;
@@ -188,7 +197,9 @@ std::vector<bool> RelaxedRelevance::irrelevant_containers(const std::vector<bool
   }
   if (subsets) kept_removals = 0;
   std::size_t removals_left =
-      semantics_->theory == Theory::unordered_queue || elements <= kept_removals ? 0 : elements - kept_removals;
+      (semantics_->theory == Theory::unordered_queue && !kept_empty_observation) || elements <= kept_removals
+          ? 0
+          : elements - kept_removals;
   for (std::uint32_t j = 0; j < size_; ++j) {
     if (keep[j] || relaxed(j).effect != Effect::remove_any) continue;
     if (removals_left > 0) {

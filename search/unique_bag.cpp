@@ -2,8 +2,9 @@
 // enqueued values are unique, in O(n log n).
 //
 // With each value enqueued once, the queue's state is a set, and a completed dequeue
-// of x is legal exactly when x's enqueue went before it: nothing else constrains it (a
-// dequeue returns no emptiness, an :fail on an empty queue never happened). So the
+// of x is legal exactly when x's enqueue went before it: nothing else constrains it
+// (an :fail on an empty queue never happened; a dequeue that returned :empty does
+// constrain the others, and the test declines it: UniqueAnswer::empty_observation). So the
 // history is linearizable iff every dequeue returns a value enqueued (or initially
 // present), no value is dequeued twice, and no dequeue completes before its value's
 // enqueue is invoked. The order: each enqueue at its call + epsilon, each dequeue at
@@ -71,6 +72,7 @@ class BagAnalysis {
           dequeue_[m.element] = i;
           break;
         case Effect::remove_any: break;  // dropped: see the header
+        case Effect::remove_empty: return answer_.empty_observation();
         default:
           if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;

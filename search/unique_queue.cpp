@@ -140,6 +140,7 @@ class QueueAnalysis {
           break;
         }
         case Effect::remove_any: crashed_dequeues_.push_back(i); break;  // ascending call
+        case Effect::remove_empty: return answer_.empty_observation();
         default:
           if (!answer_.other(i, m, anywhere_, "not a queue op")) return false;
           break;

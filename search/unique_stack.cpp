@@ -381,6 +381,7 @@ class StackAnalysis {
           if (m.must_take_effect) return decline("a completed pop with an unknown result");
           crashed_pops_.push_back(i);  // in call order, as the ops are
           break;
+        case Effect::remove_empty: return answer_.empty_observation();
         default:
           if (!answer_.other(i, m, anywhere_, "not a stack op")) return false;
           break;

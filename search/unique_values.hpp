@@ -109,6 +109,18 @@ class UniqueAnswer {
     }
     return decline(why_not);
   }
+  // A removal that found the container empty (Effect::remove_empty). None of the
+  // container tests takes one: each places every op at a point of its own choosing
+  // (unique_queue.cpp's pi order, unique_stack.cpp's segments, unique_bag.cpp's
+  // calls), and an observation of emptiness asks of that point that every value
+  // enqueued or pushed before it, crashed inserts that some removal returns included,
+  // be removed before it too. Whether such a point exists for every observation at
+  // once is a question about all the other points together (the conditions on it are
+  // not the pairwise ones the tests check), so a test that met one would have to
+  // guess; it declines instead, and the search engines and encodings decide.
+  bool empty_observation() {
+    return decline("a removal found the container empty (:empty), and no unique-value test covers empty observations");
+  }
   void linearizable(std::vector<std::uint32_t> order) {
     result_.answer = UniqueValueAnalysis::Answer::linearizable;
     result_.order = std::move(order);

@@ -18,7 +18,7 @@ using namespace ariadne;
 
 namespace {
 
-int check_random_cores(const std::string& spec, int histories, std::uint64_t seed) {
+int check_random_cores(const std::string& spec, int histories, std::uint64_t seed, double empty_probability = 0) {
   auto model = make_model_from_spec(spec);
   std::mt19937_64 rng(seed);
   const CheckOptions brute{.engine = Engine::brute, .timeout_seconds = 10, .jobs = 1};
@@ -28,6 +28,7 @@ int check_random_cores(const std::string& spec, int histories, std::uint64_t see
     shape.operations = 4 + i % 5;
     shape.processes = 3;
     shape.crash_probability = i % 3 == 0 ? 0.3 : 0.1;
+    shape.empty_probability = empty_probability;
     History h = build_history(testing::random_history(spec, shape, rng), *model);
     const CheckResult result = check(h, *model, CheckOptions{.jobs = 1});
     if (result.verdict != Verdict::not_linearizable) continue;
@@ -58,6 +59,13 @@ TEST_CASE("cores are minimal by brute force: queues, stack and set") {
   CHECK(check_random_cores("unordered-queue()", 200, 6) > 20);
   CHECK(check_random_cores("stack()", 200, 7) > 20);
   CHECK(check_random_cores("set()", 200, 8) > 20);
+}
+// Removals that returned :empty (issue 49): a core resting on one must hold the
+// removals that could have emptied the container in time, and no more.
+TEST_CASE("cores are minimal by brute force: containers with empty observations") {
+  CHECK(check_random_cores("fifo-queue()", 300, 11, 0.35) > 60);
+  CHECK(check_random_cores("unordered-queue()", 300, 12, 0.35) > 60);
+  CHECK(check_random_cores("stack()", 300, 13, 0.35) > 60);
 }
 TEST_CASE("cores are minimal by brute force: keyed models") {
   CHECK(check_random_cores("multi-register({:x 0 :y 0})", 200, 9) > 20);

@@ -14,6 +14,7 @@
 #include "models/semantics.hpp"
 #include "search/unique_values.hpp"
 #include "support/history_builder.hpp"
+#include "support/random_history.hpp"
 #include "support/unique_differential.hpp"
 
 #include <doctest/doctest.h>
@@ -199,6 +200,42 @@ TEST_SUITE("search") {
       CHECK(tally.declined == 0);
       CHECK(tally.linearizable > 300);
       CHECK(tally.refuted > 300);
+    }
+  }
+
+  // A removal that returned :empty (issue 49) makes each container test decline
+  // (UniqueAnswer::empty_observation): never an answer brute force contradicts, and a
+  // history without one is still decided.
+  TEST_CASE("the unique-value container tests decline empty observations and decide the rest") {
+    std::uint64_t seed = 90;
+    for (const std::string spec : {"fifo-queue()", "stack()", "unordered-queue()"}) {
+      const auto has_empty_observation = [](const EventLog& log) {
+        return std::any_of(log.events.begin(), log.events.end(), [](const Event& e) {
+          return e.type == EventType::ok && e.value.is_keyword() && e.value.text() == "empty";
+        });
+      };
+      int with_observations = 0;
+      const testing::UniqueTally tally = testing::compare_unique_with_brute_force(
+          {.spec = spec,
+           .histories = 1500,
+           .seed = ++seed,
+           .generate =
+               [&](std::mt19937_64& rng, int h) {
+                 testing::RandomHistoryShape shape{
+                     .operations = 3 + h % 6, .processes = 3, .crash_probability = 0.25, .unique_values = true};
+                 shape.empty_probability = 0.3;
+                 EventLog log = testing::random_history(spec, shape, rng);
+                 with_observations += has_empty_observation(log) ? 1 : 0;
+                 return log;
+               },
+           .on_decline =
+               [&](const std::string& reason, const EventLog& log, Verdict) {
+                 CHECK(has_empty_observation(log));
+                 CHECK(reason.find("found the container empty") != std::string::npos);
+               }});
+      CHECK(tally.declined == with_observations);
+      CHECK(tally.linearizable > 50);
+      CHECK(tally.refuted > 50);
     }
   }
 

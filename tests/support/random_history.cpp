@@ -245,10 +245,19 @@ OpDraw draw_op(const std::string& model, const RandomHistoryShape& shape, std::m
                std::map<int, WrittenValues>& values, int& pool) {
   const std::string inner = independent_inner(model);
   pool = 0;
-  if (inner.empty()) return shape.unique_values ? draw_unique(model, rng, values[0]) : draw(model, rng);
+  // A removal that found the container empty, now and then, when the shape asks.
+  const auto maybe_empty = [&](OpDraw d) {
+    const bool removal = d.f == "dequeue" || d.f == "pop";
+    if (removal && shape.empty_probability > 0 &&
+        std::uniform_real_distribution<double>(0, 1)(rng) < shape.empty_probability) {
+      d.ok_value = kw("empty");
+    }
+    return d;
+  };
+  if (inner.empty()) return maybe_empty(shape.unique_values ? draw_unique(model, rng, values[0]) : draw(model, rng));
   pool = pick(rng, 2);
   const int key = pool;
-  OpDraw d = shape.unique_values ? draw_unique(inner, rng, values[key]) : draw(inner, rng);
+  OpDraw d = maybe_empty(shape.unique_values ? draw_unique(inner, rng, values[key]) : draw(inner, rng));
   d.invoke_value = Value::vector({num(key), d.invoke_value});
   d.ok_value = Value::vector({num(key), d.ok_value});
   return d;

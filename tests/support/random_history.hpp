@@ -33,6 +33,10 @@ struct RandomHistoryShape {
   // still open, sometimes the earlier one). 0 draws nothing more, so a seed gives the
   // histories it always gave.
   double crashed_duplicate_probability = 0;
+  // fifo-queue, stack, unordered-queue: the chance that a dequeue or pop returns
+  // :empty, the observation that it found the container empty
+  // (models/container_op.hpp), instead of a value. 0 draws nothing more.
+  double empty_probability = 0;
 };
 
 // Model names with a generator; each is also a valid make_model_from_spec argument.
