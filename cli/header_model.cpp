@@ -24,7 +24,9 @@ std::string model_spec_for(const std::string& option, const std::optional<std::s
 
 std::optional<ReadWarning> header_model_warning(const std::string& option, const std::string& model_spec,
                                                 const std::optional<std::string>& header) {
-  if (option.empty() || !header || model_spec == *header) return std::nullopt;
+  // By name: --model's spec carries its initial state ("fifo-queue([])"), the header's not.
+  const auto name = [](const std::string& spec) { return spec.substr(0, spec.find('(')); };
+  if (option.empty() || !header || name(model_spec) == name(*header)) return std::nullopt;
   return ReadWarning{
       {1, 1}, "the file's header names the model " + *header + "; checked with --model " + model_spec + " as asked"};
 }

@@ -162,7 +162,6 @@ struct Moment {
 bool looks_like_fastlin_history(std::string_view text) {
   std::string_view header;
   bool op_line = false;
-  bool other_line = false;
   each_line(text, [&](std::string_view line, std::uint32_t number, std::size_t) {
     const std::string_view content = base::trim(line);
     if (number == 1) {
@@ -183,13 +182,13 @@ bool looks_like_fastlin_history(std::string_view text) {
               integer() && integer();
     cursor.skip_spaces();
     op_line = op_line && cursor.at_end();
-    other_line = !op_line;
     return false;
   });
-  if (header.empty()) return false;
-  // A history of no operations is its header alone, which must then be fastlin's.
+  // A header naming one of fastlin's objects decides alone (no other format starts
+  // with `# queue`), so that a malformed operation line is fastlin's error; another
+  // header needs an operation line after it.
   const bool known_header = header == "queue" || header == "stack" || header == "priorityqueue" || header == "set";
-  return op_line || (!other_line && known_header);
+  return known_header || (!header.empty() && op_line);
 }
 
 std::string fastlin_model(std::string_view text, const std::string& source) {

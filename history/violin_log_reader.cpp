@@ -194,7 +194,7 @@ std::optional<std::optional<Value>> read_argument(LineCursor& cursor, bool paren
 
 struct Pending {
   bool remove = false;
-  std::optional<Value> argument;  // a remove's LiMo-style `pop(v)`
+  std::optional<Value> argument;  // what an add adds, or a remove's LiMo-style `pop(v)`
   std::uint32_t line = 0;
 };
 
@@ -248,7 +248,10 @@ class ViolinLogReader {
                          ": expected " +
                          (queue ? "add, enq or enqueue, or remove, deq or dequeue" : "push or add, or pop or remove"));
     }
+    cursor.skip_spaces();
+    const std::size_t argument_at = cursor.offset();
     const std::optional<std::optional<Value>> argument = read_argument(cursor, true, remove);
+    cursor.skip_spaces();
     if (!cursor.at_end()) cursor.expected("the end of the line");
     if (const auto open = pending_.find(id); open != pending_.end()) {
       throw InputError(source_, pos,
@@ -262,8 +265,8 @@ class ViolinLogReader {
     Pending& pending = pending_[id];
     pending.remove = remove;
     pending.line = pos.line;
-    if (remove && argument) {
-      if (!*argument) cursor.fail_at(cursor.offset(), "a remove's argument names the value it removed, not empty");
+    if (argument) {
+      if (!*argument) cursor.fail_at(argument_at, "a remove's argument names the value it removed, not empty");
       pending.argument = **argument;
     }
     Event event;
@@ -272,7 +275,6 @@ class ViolinLogReader {
     event.f = std::string(remove ? collection_.remove_f : collection_.add_f);
     event.value = add ? **argument : Value();
     event.pos = pos;
-    if (add) added_[id] = event.value;
     sink_.add(std::move(event));
   }
 
@@ -283,8 +285,10 @@ class ViolinLogReader {
     }
     const Pending pending = open->second;
     pending_.erase(open);
+    cursor.skip_spaces();
     const std::size_t value_at = cursor.offset();
     const std::optional<std::optional<Value>> returned = read_argument(cursor, false, pending.remove);
+    cursor.skip_spaces();
     if (!cursor.at_end()) cursor.expected("the end of the line");
     Event event;
     event.process = Value::integer(id);
@@ -296,7 +300,7 @@ class ViolinLogReader {
         cursor.fail_at(value_at, "an add returns no value (its call on line " + std::to_string(pending.line) +
                                      " names what it adds)");
       }
-      event.value = added_[id];
+      event.value = *pending.argument;
     } else if (pending.argument) {
       if (returned && (!*returned || **returned != *pending.argument)) {
         cursor.fail_at(value_at, "the return names another value than the remove's call on line " +
@@ -315,7 +319,6 @@ class ViolinLogReader {
   EventSink& sink_;
   const Collection& collection_;
   std::unordered_map<std::int64_t, Pending> pending_;
-  std::unordered_map<std::int64_t, Value> added_;
 };
 
 }  // namespace
