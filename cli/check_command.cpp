@@ -20,6 +20,7 @@
 #include "answer/terminal.hpp"
 #include "answer/text_files.hpp"
 #include "batch/key_shards.hpp"
+#include "cli/header_model.hpp"
 #include "cli/help_text.hpp"
 #include "cli/html_output.hpp"
 #include "cli/interrupt.hpp"
@@ -216,11 +217,12 @@ void add_check_options(CLI::App& check, CheckCommandOptions& options) {
   check.footer(check_help_footer);
   check
       .add_option("FILE", options.file,
-                  "History file (Jepsen EDN or log, Porcupine kv log, JSON), or a Jepsen store folder (its "
-                  "history.edn, else history.txt)")
+                  "History file (Jepsen EDN or log, Porcupine kv log, JSON, Violin or LiMo log, fastlin history), "
+                  "or a Jepsen store folder (its history.edn, else history.txt)")
       ->required();
-  check.add_option("-m,--model", options.model, "Model name or spec, e.g. cas-register or 'cas-register(0)'")
-      ->required();
+  check.add_option("-m,--model", options.model,
+                   "Model name or spec, e.g. cas-register or 'cas-register(0)' (default: the model the file's "
+                   "header names, as Violin and LiMo logs and fastlin histories do)");
   check.add_option("--init", options.init, "Initial state as EDN (overrides the spec's), e.g. 0 or '{:x 0}'");
   check.add_flag("--independent", options.independent,
                  "Values are [key value] tuples (Jepsen's jepsen.independent): check each key as its own history "
@@ -313,7 +315,26 @@ int run_check_command(const CheckCommandOptions& options) {
   check_options.core_seconds = options.core_budget;
   check_options.consistency = choose_consistency_for(options.consistency, check_options.engine);
   const Format format = choose_format(options.format);
-  std::unique_ptr<Model> model = choose_model(options.model, options.init);
+  // The model the file's header names: the model to check without --model, else a
+  // warning when it differs. A header that cannot be read is the reading's to report.
+  std::optional<std::string> file_model;
+  if (options.follow && options.model.empty()) {
+    throw UsageError("--follow needs --model: a file still being written is not looked at before it is read");
+  }
+  if (!options.follow) {
+    if (options.model.empty()) {
+      require_readable_file(options.file);
+      file_model = header_model(options.file, format);
+    } else {
+      try {
+        file_model = header_model(options.file, format);
+      } catch (const InputError&) {
+        file_model.reset();
+      }
+    }
+  }
+  std::unique_ptr<Model> model = choose_model(model_spec_for(options.model, file_model, options.file), options.init);
+  const std::optional<ReadWarning> model_warning = header_model_warning(options.model, model->spec(), file_model);
   if (options.independent) {
     if (independent_inner_model(*model)) {
       throw UsageError("--independent: the model " + model->spec() + " is independent already");
@@ -381,6 +402,7 @@ int run_check_command(const CheckCommandOptions& options) {
       history = read_history(options.file, *model, format, limits);
     }
     read_ms = ms_since(start);
+    if (model_warning) history.warnings.insert(history.warnings.begin(), *model_warning);
     for (const ReadWarning& warning : history.warnings) {
       progress.erase();
       std::fprintf(stderr, "ariadne: warning: %s\n", warning_text(history.source, warning).c_str());

@@ -34,12 +34,13 @@ void write_converted(const fs::path& path, const std::string& text) {
 
 Format target_format(const std::string& name) {
   if (const auto format = parse_format(name); format && *format != Format::auto_detect) return *format;
-  throw UsageError("--to: expected edn, jepsen-log, porcupine-kv or json, got '" + name + "'");
+  throw UsageError("--to: expected edn, jepsen-log, porcupine-kv, json, violin-log or fastlin, got '" + name + "'");
 }
 
-// The file extension for a format: .edn, .log, .txt or .json.
+// The file extension for a format: .edn, .log, .txt or .json (Violin and fastlin
+// name their histories .log too).
 std::string extension_for(const std::string& format_name) {
-  if (format_name == "jepsen-log") return ".log";
+  if (format_name == "jepsen-log" || format_name == "violin-log" || format_name == "fastlin") return ".log";
   if (format_name == "porcupine-kv") return ".txt";
   if (format_name == "json") return ".json";
   return ".edn";
@@ -55,7 +56,7 @@ void add_convert_options(CLI::App& convert, ConvertCommandOptions& options) {
   convert.add_option("--corpus", options.corpus, "Convert every row of this expected.tsv instead")->type_name("TSV");
   convert.add_option("--to", options.to, "The format to write")
       ->required()
-      ->type_name("edn|jepsen-log|porcupine-kv|json");
+      ->type_name("edn|jepsen-log|porcupine-kv|json|violin-log|fastlin");
   add_format_option(convert, options.format);
   convert.add_option("-o,--output", options.output, "Write to FILE instead of stdout")->type_name("FILE");
   convert

@@ -45,7 +45,7 @@ Format choose_format(std::string_view name) {
   if (name == "auto") return Format::auto_detect;
   if (const auto format = parse_format(name)) return *format;
   throw UsageError("--format: unknown format '" + std::string(name) +
-                   "' (expected auto, edn, jepsen-log, porcupine-kv or json)");
+                   "' (expected auto, edn, jepsen-log, porcupine-kv, json, violin-log or fastlin)");
 }
 
 Consistency choose_consistency(std::string_view name) {

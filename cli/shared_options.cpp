@@ -48,7 +48,7 @@ void add_limit_options(CLI::App& command, SearchLimits& limits, const std::strin
 
 void add_format_option(CLI::App& command, std::string& format) {
   command.add_option("--format", format, "Input format (default: detected from the content)")
-      ->type_name("auto|edn|jepsen-log|porcupine-kv|json");
+      ->type_name("auto|edn|jepsen-log|porcupine-kv|json|violin-log|fastlin");
 }
 
 }  // namespace ariadne::cli

@@ -5,6 +5,7 @@
 
 #include "answer/text_files.hpp"
 #include "batch/witness_file.hpp"
+#include "cli/header_model.hpp"
 #include "cli/option_values.hpp"
 #include "cli/shared_options.hpp"
 
@@ -39,7 +40,9 @@ int run_verify_proof_command(const VerifyProofOptions& options) {
 
 void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options) {
   verify.add_option("FILE", options.file, "History file")->required();
-  verify.add_option("-m,--model", options.model, "Model name or spec")->required();
+  verify.add_option("-m,--model", options.model,
+                    "Model name or spec (default: the model the file's header names, as Violin and LiMo logs and "
+                    "fastlin histories do)");
   verify.add_option("--init", options.init, "Initial state as EDN (overrides the spec's)");
   add_format_option(verify, options.format);
   verify
@@ -50,8 +53,13 @@ void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options)
 }
 
 int run_verify_witness_command(const VerifyWitnessOptions& options) {
-  const auto model = choose_model(options.model, options.init);
   const Format format = choose_format(options.format);
+  if (options.model.empty() && !std::filesystem::exists(options.file)) {
+    throw InputError(options.file, {}, "no such file");
+  }
+  const std::optional<std::string> file_model =
+      options.model.empty() ? header_model(options.file, format) : std::nullopt;
+  const auto model = choose_model(model_spec_for(options.model, file_model, options.file), options.init);
   if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
   const History history = read_history(options.file, *model, format);
   const std::vector<std::uint32_t> order = batch::read_witness_file(options.witness);

@@ -95,7 +95,8 @@ std::string initial_state_text(const std::string& spec) {
 }
 
 int write_seeds(const fs::path& out, std::uintmax_t max_bytes, const std::vector<std::string>& corpora) {
-  constexpr Format kFormats[] = {Format::edn, Format::jepsen_log, Format::porcupine_kv, Format::json};
+  constexpr Format kFormats[] = {Format::edn,  Format::jepsen_log, Format::porcupine_kv,
+                                 Format::json, Format::violin_log, Format::fastlin};
   constexpr std::size_t kValuesPerHistory = 4;
   std::size_t histories = 0;
   std::set<std::string> values;

@@ -1,5 +1,6 @@
 // libFuzzer target for one history reader, chosen at compile time by
-// ARIADNE_FUZZ_FORMAT ("edn", "jepsen-log", "porcupine-kv", "json"; CMakeLists.txt
+// ARIADNE_FUZZ_FORMAT ("edn", "jepsen-log", "porcupine-kv", "json", "violin-log",
+// "fastlin"; CMakeLists.txt
 // builds one binary per format).
 //
 // Any text may be rejected with an InputError; anything else a reader throws, or any

@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 work="${work:-$build/work}"
 all_targets=(fuzz_read_edn fuzz_read_jepsen_log fuzz_read_porcupine_kv fuzz_read_json
-             fuzz_edn_value fuzz_check fuzz_check_events)
+             fuzz_read_violin_log fuzz_read_fastlin fuzz_edn_value fuzz_check fuzz_check_events)
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
 # Each target's seeds (a folder written by fuzz_corpus_tool) and its libFuzzer limits.
@@ -49,6 +49,8 @@ seeds_of() {
     fuzz_read_jepsen_log) echo jepsen-log ;;
     fuzz_read_porcupine_kv) echo porcupine-kv ;;
     fuzz_read_json) echo json ;;
+    fuzz_read_violin_log) echo violin-log ;;
+    fuzz_read_fastlin) echo fastlin ;;
     fuzz_edn_value) echo edn-value ;;
     fuzz_check | fuzz_check_events) echo check ;;
   esac
@@ -104,7 +106,8 @@ fi
 
 # 2. Seeds, rewritten on every run from the corpora as they are now.
 corpora=("$root/corpus")
-for tsv in "$root/../shared/corpus/knossos/expected.tsv" "$root/../shared/corpus/porcupine/expected.tsv"; do
+for tsv in "$root/../shared/corpus/knossos/expected.tsv" "$root/../shared/corpus/porcupine/expected.tsv" \
+           "$root/../shared/corpus/collections/expected.tsv"; do
   [ -f "$tsv" ] && corpora+=("$tsv")
 done
 rm -rf "$work/seeds"

@@ -14,8 +14,12 @@
 //   :ok value with a keyword inside a collection is an error; a bare keyword (a queue
 //   element) turns into the same string everywhere and is kept. JSON strings are
 //   UTF-8, so a string that is not (EDN strings may hold any bytes) is an error too.
+// - violin-log and fastlin: collections' operations alone (violin_log_writer.cpp,
+//   fastlin_writer.cpp).
 #include "base/text_encoding.hpp"
 #include "history/edn_writer.hpp"
+#include "history/fastlin_reader.hpp"
+#include "history/violin_log_reader.hpp"
 
 #include <ariadne/errors.hpp>
 #include <ariadne/history.hpp>
@@ -166,9 +170,11 @@ std::string format_events(const EventLog& log, Format format) {
     case Format::porcupine_kv: return format_edn_events(log);
     case Format::jepsen_log: return jepsen_log(log);
     case Format::json: return json_events(log);
+    case Format::violin_log: return format_violin_log(log);
+    case Format::fastlin: return format_fastlin(log);
     case Format::auto_detect: break;
   }
-  throw UsageError("convert: name a format to write (edn, jepsen-log, porcupine-kv or json)");
+  throw UsageError("convert: name a format to write (edn, jepsen-log, porcupine-kv, json, violin-log or fastlin)");
 }
 
 }  // namespace ariadne

@@ -81,5 +81,11 @@ void read_porcupine_kv(std::string_view text, const std::string& source, EventSi
 // "key": "k", "index": 7}; "process" and "type" are required, "f" too for client
 // (integer) processes; other members are ignored. Event::pos is the object's '{'.
 void read_json_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
+// Violin and LiMo logs: a `# @object` header, then `[id] call m(v)` and `[id] return
+// [v]` lines (violin_log_reader.hpp).
+void read_violin_log(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
+// fastlin histories: a `# queue` header, then `method value start end` lines
+// (fastlin_reader.hpp); the events come in fastlin's order of the times.
+void read_fastlin_history(std::string_view text, const std::string& source, EventSink& sink, const ReadPlan& plan = {});
 
 }  // namespace ariadne

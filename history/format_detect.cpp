@@ -4,6 +4,10 @@
 // twice, and checks the most distinctive formats first:
 //   1. empty or whitespace-only: no events (read_history() refuses a file without a
 //      single event);
+//   1a. a fastlin history: the first line is a `#` comment and the first line that is
+//      no comment reads `word integer integer integer`;
+//   1b. a Violin or LiMo log: a `# @object` line among the leading `#` comments, or
+//      the first other line is `[digits] call` or `[digits] return`;
 //   2. the first line that is neither blank nor a `;` comment looks like a Jepsen log
 //      line (contains " jepsen.util - ", or is `<token> :invoke|:ok|:fail|:info ...`),
 //      or, for a raw console log, is `lein ...` or another logger's line (`INFO  x -
@@ -18,11 +22,13 @@
 
 #include "base/text.hpp"
 #include "history/event_sink.hpp"
+#include "history/fastlin_reader.hpp"
 #include "history/history_builder.hpp"
 #include "history/jepsen_log_reader.hpp"
 #include "history/mapped_file.hpp"
 #include "history/scan_room.hpp"
 #include "history/timestamp_order.hpp"
+#include "history/violin_log_reader.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -39,7 +45,8 @@ struct FormatName {
 
 constexpr FormatName kFormatNames[] = {
     {Format::auto_detect, "auto"},          {Format::edn, "edn"},   {Format::jepsen_log, "jepsen-log"},
-    {Format::porcupine_kv, "porcupine-kv"}, {Format::json, "json"},
+    {Format::porcupine_kv, "porcupine-kv"}, {Format::json, "json"}, {Format::violin_log, "violin-log"},
+    {Format::fastlin, "fastlin"},
 };
 
 // Calls `visit(trimmed_line)` for each line that is neither blank nor a `;` comment,
@@ -127,6 +134,8 @@ bool looks_like_porcupine_kv(std::string_view text, const Limits* limits) {
 }  // namespace
 
 Format detect_format(std::string_view text, const Limits* limits) {
+  if (looks_like_fastlin_history(text)) return Format::fastlin;
+  if (looks_like_violin_log(text)) return Format::violin_log;
   if (looks_like_jepsen_log(text, limits)) return Format::jepsen_log;
   if (looks_like_json(text)) return Format::json;
   if (looks_like_porcupine_kv(text, limits)) return Format::porcupine_kv;
@@ -160,15 +169,38 @@ void stream_events(std::string_view text, const std::string& source, Format form
     case Format::jepsen_log: return read_jepsen_log(text, source, sink, plan);
     case Format::porcupine_kv: return read_porcupine_kv(text, source, sink, plan);
     case Format::json: return read_json_history(text, source, sink, plan);
+    case Format::violin_log: return read_violin_log(text, source, sink, plan);
+    case Format::fastlin: return read_fastlin_history(text, source, sink, plan);
     case Format::edn:
     case Format::auto_detect: break;
   }
   read_edn_history(text, source, sink, plan);
 }
 
+namespace {
+
+// The format `text` is in: `format`, or the one detection finds.
+Format resolved_format(std::string_view text, Format format) {
+  if (format != Format::auto_detect) return format;
+  std::string_view content = text;
+  if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);
+  return base::trim(content).empty() ? Format::edn : detect_format(content, nullptr);
+}
+
+}  // namespace
+
+std::optional<std::string> parse_model_hint(std::string_view text, const std::string& source, Format format) {
+  switch (resolved_format(text, format)) {
+    case Format::violin_log: return violin_log_model(text, source);
+    case Format::fastlin: return fastlin_model(text, source);
+    default: return std::nullopt;
+  }
+}
+
 EventLog parse_events(std::string_view text, const std::string& source, Format format) {
   EventLog log;
   log.source = source;
+  log.model_hint = parse_model_hint(text, source, format);
   EventCollector collector(log);
   TimestampOrder ordered(collector, source);
   stream_events(text, source, format, ordered);
@@ -199,6 +231,12 @@ EventLog read_events(const std::string& path, Format format) {
   const std::string file_path = history_file_in(path);
   const MappedFile file(file_path);
   return read_checked(file, [&] { return parse_events(file.text(), file_path, format); });
+}
+
+std::optional<std::string> read_model_hint(const std::string& path, Format format) {
+  const std::string file_path = history_file_in(path);
+  const MappedFile file(file_path);
+  return read_checked(file, [&] { return parse_model_hint(file.text(), file_path, format); });
 }
 
 namespace {

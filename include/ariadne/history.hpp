@@ -52,6 +52,10 @@ struct EventLog {
   std::string source;  // file name for messages
   std::vector<Event> events;
   std::vector<ReadWarning> warnings = {};
+  // The model the file's own header names (a Violin or LiMo log's `# @object queue`,
+  // a fastlin history's `# stack`), as a spec: "fifo-queue", "stack",
+  // "max-priority-queue". Formats that name no object leave it empty.
+  std::optional<std::string> model_hint = {};
 };
 
 enum class OpStatus : std::uint8_t {
@@ -119,7 +123,9 @@ struct History {
 // every operation's shape. Throws InputError naming the offending event's position.
 History build_history(const EventLog& log, const Model& model);
 
-enum class Format : std::uint8_t { auto_detect, edn, jepsen_log, porcupine_kv, json };
+// violin_log: the logs of Violin (POPL 2016) and LiMo (PLDI 2025); fastlin: the
+// histories of Lee and Mathur's fastlin and PolyLin (OOPSLA 2025). docs/formats.md.
+enum class Format : std::uint8_t { auto_detect, edn, jepsen_log, porcupine_kv, json, violin_log, fastlin };
 
 std::optional<Format> parse_format(std::string_view name);
 std::string_view format_name(Format format);
@@ -128,6 +134,14 @@ std::string_view format_name(Format format);
 // content (see history/format_detect.cpp). Throws InputError on malformed input.
 EventLog read_events(const std::string& path, Format format = Format::auto_detect);
 EventLog parse_events(std::string_view text, const std::string& source, Format format = Format::auto_detect);
+
+// The model a history file's header names (EventLog::model_hint), read from the
+// header alone, so that a command can choose its model before it reads the history;
+// nullopt for formats that name no object. Throws InputError when the header is
+// missing or names an object ariadne does not read.
+std::optional<std::string> read_model_hint(const std::string& path, Format format = Format::auto_detect);
+std::optional<std::string> parse_model_hint(std::string_view text, const std::string& source,
+                                            Format format = Format::auto_detect);
 
 // A Jepsen store folder (store/<test>/<time>/, or the store/<test>/latest link) in
 // place of a history file, as read_history takes one: Jepsen writes the history there

@@ -18,7 +18,8 @@ ariadne::EventLog detect(const std::string& text) { return ariadne::parse_events
 
 TEST_SUITE("history") {
   TEST_CASE("format names round-trip and unknown names are rejected") {
-    for (const Format f : {Format::auto_detect, Format::edn, Format::jepsen_log, Format::porcupine_kv, Format::json}) {
+    for (const Format f : {Format::auto_detect, Format::edn, Format::jepsen_log, Format::porcupine_kv, Format::json,
+                           Format::violin_log, Format::fastlin}) {
       CHECK(ariadne::parse_format(ariadne::format_name(f)) == f);
     }
     CHECK(ariadne::format_name(Format::auto_detect) == "auto");

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 using namespace ariadne;
@@ -714,6 +715,44 @@ TEST_SUITE("hostile") {
       const Answer mismatch = answer(write_events(events, format), format, "register(0)");
       REQUIRE(mismatch.error.has_value());
       CHECK(std::string(mismatch.error->what()).size() < 400);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------
+  // The collection formats (Violin and LiMo logs, fastlin histories): integers beyond
+  // 64 bits, tokens of megabytes and every cut of a small file end in a located error
+  // or a verdict, never in another history.
+
+  TEST_CASE("the collection formats: huge numbers and tokens, and every cut, are located errors or verdicts") {
+    const std::string violin = "# @object queue\n[1] call add(1)\n  [2] call remove\n[1] return\n  [2] return 1\n";
+    const std::string fastlin = "# stack\npush 1 1 2\npush 2 3 4\npop 2 5 6\npop 1 7 8\n";
+    const std::string beyond = "123456789012345678901234567890";
+    for (const std::string& text :
+         {"# @object queue\n[" + beyond + "] call add(1)\n", "# @object queue\n[1] call add(" + beyond + ")\n",
+          "# @object queue\n[1] call " + repeat("x", 2 * kMillion) + "\n",
+          "# @object queue\n[1] call add(1)\n[1] return " + repeat("7", 2 * kMillion) + "\n",
+          "# stack\npush 1 1 " + beyond + "\n", "# stack\npush " + beyond + " 1 2\n",
+          "# stack\n" + repeat("p", 2 * kMillion) + " 1 1 2\n"}) {
+      CAPTURE(text.substr(0, 60));
+      expect_located_error(answer(text, Format::auto_detect, "stack"), text);
+    }
+    // A symbol of 2 MB is a value like any other.
+    const std::string long_symbol = "# @object queue\n[1] call add(" + repeat("a", 2 * kMillion) + ")\n[1] return\n";
+    CHECK(describe(answer(long_symbol, Format::violin_log, "fifo-queue")) == "linearizable");
+    for (const auto& [text, format, model] :
+         {std::tuple{violin, Format::violin_log, "fifo-queue"}, std::tuple{fastlin, Format::fastlin, "stack"}}) {
+      for (std::size_t length = 0; length <= text.size(); ++length) {
+        CAPTURE(length);
+        const std::string cut = text.substr(0, length);
+        const Answer a = answer(cut, format, model);
+        // What remains of these linearizable histories is linearizable (a cut value
+        // is another value of a crashed or unmatched operation, or an error).
+        if (a.error) {
+          CHECK(inside(a.error->pos(), cut.empty() ? std::string_view(" ") : std::string_view(cut)));
+        } else {
+          CHECK(a.verdict.has_value());
+        }
+      }
     }
   }
 

@@ -16,8 +16,8 @@ using ariadne::Format;
 
 namespace {
 
-constexpr Format kFormats[] = {Format::auto_detect, Format::edn, Format::jepsen_log, Format::porcupine_kv,
-                               Format::json};
+constexpr Format kFormats[] = {Format::auto_detect, Format::edn,        Format::jepsen_log, Format::porcupine_kv,
+                               Format::json,        Format::violin_log, Format::fastlin};
 
 const char* const kSmallEdn =
     "; small history\n"
@@ -39,6 +39,20 @@ const char* const kSmallKv =
 const char* const kSmallJson =
     "{\"events\": [{\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", \"value\": [1, 2.5e1, \"\\u00e9\"]},\n"
     "            {\"process\": 0, \"type\": \"ok\", \"f\": \"write\", \"value\": {\"a\": null}}]}\n";
+
+const char* const kSmallViolin =
+    "# @object atomic-stack\n"
+    "[1] call push(?<1,0>)  # LiMo's value\n"
+    "    [2] call pop\n"
+    "[1] return\n"
+    "    [2] return empty\n"
+    "[3] call push a\n";
+
+const char* const kSmallFastlin =
+    "# queue\n"
+    "enq 1 1 2\n"
+    "deq -1 2 4\n"
+    "deq 1 3 5\n";
 
 // Parses in every format; anything but success or a positioned InputError fails.
 void parse_everything(const std::string& text) {
@@ -62,7 +76,7 @@ std::string read_text(const std::string& path) {
 
 TEST_SUITE("history") {
   TEST_CASE("every truncation of small histories parses or fails with a position") {
-    for (const std::string text : {kSmallEdn, kSmallLog, kSmallKv, kSmallJson}) {
+    for (const std::string text : {kSmallEdn, kSmallLog, kSmallKv, kSmallJson, kSmallViolin, kSmallFastlin}) {
       CHECK_NOTHROW(ariadne::parse_events(text, "whole"));
       for (std::size_t length = 0; length <= text.size(); ++length) {
         CAPTURE(length);
@@ -72,10 +86,13 @@ TEST_SUITE("history") {
   }
 
   TEST_CASE("random byte mutations of histories parse or fail with a position") {
-    std::vector<std::string> samples = {kSmallEdn, kSmallLog, kSmallKv, kSmallJson};
+    std::vector<std::string> samples = {kSmallEdn, kSmallLog, kSmallKv, kSmallJson, kSmallViolin, kSmallFastlin};
     const std::string corpus = std::string(ARIADNE_SOURCE_DIR) + "/../shared/corpus";
-    for (const char* file : {"/knossos/data/cas-register/bad/bad-analysis.edn", "/porcupine/jepsen/etcd_000.log",
-                             "/porcupine/kv/c01-bad.txt", "/knossos/historical/memstress4.log"}) {
+    for (const char* file :
+         {"/knossos/data/cas-register/bad/bad-analysis.edn", "/porcupine/jepsen/etcd_000.log",
+          "/porcupine/kv/c01-bad.txt", "/knossos/historical/memstress4.log", "/collections/popl16/simple/figure11.log",
+          "/collections/limo/simple/stack/violation/00-12.hist",
+          "/collections/fastlin/testcases/stack/nonlin_intermediate_0.log"}) {
       if (std::filesystem::exists(corpus + file)) samples.push_back(read_text(corpus + file));
     }
     const std::uint64_t seed = 20240611;
