@@ -9,7 +9,8 @@
 //   :peek x        the same without removing it
 //   :poll :empty, :peek :empty
 //                  found the queue empty: legal only while it is empty, changes
-//                  nothing (an observation, as fastlin's -1 and Violin's `return empty`)
+//                  nothing (an observation, as fastlin's -1 and Violin's `return empty`;
+//                  JSON's "empty" is the same, as for the containers: container_op.hpp)
 // Crashed ops: an insert applies; a poll whose result is unknown removes one of the
 // elements of top priority (one successor per distinct one), or nothing from an empty
 // queue, where it is the same as not taking effect; a peek changes nothing either way.
@@ -20,6 +21,7 @@
 // multiset always interns to the same state; the top priority's entries sit together
 // at one end.
 #include "models/builtin_model.hpp"
+#include "models/container_op.hpp"
 #include "models/content_table.hpp"
 #include "models/model_factories.hpp"
 #include "models/step_cache.hpp"
@@ -43,8 +45,6 @@ struct PriorityQueueKind {
 
 constexpr PriorityQueueKind kLowestFirst{"priority-queue", false};
 constexpr PriorityQueueKind kHighestFirst{"max-priority-queue", true};
-
-bool is_empty_marker(const Value& v) { return v.is_keyword() && is_named(v, "empty"); }
 
 // An insert's value as (priority, element); nullopt when it has neither shape.
 std::optional<std::pair<std::int64_t, Value>> read_entry(const Value& v) {

@@ -95,7 +95,7 @@ def main():
             runs[path].append(result)
 
     print("# The research checkers' collection histories, as their authors wrote them\n")
-    print(f"`ariadne check FILE --model MODEL --json --no-core`, {args.runs} runs per file; times are medians")
+    print(f"`ariadne check FILE --model MODEL --json --no-core`, {args.runs} run(s) per file; times are medians")
     print("of ariadne's elapsed_ms (reading excluded). The model is expected.tsv's (`fifo-queue` or `stack`);")
     print("fastlin's priority queues are `max-priority-queue` (its poll takes the highest).\n")
     problems = []
