@@ -93,7 +93,8 @@ TEST_SUITE("papers") {
       MESSAGE("skipped: ../shared/corpus/collections is absent (a plain clone has no ../shared)");
       return;
     }
-    check_reproduced("collections-2015-2025", "REPRODUCED: 1055 of 1055 published verdicts", {"--quick", "--runs", "1"});
+    check_reproduced("collections-2015-2025", "REPRODUCED: 1055 of 1055 published verdicts",
+                     {"--quick", "--runs", "1"});
   }
 
   // About 1 s: 5 seeds of Knossos' budget for both designs, the exhaustive search of
