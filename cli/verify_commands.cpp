@@ -54,13 +54,10 @@ void add_verify_witness_options(CLI::App& verify, VerifyWitnessOptions& options)
 
 int run_verify_witness_command(const VerifyWitnessOptions& options) {
   const Format format = choose_format(options.format);
-  if (options.model.empty() && !std::filesystem::exists(options.file)) {
-    throw InputError(options.file, {}, "no such file");
-  }
+  if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
   const std::optional<std::string> file_model =
       options.model.empty() ? header_model(options.file, format) : std::nullopt;
   const auto model = choose_model(model_spec_for(options.model, file_model, options.file), options.init);
-  if (!std::filesystem::exists(options.file)) throw InputError(options.file, {}, "no such file");
   const History history = read_history(options.file, *model, format);
   const std::vector<std::uint32_t> order = batch::read_witness_file(options.witness);
   if (const auto problem = verify_linearization(history, *model, order)) {

@@ -179,31 +179,39 @@ void stream_events(std::string_view text, const std::string& source, Format form
 
 namespace {
 
-// The format `text` is in: `format`, or the one detection finds.
+// The format `text` is in: `format`, or the one detection finds; auto_detect still
+// for text without a byte of content, which stream_events() reads as no events.
 Format resolved_format(std::string_view text, Format format) {
   if (format != Format::auto_detect) return format;
   std::string_view content = text;
   if (content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3);
-  return base::trim(content).empty() ? Format::edn : detect_format(content, nullptr);
+  return base::trim(content).empty() ? Format::auto_detect : detect_format(content, nullptr);
 }
 
-}  // namespace
-
-std::optional<std::string> parse_model_hint(std::string_view text, const std::string& source, Format format) {
-  switch (resolved_format(text, format)) {
+// The model the header of `text`, in `format` (resolved), names.
+std::optional<std::string> model_hint_in(std::string_view text, const std::string& source, Format format) {
+  switch (format) {
     case Format::violin_log: return violin_log_model(text, source);
     case Format::fastlin: return fastlin_model(text, source);
     default: return std::nullopt;
   }
 }
 
+}  // namespace
+
+std::optional<std::string> parse_model_hint(std::string_view text, const std::string& source, Format format) {
+  return model_hint_in(text, source, resolved_format(text, format));
+}
+
 EventLog parse_events(std::string_view text, const std::string& source, Format format) {
   EventLog log;
   log.source = source;
-  log.model_hint = parse_model_hint(text, source, format);
+  // Detected once, for the header and for the reading.
+  const Format resolved = resolved_format(text, format);
+  log.model_hint = model_hint_in(text, source, resolved);
   EventCollector collector(log);
   TimestampOrder ordered(collector, source);
-  stream_events(text, source, format, ordered);
+  stream_events(text, source, resolved, ordered);
   ordered.finish();
   return log;
 }

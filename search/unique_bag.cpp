@@ -1,15 +1,16 @@
 // Linearizability of an unordered queue (a multiset: Knossos' unordered-queue) whose
 // enqueued values are unique, in O(n log n).
 //
-// With each value enqueued once, the queue's state is a set, and a completed dequeue
-// of x is legal exactly when x's enqueue went before it: nothing else constrains it
-// (an :fail on an empty queue never happened; a dequeue that returned :empty does
-// constrain the others, and the test declines it: UniqueAnswer::empty_observation). So the
-// history is linearizable iff every dequeue returns a value enqueued (or initially
-// present), no value is dequeued twice, and no dequeue completes before its value's
-// enqueue is invoked. The order: each enqueue at its call + epsilon, each dequeue at
-// max(its call, its enqueue's call) + 2 epsilon, both strictly inside their intervals
-// (the dequeue returns after both calls), the dequeue after its enqueue.
+// With each value enqueued once, the queue's state is a set, and a completed
+// dequeue of x is legal exactly when x's enqueue went before it: nothing else
+// constrains it (an :fail on an empty queue never happened; a dequeue that returned
+// :empty does constrain the others, and the test declines it:
+// UniqueAnswer::empty_observation). So the history is linearizable iff every
+// dequeue returns a value enqueued (or initially present), no value is dequeued
+// twice, and no dequeue completes before its value's enqueue is invoked. The order:
+// each enqueue at its call + epsilon, each dequeue at max(its call, its enqueue's
+// call) + 2 epsilon, both strictly inside their intervals (the dequeue returns
+// after both calls), the dequeue after its enqueue.
 //
 // Crashed ops: a crashed enqueue nobody dequeues is dropped (its value would only sit
 // there); one somebody dequeues took effect, and stays with no completion. A crashed
