@@ -17,6 +17,7 @@
 #include "history/fastlin_reader.hpp"
 
 #include "history/event_sink.hpp"
+#include "history/fastlin_objects.hpp"
 #include "history/line_cursor.hpp"
 
 #include <ariadne/errors.hpp>
@@ -30,36 +31,6 @@ namespace ariadne {
 // Named, apart from the other readers' helpers that a unity build compiles with these.
 namespace fastlin {
 namespace {
-
-enum class Role : std::uint8_t { add, remove, look };
-
-struct Method {
-  std::string_view name;  // fastlin's
-  std::string_view f;     // ariadne's
-  Role role;
-};
-
-struct Object {
-  std::string_view name;
-  std::string_view model;
-  Method methods[3];
-};
-
-// fastlin's methods per object (include/algo/*_lin.h): the add and remove groups, and
-// peek, which its queue, stack and priority-queue algorithms read as an operation
-// that returns a value without removing it.
-constexpr Object kObjects[] = {
-    {"queue",
-     "fifo-queue",
-     {{"enq", "enqueue", Role::add}, {"deq", "dequeue", Role::remove}, {"peek", "peek", Role::look}}},
-    {"stack", "stack", {{"push", "push", Role::add}, {"pop", "pop", Role::remove}, {"peek", "peek", Role::look}}},
-    {"priorityqueue",
-     "max-priority-queue",
-     {{"insert", "insert", Role::add}, {"poll", "poll", Role::remove}, {"peek", "peek", Role::look}}},
-};
-
-// fastlin's value for "the container was empty" (src/fastlin.cpp, defaultEmptyVal).
-constexpr std::int64_t kEmptyValue = -1;
 
 const Object& object_of(std::string_view text, const std::string& source) {
   std::string_view first;

@@ -8,6 +8,7 @@
 // What the format cannot hold is an InputError at the event: anything but an :ok
 // operation (fastlin's operations all complete), a value that is no integer, -1 as an
 // element (fastlin's "empty"), and operations of another object than the log's.
+#include "history/fastlin_objects.hpp"
 #include "history/fastlin_reader.hpp"
 
 #include <ariadne/errors.hpp>
@@ -20,33 +21,19 @@ namespace ariadne {
 namespace fastlin_writer {
 namespace {
 
-struct Object {
-  std::string_view header;
-  std::string_view model;
-  std::string_view add_f;  // ariadne's names, which fastlin writes as ...
-  std::string_view remove_f;
-  std::string_view add_method;  // ... these
-  std::string_view remove_method;
-};
-
-constexpr Object kObjects[] = {
-    {"queue", "fifo-queue", "enqueue", "dequeue", "enq", "deq"},
-    {"stack", "stack", "push", "pop", "push", "pop"},
-    {"priorityqueue", "max-priority-queue", "insert", "poll", "insert", "poll"},
-};
-
-constexpr std::string_view kPeek = "peek";
+// Every object's look(): a peek names no object.
+constexpr std::string_view kPeek = fastlin::kObjects[0].look().f;
 
 // The object of the log's operations: the model hint's, else the first client
-// operation's that is no peek (every object of fastlin's has one).
-const Object& object_of(const EventLog& log) {
-  for (const Object& object : kObjects) {
+// operation's that is no peek.
+const fastlin::Object& object_of(const EventLog& log) {
+  for (const fastlin::Object& object : fastlin::kObjects) {
     if (log.model_hint == object.model) return object;
   }
   for (const Event& event : log.events) {
     if (!event.process.is_integer() || event.f == kPeek) continue;
-    for (const Object& object : kObjects) {
-      if (event.f == object.add_f || event.f == object.remove_f) return object;
+    for (const fastlin::Object& object : fastlin::kObjects) {
+      if (event.f == object.add().f || event.f == object.remove().f) return object;
     }
     break;
   }
@@ -64,14 +51,12 @@ struct Line {
   SourcePos pos;
 };
 
-constexpr std::int64_t kEmptyValue = -1;
-
 std::int64_t integer_of(const Value& value, const EventLog& log, const Event& event) {
-  if (value.is_keyword() && value.text() == "empty") return kEmptyValue;
+  if (value.is_keyword() && value.text() == "empty") return fastlin::kEmptyValue;
   if (!value.is_integer()) {
     throw InputError(log.source, event.pos, "fastlin values are integers, not " + value.to_edn());
   }
-  if (value.as_integer() == kEmptyValue) {
+  if (value.as_integer() == fastlin::kEmptyValue) {
     throw InputError(log.source, event.pos, "fastlin reads the value -1 as 'the container was empty'");
   }
   return value.as_integer();
@@ -82,7 +67,7 @@ std::int64_t integer_of(const Value& value, const EventLog& log, const Event& ev
 
 std::string format_fastlin(const EventLog& log) {
   using fastlin_writer::Line;
-  const fastlin_writer::Object& object = fastlin_writer::object_of(log);
+  const fastlin::Object& object = fastlin_writer::object_of(log);
   std::vector<Line> lines;
   std::unordered_map<std::int64_t, std::size_t> open;  // a process's open line
   for (std::size_t position = 0; position < log.events.size(); ++position) {
@@ -91,18 +76,18 @@ std::string format_fastlin(const EventLog& log) {
       throw InputError(log.source, event.pos,
                        "fastlin has no processes, and no place for the events of " + event.process.to_edn());
     }
-    const bool add = event.f == object.add_f;
-    const bool remove = event.f == object.remove_f;
-    if (!add && !remove && event.f != fastlin_writer::kPeek) {
+    const bool add = event.f == object.add().f;
+    const bool remove = event.f == object.remove().f;
+    if (!add && !remove && event.f != object.look().f) {
       throw InputError(log.source, event.pos,
-                       "a fastlin " + std::string(object.header) + " has no :" + event.f + " (it has :" +
-                           std::string(object.add_f) + ", :" + std::string(object.remove_f) + " and :peek)");
+                       "a fastlin " + std::string(object.name) + " has no :" + event.f + " (it has :" +
+                           std::string(object.add().f) + ", :" + std::string(object.remove().f) + " and :peek)");
     }
     const std::int64_t process = event.process.as_integer();
     switch (event.type) {
       case EventType::invoke: {
         Line line;
-        line.method = add ? object.add_method : remove ? object.remove_method : fastlin_writer::kPeek;
+        line.method = add ? object.add().name : remove ? object.remove().name : object.look().name;
         line.start = position + 1;
         line.pos = event.pos;
         if (add) line.value = fastlin_writer::integer_of(event.value, log, event);
@@ -133,7 +118,7 @@ std::string format_fastlin(const EventLog& log) {
                              std::string(event.type == EventType::fail ? "fail" : "info"));
     }
   }
-  std::string out = "# " + std::string(object.header) + "\n";
+  std::string out = "# " + std::string(object.name) + "\n";
   for (const Line& line : lines) {
     if (line.end == 0) {
       throw InputError(log.source, line.pos, "fastlin's operations all complete: this one never does");
