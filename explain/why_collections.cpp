@@ -82,6 +82,7 @@ Verbs verbs_of(Theory theory) {
   switch (theory) {
     case Theory::stack: return {"push", "pop", "popped", "stack"};
     case Theory::set: return {"add", "read", "read", "set"};
+    case Theory::priority_queue: return {"insert", "poll", "polled", "priority queue"};
     default: return {"enqueue", "dequeue", "dequeued", "queue"};
   }
 }

@@ -1,20 +1,21 @@
 // A simulated priority queue (priority-queue, lowest first; max-priority-queue,
 // highest first). Each insert gives its element a priority drawn from a small range,
-// so that equal priorities meet; a poll takes one of the top entries at random, or
+// so that equal priorities meet; with --values unique instead each insert is a fresh
+// integer that is its own priority (`:insert n`, as fastlin's histories), every
+// priority distinct, the histories the unique-value engine decides
+// (search/unique_priority_queue.cpp); a poll takes one of the top entries at random, or
 // completes with :empty on an empty queue (an observation the models check, as
 // fastlin's -1); a peek returns a top element, or :empty; a crashed poll takes a top
 // entry, or nothing from an empty queue.
 //
 // The violation pattern, on fresh elements inserted once and absent from the initial
 // state: insert [P a], then insert [Q b] with Q ahead of P (lower, or higher for
-// max-priority-queue), then a poll of a, then a poll of b, each completing before the
-// next is invoked. b is in the queue from its insert until the only poll that returns
-// it, which comes after the poll of a (a crashed poll that took b would leave none for
-// it), so b is there, ahead of a, when a is polled.
-// Only the pattern's polls take the pattern's elements: another poll that finds one on
-// top fails (a crashed one does nothing), so no element is removed twice and the
-// pattern is the history's only violation. The pattern's polls take their elements in
-// the simulation too, so that what the other ops see agrees with the broken results.
+// max-priority-queue; with unique values a and b are their own priorities), then a poll of a, then a poll of b, each
+// completing before the next is invoked. b is in the queue from its insert until the only poll that returns it, which
+// comes after the poll of a (a crashed poll that took b would leave none for it), so b is there, ahead of a, when a is
+// polled. Only the pattern's polls take the pattern's elements: another poll that finds one on top fails (a crashed one
+// does nothing), so no element is removed twice and the pattern is the history's only violation. The pattern's polls
+// take their elements in the simulation too, so that what the other ops see agrees with the broken results.
 #include "generators/atomic_object.hpp"
 
 #include <algorithm>
@@ -58,6 +59,7 @@ class PriorityQueueObject final : public AtomicObject {
     const std::uint64_t draw = random_.below(100);
     if (draw < kPeekPercent) return named("peek");
     if (draw - kPeekPercent < insert_percent * (100 - kPeekPercent) / 100) {
+      if (values_.unique()) return insert_own_priority(values_.fresh());
       return insert(static_cast<std::int64_t>(random_.below(kPriorities)), Value::integer(values_.draw(random_)));
     }
     return named("poll");
@@ -65,7 +67,9 @@ class PriorityQueueObject final : public AtomicObject {
 
   void take_effect(AtomicOp& op) override {
     if (op.f == "insert") {
-      state_.push_back({op.invoke_value.elements()[0].as_integer(), op.invoke_value.elements()[1]});
+      const Value& v = op.invoke_value;
+      state_.push_back(v.is_integer() ? Entry{v.as_integer(), v}
+                                      : Entry{v.elements()[0].as_integer(), v.elements()[1]});
       op.result = op.invoke_value;
       return;
     }
@@ -96,6 +100,16 @@ class PriorityQueueObject final : public AtomicObject {
 
   AtomicOp pattern_op(std::size_t step) override {
     if (step >= 2) return named("poll");
+    if (values_.unique()) {
+      // Fresh values grow: b is drawn first where the lowest goes first.
+      if (step == 0) {
+        const std::int64_t first = values_.fresh();
+        const std::int64_t second = values_.fresh();
+        a_ = Value::integer(highest_first_ ? first : second);
+        b_ = Value::integer(highest_first_ ? second : first);
+      }
+      return insert_own_priority((step == 0 ? a_ : b_).as_integer());
+    }
     const std::int64_t later = highest_first_ ? 3 : 4;  // a's priority; b's is one ahead
     Value& element = step == 0 ? a_ : b_;
     element = Value::integer(values_.fresh());
@@ -141,6 +155,13 @@ class PriorityQueueObject final : public AtomicObject {
     AtomicOp op;
     op.f = "insert";
     op.invoke_value = Value::vector({Value::integer(priority), std::move(element)});
+    return op;
+  }
+
+  static AtomicOp insert_own_priority(std::int64_t n) {
+    AtomicOp op;
+    op.f = "insert";
+    op.invoke_value = Value::integer(n);
     return op;
   }
 

@@ -246,6 +246,46 @@ class PriorityQueueModel final : public BuiltinModel {
     return std::make_unique<CompiledPriorityQueue>(kind_, init_, ops);
   }
 
+  // The same reading as CompiledPriorityQueue::translate(), in the encoder's terms:
+  // element ids for what polls and peeks return, each insert's priority as an urgency
+  // (Semantics::initial_urgency).
+  std::optional<Semantics> semantics(std::span<const Operation* const> ops) const override {
+    ValueTable values;
+    Semantics s;
+    s.theory = Theory::priority_queue;
+    const auto urgency = [this](std::int64_t priority) { return kind_.highest_first ? priority : ~priority; };
+    for (const Value& entry : init_.elements()) {
+      const auto [priority, element] = *read_entry(entry);
+      s.initial.push_back(values.intern(element));
+      s.initial_urgency.push_back(urgency(priority));
+    }
+    s.ops.reserve(ops.size());  // one meaning per op: never moved again
+    for (const Operation* op : ops) {
+      OpMeaning& m = s.ops.emplace_back();
+      m.must_take_effect = op->status == OpStatus::ok;
+      const bool poll = is_f(*op, "poll");
+      if (op->status == OpStatus::failed) {
+        m.effect = Effect::none;  // never happened
+      } else if (is_f(*op, "insert")) {
+        const auto [priority, element] = *read_entry(op->value);
+        m.effect = Effect::insert;
+        m.element = values.intern(element);
+        m.urgency = urgency(priority);
+      } else if (!poll && !is_f(*op, "peek")) {
+        m.effect = Effect::impossible;  // check_operation rejects these beforehand
+      } else if (op->status == OpStatus::crashed) {
+        m.effect = poll ? Effect::remove_any : Effect::none;
+      } else if (is_empty_marker(op->value)) {
+        m.effect = Effect::remove_empty;
+      } else {
+        m.effect = poll ? Effect::remove : Effect::peek;
+        m.element = values.intern(op->value);
+      }
+    }
+    name_values(s, values);
+    return s;
+  }
+
  private:
   PriorityQueueKind kind_;
   Value init_;  // a vector of entries

@@ -68,6 +68,7 @@ bool observes_only(const OpMeaning& meaning) {
   switch (meaning.effect) {
     case Effect::none:
     case Effect::read_set:
+    case Effect::peek:
     case Effect::remove_empty: return true;
     case Effect::registers:
       return std::ranges::all_of(meaning.accesses, [](const RegisterAccess& a) {

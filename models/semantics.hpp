@@ -28,6 +28,7 @@ enum class Theory : std::uint8_t {
   fifo_queue,       // fifo-queue
   stack,            // stack
   set,              // set (grow-only)
+  priority_queue,   // priority-queue, max-priority-queue
 };
 
 // One effect or observation of an op on one register of a `registers` object.
@@ -56,6 +57,9 @@ enum class Effect : std::uint8_t {
   // observation, legal only where the container holds nothing, changing nothing. It
   // must take effect like any completed op, so engines may not leave it out.
   remove_empty,
+  // a priority queue's completed peek: observes that `element` is in the queue with
+  // the top priority, changing nothing
+  peek,
   add,       // set: adds `element`
   read_set,  // set: the whole set was exactly `elements`
 };
@@ -67,7 +71,10 @@ struct OpMeaning {
   // registers: every read observes the state before the op, every write or append
   // leaves the state after it; at most one write or append per key.
   std::vector<RegisterAccess> accesses;
-  std::uint32_t element = 0;            // insert, remove, add
+  std::uint32_t element = 0;  // insert, remove, add, peek
+  // priority_queue inserts: the entry's priority as an urgency, the larger the sooner
+  // out (Semantics::initial_urgency says how).
+  std::int64_t urgency = 0;
   std::vector<std::uint32_t> elements;  // read_set: sorted, without repeats
 };
 
@@ -82,6 +89,11 @@ struct Semantics {
   // registers: each key's initial value id. Containers and sets: the initial
   // elements (front of a queue first, bottom of a stack first).
   std::vector<std::uint32_t> initial;
+  // priority_queue: the urgency of each initial element, beside `initial`. An urgency
+  // is the priority itself where the highest goes first (max-priority-queue) and its
+  // bitwise complement ~p = -p - 1 where the lowest does (priority-queue), which
+  // reverses the order without overflowing, so that every reader takes the largest.
+  std::vector<std::int64_t> initial_urgency;
   std::size_t value_count = 0;
   // The value of every value id. Names for messages and the strings of appends are
   // taken from them when asked for, not for every value up front: a partition of a

@@ -52,7 +52,8 @@ std::vector<bool> RelaxedRelevance::leave_out(const std::vector<bool>& keep, boo
     case Theory::registers: out = irrelevant_registers(keep, subsets); break;
     case Theory::fifo_queue:
     case Theory::stack:
-    case Theory::unordered_queue: out = irrelevant_containers(keep, subsets); break;
+    case Theory::unordered_queue:
+    case Theory::priority_queue: out = irrelevant_containers(keep, subsets); break;
     case Theory::set: out = irrelevant_set(keep); break;
     case Theory::mutex: out = irrelevant_mutex(keep); break;
   }
@@ -143,14 +144,17 @@ std::vector<bool> RelaxedRelevance::irrelevant_registers(const std::vector<bool>
   return out;
 }
 
-// Queues and stacks. Call a value wanted when a kept completed removal returned it.
+// Queues, stacks and priority queues. Call a value wanted when a kept completed
+// removal returned it, or a kept peek saw it.
 //
 // A relaxed insert of an unwanted value can go: in any linearization, its element e
 // is never removed, or removed by a crashed removal (kept or relaxed: a completed one
 // returned a wanted value, so took another element). Drop the insert and that removal.
 // The container then holds the same elements minus e at every point, and every other
 // removal finds the same front, top or element: e was at the front (top) only when
-// its own removal took it, in a queue (stack); a bag has no front at all.
+// its own removal took it, in a queue (stack); a bag has no front at all; in a
+// priority queue, removing an element from the queue leaves every other element of
+// the top priority at the top, so every poll and peek is still legal.
 //
 // What is left are the initial elements, the kept inserts and the relaxed inserts of
 // wanted values: `elements` in all. Each completed kept removal takes one of them, and
@@ -180,6 +184,7 @@ std::vector<bool> RelaxedRelevance::irrelevant_containers(const std::vector<bool
   for (std::uint32_t i = 0; i < size_; ++i) {
     if (!keep[i]) continue;
     if (recorded(i).effect == Effect::remove_empty) kept_empty_observation = true;
+    if (recorded(i).effect == Effect::peek) wanted.insert(recorded(i).element);
     if (recorded(i).effect == Effect::remove) {
       wanted.insert(recorded(i).element);
       ++kept_removals;

@@ -27,6 +27,7 @@ UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops,
     case models::Theory::set: return analyse_unique_set(ops, semantics, should_stop);
     case models::Theory::unordered_queue: return analyse_unique_bag(ops, semantics, should_stop);
     case models::Theory::stack: return analyse_unique_stack(ops, semantics, should_stop);
+    case models::Theory::priority_queue: return analyse_unique_priority_queue(ops, semantics, should_stop);
     case models::Theory::mutex: break;
   }
   UniqueValueAnalysis declined;

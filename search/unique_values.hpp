@@ -9,6 +9,9 @@
 //   unique_stack.cpp     stack                   Lee and Mathur 2025; LiMo 2025
 //   unique_set.cpp       set (grow-only)         LiMo 2025
 //   unique_bag.cpp       unordered-queue
+//   unique_priority_queue.cpp
+//                        priority-queue,         Lee and Mathur 2025
+//                        max-priority-queue
 //
 // Each decides, with an explicit order (replayed by the certificate checker, as every
 // engine's) or the few ops of the violated condition (which seed the minimal core:
@@ -56,6 +59,9 @@ UniqueValueAnalysis analyse_unique_set(std::span<const Operation* const> ops, co
                                        const UniqueStopPoll& should_stop = {});
 UniqueValueAnalysis analyse_unique_bag(std::span<const Operation* const> ops, const models::Semantics& semantics,
                                        const UniqueStopPoll& should_stop = {});
+UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* const> ops,
+                                                  const models::Semantics& semantics,
+                                                  const UniqueStopPoll& should_stop = {});
 
 // The test for the semantics' object kind, or a decline naming the kind none covers.
 UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops, const models::Semantics& semantics,

@@ -1,0 +1,553 @@
+// Linearizability of a priority queue whose inserted elements are unique and whose
+// priorities are distinct, in O(n log n), with an explicit order or the few ops of a
+// proof that none exists.
+//
+// The refutation is the condition of [LeeMathur25: Z. H. Lee and U. Mathur,
+// "Efficient Decrease-And-Conquer Linearizability Monitoring", OOPSLA 2025] for
+// priority queues, in its interval form: a value u whose insert returns at r and
+// whose poll is invoked at c is in the queue throughout (r, c) in every linearization,
+// its *held span* (to the end if no completed poll returns it: then only a crashed
+// poll could take it out). A poll of w can take effect only where no value of higher
+// priority is held, and an empty observation only where none at all is; one whose
+// whole interval (from its value's insert's call on) is covered by such spans refutes
+// the history. We decide constructively instead, and read that condition off the
+// construction only where it fails; the proofs below are ours, for insert, poll and
+// empty observations (:poll or :peek of :empty), crashed ops included.
+//
+// The construction sweeps the history's events in time order (at equal times calls
+// before returns, so that ops whose times touch overlap, as real time has it) and
+// decides, between each event and the next, which ops take effect there, each once
+// and inside its interval, so the order it lists them in respects real time. It keeps
+// the queue's contents and applies, until none applies:
+//   1. the top value's completed poll, if it has been invoked, takes effect;
+//   2. a value whose insert and completed poll have both been invoked, and whose
+//      insert has not taken effect, is inserted and polled at once if it would be
+//      the top (the highest such first);
+//   3. if the top value will never be polled by a completed poll (a *stayer*: a
+//      crashed poll took it, or nothing did), some invoked poll or empty observation
+//      waits below it, and an invoked crashed poll is still unused, that crashed
+//      poll takes the top out;
+//   4. with the queue empty, every invoked empty observation takes effect.
+// Inserts otherwise take effect at their return, as late as they can: a value in the
+// queue only ever stops other ops, never helps them. Rules 1, 2 and 4 never lose a
+// linearization: taking a value out as soon as it is the top and its poll has begun
+// leaves every later state a subset of what it would have been, and a subset of the
+// queue keeps every later poll's value at the top and every later observation of
+// emptiness true (the values are unique, so no other op needs the value polled).
+// A completed op still waiting at its return has no place left, and the sweep stops:
+//   - Rule 3 is a choice: a crashed poll spent now may be the one a later stayer
+//     needed. So where the sweep stops, the history is refuted only by a proof that
+//     does not depend on that choice: the held spans of values with completed polls
+//     (higher than the poll's value; any, for an empty observation) that cover the
+//     waiting op's interval from its earliest possible point. Every point of that
+//     interval lies in such a span, in the sweep (where each top at those points was
+//     inserted at its return and is polled after) and so in every linearization
+//     (Lee and Mathur's condition). The ops of those spans, with the waiting op and
+//     its value's insert, refute the history by themselves with every other op
+//     relaxed (refute/relaxed_history.hpp): a relaxed poll is a crashed one, which
+//     cannot take a value whose completed poll comes later (values are unique), so
+//     every span stays held. Where no such cover exists (a stayer was the top and no
+//     crashed poll was left), the test declines rather than guess.
+//   - A completed poll of a value nobody inserted, two completed polls of one value,
+//     or a poll that returned before its value's insert was invoked are refuted
+//     before the sweep, by the ops named.
+//
+// Crashed ops: an insert whose value no completed poll returns is dropped (in a queue
+// it would only stop others; a crashed poll that took it out is dropped with it,
+// which leaves every other op the same top, the value being below or gone); one whose
+// value some completed poll returns took effect, and its interval never closes, so
+// only rule 2 inserts it. A crashed poll takes effect only by rule 3, or never. A
+// crashed peek changes nothing and is dropped.
+//
+// Declined: a value inserted twice, two values of the same priority (which of them
+// goes first is then a choice), a completed peek of a value (its value must be in the
+// queue at the peek: inserting it early to meet it is again a choice), and the
+// stayers above.
+#include "search/unique_values.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace ariadne::search {
+
+namespace {
+
+using models::Effect;
+
+// Positions in the sweep's sequence of events; a value's insert is "before every
+// event" when the value is initially in the queue, a crashed op's return after them.
+using Position = std::int64_t;
+constexpr Position kBeforeAll = -1;
+constexpr Position kAfterAll = std::numeric_limits<Position>::max();
+
+enum class State : std::uint8_t { absent, present, gone };
+
+// A value of the queue, by its value id.
+struct PqValue {
+  std::uint32_t insert = kNoUniqueOp;  // kNoUniqueOp: in the initial state
+  std::uint32_t poll = kNoUniqueOp;    // the completed poll that returned it
+  std::int64_t urgency = 0;
+  bool known = false;  // inserted or initially present
+  bool insert_invoked = false;
+  bool poll_waiting = false;  // its completed poll has been invoked and not taken effect
+  State state = State::absent;
+  std::uint32_t peeks_left = 0;        // completed peeks that have not taken effect
+  std::vector<std::uint32_t> peeking;  // those of them invoked
+  std::uint64_t last_peek_call = 0;    // of its completed peeks
+};
+
+struct SweepEvent {
+  std::uint64_t time;
+  bool is_return;
+  std::uint32_t op;
+  auto operator<=>(const SweepEvent&) const = default;
+};
+
+class PriorityQueueAnalysis {
+ public:
+  PriorityQueueAnalysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                        const UniqueStopPoll& should_stop)
+      : ops_(ops), semantics_(semantics), answer_(should_stop) {}
+
+  UniqueValueAnalysis run() {
+    if (classify() && distinct_priorities() && plain_refutations()) sweep();
+    return answer_.take();
+  }
+
+ private:
+  using Ranked = std::pair<std::int64_t, std::uint32_t>;  // (urgency, value)
+
+  std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
+
+  bool classify() {
+    if (semantics_.theory != models::Theory::priority_queue) return answer_.decline("not a priority queue");
+    values_.assign(semantics_.value_count, PqValue{});
+    for (std::size_t k = 0; k < semantics_.initial.size(); ++k) {
+      PqValue& value = values_[semantics_.initial[k]];
+      if (value.known) return answer_.decline("value " + value_name(semantics_.initial[k]) + " is inserted twice");
+      value.known = true;
+      value.urgency = semantics_.initial_urgency[k];
+      value.state = State::present;
+    }
+    kept_.assign(ops_.size(), false);
+    for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+      if (answer_.stopping(i)) return false;
+      const models::OpMeaning& m = semantics_.ops[i];
+      switch (m.effect) {
+        case Effect::insert: {
+          PqValue& value = values_[m.element];
+          if (value.known) return answer_.decline("value " + value_name(m.element) + " is inserted twice");
+          value.known = true;
+          value.insert = i;
+          value.urgency = m.urgency;
+          break;
+        }
+        case Effect::remove: {
+          PqValue& value = values_[m.element];
+          if (value.poll != kNoUniqueOp) {
+            if (!polled_twice_) polled_twice_ = {m.element, i};
+            break;
+          }
+          value.poll = i;
+          kept_[i] = true;
+          break;
+        }
+        case Effect::remove_any: kept_[i] = true; break;
+        case Effect::remove_empty: kept_[i] = true; break;
+        case Effect::peek: {
+          PqValue& value = values_[m.element];
+          ++value.peeks_left;
+          value.last_peek_call = ops_[i]->call;  // ops ascend by call
+          kept_[i] = true;
+          break;
+        }
+        default:
+          if (!answer_.other(i, m, anywhere_, "not a priority-queue op")) return false;
+          break;
+      }
+    }
+    for (const std::uint32_t i : anywhere_) kept_[i] = true;
+    // An insert takes part when it completed or a completed poll or peek saw its value.
+    for (const PqValue& value : values_) {
+      if (value.insert == kNoUniqueOp) continue;
+      if (ops_[value.insert]->must_take_effect() || value.poll != kNoUniqueOp || value.peeks_left > 0) {
+        kept_[value.insert] = true;
+      }
+    }
+    return true;
+  }
+
+  bool distinct_priorities() {
+    std::vector<Ranked> urgencies;
+    for (std::uint32_t v = 0; v < values_.size(); ++v) {
+      const PqValue& value = values_[v];
+      if (value.known && (value.insert == kNoUniqueOp || kept_[value.insert])) urgencies.emplace_back(value.urgency, v);
+    }
+    std::ranges::sort(urgencies);
+    for (std::size_t k = 1; k < urgencies.size(); ++k) {
+      if (urgencies[k].first == urgencies[k - 1].first) {
+        return answer_.decline("values " + value_name(urgencies[k - 1].second) + " and " +
+                               value_name(urgencies[k].second) + " have the same priority");
+      }
+    }
+    return true;
+  }
+
+  bool plain_refutations() {
+    if (polled_twice_) {
+      const auto [v, second] = *polled_twice_;
+      return answer_.refute({values_[v].insert, values_[v].poll, second}, "a value polled twice, inserted once");
+    }
+    for (std::uint32_t v = 0; v < values_.size(); ++v) {
+      if (answer_.stopping(v)) return false;
+      const PqValue& value = values_[v];
+      if (value.poll != kNoUniqueOp) {
+        if (!value.known) return answer_.refute({value.poll}, "a poll of a value nobody inserted");
+        if (value.insert != kNoUniqueOp && ops_[value.poll]->ret < ops_[value.insert]->call) {
+          return answer_.refute({value.insert, value.poll},
+                                "a poll that completed before its value's insert was invoked");
+        }
+      }
+    }
+    // A peek must come after its value's insert and before its poll.
+    for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+      if (answer_.stopping(i)) return false;
+      if (semantics_.ops[i].effect != Effect::peek) continue;
+      const PqValue& value = values_[semantics_.ops[i].element];
+      if (!value.known) return answer_.refute({i}, "a peek of a value nobody inserted");
+      if (value.insert != kNoUniqueOp && ops_[i]->ret < ops_[value.insert]->call) {
+        return answer_.refute({value.insert, i}, "a peek that completed before its value's insert was invoked");
+      }
+      if (value.poll != kNoUniqueOp && ops_[value.poll]->ret < ops_[i]->call) {
+        return answer_.refute({value.poll, i}, "a peek invoked after its value's poll completed");
+      }
+    }
+    return true;
+  }
+
+  // The events of the ops taking part, in time order: calls come in the ops' order
+  // (ascending call), returns sorted, merged.
+  void order_events() {
+    std::vector<SweepEvent> returns;
+    std::size_t calls = 0;
+    for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+      if (!kept_[i]) continue;
+      ++calls;
+      if (ops_[i]->ret != kNever) returns.push_back({ops_[i]->ret, true, i});
+    }
+    std::ranges::sort(returns);
+    events_.reserve(calls + returns.size());
+    std::size_t r = 0;
+    for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+      if (!kept_[i]) continue;
+      const SweepEvent call{ops_[i]->call, false, i};
+      while (r < returns.size() && returns[r] < call) events_.push_back(returns[r++]);
+      events_.push_back(call);
+    }
+    events_.insert(events_.end(), returns.begin() + static_cast<std::ptrdiff_t>(r), returns.end());
+  }
+
+  void sweep() {
+    order_events();
+    for (std::uint32_t v = 0; v < values_.size(); ++v) {
+      if (values_[v].state == State::present) present_.emplace(values_[v].urgency, v);
+    }
+    order_.reserve(events_.size());
+    waiting_.assign(ops_.size(), false);
+    for (std::size_t k = 0; k < events_.size(); ++k) {
+      if (answer_.stopping(k)) return;
+      const SweepEvent& event = events_[k];
+      const models::OpMeaning& m = semantics_.ops[event.op];
+      if (!event.is_return) {
+        invoke(event.op, m);
+      } else if (!complete(event.op, m, k)) {
+        return;
+      }
+      settle();
+    }
+    answer_.linearizable(std::move(order_));
+  }
+
+  void invoke(std::uint32_t op, const models::OpMeaning& m) {
+    switch (m.effect) {
+      case Effect::insert: {
+        PqValue& value = values_[m.element];
+        value.insert_invoked = true;
+        if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
+        if (!value.peeking.empty()) peekable_.emplace(value.urgency, m.element);
+        break;
+      }
+      case Effect::remove: {
+        PqValue& value = values_[m.element];
+        value.poll_waiting = true;
+        waiting_[op] = true;
+        waiting_below_.emplace(value.urgency, op);
+        if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
+        break;
+      }
+      case Effect::peek: {
+        PqValue& value = values_[m.element];
+        value.peeking.push_back(op);
+        waiting_[op] = true;
+        waiting_below_.emplace(value.urgency, op);
+        if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
+        if (value.state == State::absent && value.insert_invoked) peekable_.emplace(value.urgency, m.element);
+        break;
+      }
+      case Effect::remove_any: unused_crashed_polls_.push_back(op); break;
+      case Effect::remove_empty:
+        waiting_empties_.push_back(op);
+        waiting_[op] = true;
+        break;
+      default: order_.push_back(op); break;  // changes and observes nothing: here
+    }
+  }
+
+  // The return of `op`, the k-th event: false once the history is refuted or declined.
+  bool complete(std::uint32_t op, const models::OpMeaning& m, std::size_t k) {
+    switch (m.effect) {
+      case Effect::insert: {
+        if (values_[m.element].state == State::absent) {
+          peek_before(m.element, k);
+          put_in(m.element);
+        }
+        return true;
+      }
+      case Effect::remove:
+        if (!values_[m.element].poll_waiting) return true;
+        return stuck(op, m.element, k);
+      case Effect::remove_empty:
+        if (!waiting_[op]) return true;
+        return stuck(op, kNoUniqueOp, k);
+      case Effect::peek: {
+        if (!waiting_[op]) return true;
+        // Its last chance: inserted now, if it would be the top, it is peeked at once
+        // (settle()); as late as the peek allows, so the least time in the queue.
+        PqValue& value = values_[m.element];
+        const auto [urgency, u] = top();
+        if (value.state != State::absent || !value.insert_invoked || (u != kNoUniqueOp && urgency > value.urgency)) {
+          return stuck(op, m.element, k);
+        }
+        peek_before(m.element, k);
+        put_in(m.element);
+        return true;
+      }
+      default: return true;
+    }
+  }
+
+  Ranked top() const { return present_.empty() ? Ranked{0, kNoUniqueOp} : present_.top(); }
+
+  void settle() {
+    for (;;) {
+      const auto [urgency, u] = top();
+      if (u != kNoUniqueOp && !values_[u].peeking.empty()) {  // rule 0
+        take_peeks(u);
+        continue;
+      }
+      if (u != kNoUniqueOp && values_[u].poll_waiting && values_[u].peeks_left == 0) {  // rule 1
+        present_.pop();
+        take_out(u, values_[u].poll);
+        continue;
+      }
+      while (!pairable_.empty() && !is_pairable(pairable_.top().second)) pairable_.pop();
+      if (!pairable_.empty() && (u == kNoUniqueOp || pairable_.top().first > urgency)) {  // rule 2
+        const std::uint32_t p = pairable_.top().second;
+        pairable_.pop();
+        order_.push_back(values_[p].insert);
+        peekable_.erase({values_[p].urgency, p});
+        take_peeks(p);
+        take_out(p, values_[p].poll);
+        continue;
+      }
+      while (!waiting_below_.empty() && !waiting_[waiting_below_.top().second]) waiting_below_.pop();
+      const bool wait_below =
+          !waiting_empties_.empty() || (!waiting_below_.empty() && waiting_below_.top().first < urgency);
+      if (u != kNoUniqueOp && values_[u].poll == kNoUniqueOp && values_[u].peeks_left == 0 && wait_below &&
+          !unused_crashed_polls_.empty()) {  // rule 3
+        present_.pop();
+        take_out(u, unused_crashed_polls_.back());
+        unused_crashed_polls_.pop_back();
+        continue;
+      }
+      if (u == kNoUniqueOp && !waiting_empties_.empty()) {  // rule 4
+        for (const std::uint32_t o : waiting_empties_) waiting_[o] = false;
+        order_.insert(order_.end(), waiting_empties_.begin(), waiting_empties_.end());
+        waiting_empties_.clear();
+      }
+      return;
+    }
+  }
+
+  bool is_pairable(std::uint32_t v) const {
+    const PqValue& value = values_[v];
+    return value.state == State::absent && value.insert_invoked && value.poll_waiting &&
+           value.peeking.size() == value.peeks_left;
+  }
+
+  void put_in(std::uint32_t v) {
+    PqValue& value = values_[v];
+    value.state = State::present;
+    present_.emplace(value.urgency, v);
+    peekable_.erase({value.urgency, v});
+    order_.push_back(value.insert);
+  }
+
+  // Before value u's insert takes effect at its return, the k-th event: a lower value
+  // v above the top, whose insert has been invoked and whose invoked peeks wait, is
+  // inserted and peeked now (lowest first, so that each is the top at its peeks) when
+  // from now until the first of those peeks returns some value above v is surely in
+  // the queue: u, then those whose inserts return meanwhile, each until its poll and
+  // its last peek have begun. Later there would be no place for that peek.
+  void peek_before(std::uint32_t u, std::size_t k) {
+    const auto [urgency, t] = top();
+    auto it = t == kNoUniqueOp ? peekable_.begin() : peekable_.upper_bound({urgency, kNoUniqueOp});
+    while (it != peekable_.end() && it->first < values_[u].urgency) {
+      const std::uint32_t v = it->second;
+      if (!blocked_until_peeked(v, u, k)) {
+        ++it;
+        continue;
+      }
+      it = peekable_.erase(it);
+      put_in(v);
+      take_peeks(v);
+    }
+  }
+
+  // The earliest time at which `x` may leave the queue: once its poll and every peek of
+  // it have begun. A value no completed poll returns leaves only if a crashed poll takes
+  // it out: at once, for all this heuristic knows, while an unused one is at hand.
+  std::uint64_t leaves_from(const PqValue& x) const {
+    if (x.poll != kNoUniqueOp) return std::max(ops_[x.poll]->call, x.last_peek_call);
+    return unused_crashed_polls_.empty() ? kNever : x.last_peek_call;
+  }
+
+  // Whether values above v are surely in the queue from u's insert, the k-th event,
+  // until v's first invoked peek returns (the header of peek_before()). A scan of the
+  // events in between, cut short after kScan of them (then taken as blocked: the peek
+  // goes now, which is always allowed).
+  bool blocked_until_peeked(std::uint32_t v, std::uint32_t u, std::size_t k) const {
+    constexpr std::size_t kScan = 4096;
+    std::uint64_t deadline = kNever;
+    for (const std::uint32_t peek : values_[v].peeking) deadline = std::min(deadline, ops_[peek]->ret);
+    std::uint64_t covered = leaves_from(values_[u]);
+    for (std::size_t e = k + 1; e < events_.size() && e <= k + kScan; ++e) {
+      const SweepEvent& event = events_[e];
+      if (covered >= deadline) return true;
+      // A moment after `covered` (where the value holding it may leave) and before this
+      // event, which comes before the deadline: the peek may take effect there.
+      if (event.time >= deadline || covered < event.time) return false;
+      const models::OpMeaning& m = semantics_.ops[event.op];
+      if (event.is_return && m.effect == Effect::insert && values_[m.element].urgency > values_[v].urgency &&
+          values_[m.element].state == State::absent) {
+        covered = std::max(covered, leaves_from(values_[m.element]));
+      }
+    }
+    return true;
+  }
+
+  // The invoked peeks of `v`, at the top.
+  void take_peeks(std::uint32_t v) {
+    PqValue& value = values_[v];
+    for (const std::uint32_t peek : value.peeking) waiting_[peek] = false;
+    order_.insert(order_.end(), value.peeking.begin(), value.peeking.end());
+    value.peeks_left -= static_cast<std::uint32_t>(value.peeking.size());
+    value.peeking.clear();
+  }
+
+  void take_out(std::uint32_t v, std::uint32_t by) {
+    PqValue& value = values_[v];
+    value.state = State::gone;
+    value.poll_waiting = false;
+    if (value.poll != kNoUniqueOp) waiting_[value.poll] = false;
+    order_.push_back(by);
+  }
+
+  // A poll of `w` (kNoUniqueOp: an empty observation) that found no place before its
+  // return, the k-th event: refuted by the held spans that cover its interval, or
+  // declined (the header).
+  bool stuck(std::uint32_t op, std::uint32_t w, std::size_t k) {
+    std::vector<Position> call_at(ops_.size(), kAfterAll), return_at(ops_.size(), kAfterAll);
+    for (std::size_t e = 0; e < events_.size(); ++e) {
+      (events_[e].is_return ? return_at : call_at)[events_[e].op] = static_cast<Position>(e);
+    }
+    // The slots between events where the op could take effect: after slot s's event.
+    Position from = call_at[op];
+    if (w != kNoUniqueOp && values_[w].insert != kNoUniqueOp) from = std::max(from, call_at[values_[w].insert]);
+    const auto to = static_cast<Position>(k);  // slots [from, to)
+    // Held spans [insert's return, poll's call) of values with completed polls.
+    std::vector<std::tuple<Position, Position, std::uint32_t>> spans;
+    for (std::uint32_t u = 0; u < values_.size(); ++u) {
+      const PqValue& value = values_[u];
+      if (!value.known || value.poll == kNoUniqueOp || u == w) continue;
+      if (w != kNoUniqueOp && value.urgency < values_[w].urgency) continue;
+      const Position held_from = value.insert == kNoUniqueOp ? kBeforeAll : return_at[value.insert];
+      spans.emplace_back(held_from, call_at[value.poll], u);
+    }
+    std::ranges::sort(spans);
+    std::vector<std::uint32_t> proof{op};
+    if (w != kNoUniqueOp) proof.push_back(values_[w].insert);
+    // The fewest spans covering [from, to): the usual greedy, furthest reach first.
+    Position covered = from;
+    std::size_t next = 0;
+    while (covered < to) {
+      Position reach = covered;
+      std::uint32_t best = kNoUniqueOp;
+      for (; next < spans.size() && std::get<0>(spans[next]) <= covered; ++next) {
+        if (std::get<1>(spans[next]) > reach) {
+          reach = std::get<1>(spans[next]);
+          best = std::get<2>(spans[next]);
+        }
+      }
+      if (best == kNoUniqueOp) {
+        const std::string what =
+            w == kNoUniqueOp
+                ? "an empty observation"
+                : (semantics_.ops[op].effect == Effect::peek ? "a peek of " : "a poll of ") + value_name(w);
+        return answer_.decline("op " + std::to_string(ops_[op]->id) + ", " + what +
+                               ", found no place before it returned, and values with completed polls alone do not "
+                               "prove that it has none: which crashed poll takes out which other value, and when a "
+                               "peeked value goes in, are choices this test makes only where they are forced");
+      }
+      proof.push_back(values_[best].insert);
+      proof.push_back(values_[best].poll);
+      covered = reach;
+    }
+    const std::string why = w == kNoUniqueOp ? "an empty observation while values were surely in the queue"
+                                             : "a poll while a value of higher priority was surely in the queue";
+    return answer_.refute(std::move(proof), why);
+  }
+
+  std::span<const Operation* const> ops_;
+  const models::Semantics& semantics_;
+  UniqueAnswer answer_;
+  std::vector<PqValue> values_;          // per value id
+  std::vector<bool> kept_;               // per op: takes part in the sweep
+  std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> polled_twice_;  // value, its second completed poll
+  std::vector<SweepEvent> events_;
+  std::vector<std::uint32_t> order_;
+  std::priority_queue<Ranked> present_, pairable_;
+  std::set<Ranked> peekable_;  // absent values whose insert and some peek are invoked
+  // The invoked polls and peeks that have not taken effect, by their value's urgency,
+  // lowest first, as (urgency, op).
+  std::priority_queue<Ranked, std::vector<Ranked>, std::greater<>> waiting_below_;
+  std::vector<std::uint32_t> waiting_empties_, unused_crashed_polls_;
+  std::vector<bool> waiting_;  // per op: an empty observation or a peek invoked, not yet taken effect
+};
+
+}  // namespace
+
+UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* const> ops,
+                                                  const models::Semantics& semantics,
+                                                  const UniqueStopPoll& should_stop) {
+  return PriorityQueueAnalysis(ops, semantics, should_stop).run();
+}
+
+}  // namespace ariadne::search
