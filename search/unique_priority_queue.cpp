@@ -1,68 +1,77 @@
 // Linearizability of a priority queue whose inserted elements are unique and whose
-// priorities are distinct, in O(n log n), with an explicit order or the few ops of a
+// priorities are distinct, in O(n log n), with an explicit order or the ops of a
 // proof that none exists.
 //
 // The refutation is the condition of [LeeMathur25: Z. H. Lee and U. Mathur,
 // "Efficient Decrease-And-Conquer Linearizability Monitoring", OOPSLA 2025] for
-// priority queues, in its interval form: a value u whose insert returns at r and
-// whose poll is invoked at c is in the queue throughout (r, c) in every linearization,
-// its *held span* (to the end if no completed poll returns it: then only a crashed
-// poll could take it out). A poll of w can take effect only where no value of higher
-// priority is held, and an empty observation only where none at all is; one whose
-// whole interval (from its value's insert's call on) is covered by such spans refutes
-// the history. We decide constructively instead, and read that condition off the
-// construction only where it fails; the proofs below are ours, for insert, poll and
-// empty observations (:poll or :peek of :empty), crashed ops included.
+// priority queues, in its interval form: a value whose insert returns at r and whose
+// poll is invoked at c is in the queue throughout (r, c) in every linearization, its
+// *held span*. A poll or peek of w can take effect only where no value of higher
+// priority is held, an empty observation only where none is; one whose whole
+// interval (from its value's insert's call on) is covered by such spans refutes the
+// history. We decide constructively instead, read that condition off the
+// construction where it fails, and extend it to peeks, empty observations and
+// crashed ops; the arguments below are ours.
 //
-// The construction sweeps the history's events in time order (at equal times calls
-// before returns, so that ops whose times touch overlap, as real time has it) and
-// decides, between each event and the next, which ops take effect there, each once
-// and inside its interval, so the order it lists them in respects real time. It keeps
-// the queue's contents and applies, until none applies:
-//   1. the top value's completed poll, if it has been invoked, takes effect;
-//   2. a value whose insert and completed poll have both been invoked, and whose
-//      insert has not taken effect, is inserted and polled at once if it would be
-//      the top (the highest such first);
-//   3. if the top value will never be polled by a completed poll (a *stayer*: a
-//      crashed poll took it, or nothing did), some invoked poll or empty observation
-//      waits below it, and an invoked crashed poll is still unused, that crashed
-//      poll takes the top out;
+// The construction sweeps the events in time order and decides, between each event
+// and the next, which ops take effect there, each once and inside its interval, so
+// the order it lists them in respects real time. It keeps the queue's contents and
+// applies, until none applies:
+//   0. the top value's invoked peeks take effect;
+//   1. the top value's completed poll, once invoked and once every peek of the value
+//      has taken effect, takes effect;
+//   2. a value whose insert, completed poll and every peek have been invoked, and
+//      whose insert has not taken effect, is inserted, peeked and polled at once if it
+//      would be the top (the highest such first);
+//   3. if the top value will never be polled by a completed poll (a *stayer*: a crashed
+//      poll took it, or nothing did) and has no peek left, some invoked poll, peek or
+//      empty observation waits below it, and an invoked crashed poll is unused, that
+//      crashed poll takes the top out;
 //   4. with the queue empty, every invoked empty observation takes effect.
 // Inserts otherwise take effect at their return, as late as they can: a value in the
-// queue only ever stops other ops, never helps them. Rules 1, 2 and 4 never lose a
-// linearization: taking a value out as soon as it is the top and its poll has begun
-// leaves every later state a subset of what it would have been, and a subset of the
-// queue keeps every later poll's value at the top and every later observation of
-// emptiness true (the values are unique, so no other op needs the value polled).
-// A completed op still waiting at its return has no place left, and the sweep stops:
-//   - Rule 3 is a choice: a crashed poll spent now may be the one a later stayer
-//     needed. So where the sweep stops, the history is refuted only by a proof that
-//     does not depend on that choice: the held spans of values with completed polls
-//     (higher than the poll's value; any, for an empty observation) that cover the
-//     waiting op's interval from its earliest possible point. Every point of that
-//     interval lies in such a span, in the sweep (where each top at those points was
-//     inserted at its return and is polled after) and so in every linearization
-//     (Lee and Mathur's condition). The ops of those spans, with the waiting op and
-//     its value's insert, refute the history by themselves with every other op
-//     relaxed (refute/relaxed_history.hpp): a relaxed poll is a crashed one, which
-//     cannot take a value whose completed poll comes later (values are unique), so
-//     every span stays held. Where no such cover exists (a stayer was the top and no
-//     crashed poll was left), the test declines rather than guess.
-//   - A completed poll of a value nobody inserted, two completed polls of one value,
-//     or a poll that returned before its value's insert was invoked are refuted
-//     before the sweep, by the ops named.
+// queue only ever stops other ops. Rules 0, 1, 2 and 4 never lose a linearization: an
+// observation changes nothing, and taking a value out as soon as it is the top and
+// nothing of its own is left to see it leaves every later state a subset of what it
+// would have been, which keeps every later poll's and peek's value at the top and
+// every observation of emptiness true (values are unique: no other op needs it).
+// Two more moves put a peeked value in before its insert returns, when its peek
+// would otherwise have no place left: at the peek's own return, if it would be the
+// top; and just before a higher value's insert takes effect, if from then until the
+// peek returns some higher value is surely in the queue (peek_before()).
 //
-// Crashed ops: an insert whose value no completed poll returns is dropped (in a queue
-// it would only stop others; a crashed poll that took it out is dropped with it,
-// which leaves every other op the same top, the value being below or gone); one whose
-// value some completed poll returns took effect, and its interval never closes, so
-// only rule 2 inserts it. A crashed poll takes effect only by rule 3, or never. A
-// crashed peek changes nothing and is dropped.
+// Rule 3 and the early inserts are choices: a crashed poll spent now may be the one a
+// later stayer needed, and a value put in early may stand in another op's way. So
+// the sweep's answers are trusted only as far as they prove themselves:
+//   - Linearizable: the order is replayed by the certificate checker, as every
+//     engine's.
+//   - A completed op still waiting at its return has no place left in the sweep, and
+//     the history is refuted only by held spans that cover its interval: of values
+//     with a completed poll, from the first return among their insert and peeks to
+//     the last call among their poll and peeks; and of stayers, which only a crashed
+//     poll can take out, until the first crashed poll is invoked (or their last peek,
+//     if later). Every point of the interval lies in such a span in every
+//     linearization, so the op has no place in any. The ops of the spans, with the
+//     waiting op and its value's insert, refute the history by themselves with every
+//     other op relaxed (refute/relaxed_history.hpp: a relaxed op may take effect
+//     anywhere, or never): a relaxed poll is a crashed poll of any result, which cannot
+//     take a value whose completed poll or peek comes later (values are unique), so
+//     those spans stay held. A stayer's span needs more: any relaxed poll could take
+//     it out at once, so with a stayer's span the proof names every op but the
+//     inserts, as recorded. Where no cover exists, the test declines rather than guess.
+//   - A completed poll or peek of a value nobody inserted, two completed polls of one
+//     value, a poll or peek that returned before its value's insert was invoked, or a
+//     peek invoked after its value's poll returned are refuted before the sweep, by
+//     the ops named.
+//
+// Crashed ops: an insert whose value no completed poll or peek sees is dropped (in a
+// queue it would only stop others; a crashed poll that took it out is dropped with
+// it, which leaves every other op the same top, the value being below or gone); one
+// whose value some completed op sees took effect, and its interval never closes. A
+// crashed poll takes effect only by rule 3, or never. A crashed peek changes nothing
+// and is dropped.
 //
 // Declined: a value inserted twice, two values of the same priority (which of them
-// goes first is then a choice), a completed peek of a value (its value must be in the
-// queue at the peek: inserting it early to meet it is again a choice), and the
-// stayers above.
+// goes first is then a choice), and the stuck ops above.
 #include "search/unique_values.hpp"
 
 #include <algorithm>
@@ -97,9 +106,11 @@ struct PqValue {
   bool insert_invoked = false;
   bool poll_waiting = false;  // its completed poll has been invoked and not taken effect
   State state = State::absent;
-  std::uint32_t peeks_left = 0;        // completed peeks that have not taken effect
-  std::vector<std::uint32_t> peeking;  // those of them invoked
-  std::uint64_t last_peek_call = 0;    // of its completed peeks
+  std::uint32_t peeks_left = 0;            // completed peeks that have not taken effect
+  std::vector<std::uint32_t> peeking;      // those of them invoked
+  std::uint64_t last_peek_call = 0;        // of its completed peeks
+  std::uint32_t last_peek = kNoUniqueOp;   // its completed peek invoked last
+  std::uint32_t first_peek = kNoUniqueOp;  // its completed peek that returned first
 };
 
 struct SweepEvent {
@@ -158,12 +169,17 @@ class PriorityQueueAnalysis {
           kept_[i] = true;
           break;
         }
-        case Effect::remove_any: kept_[i] = true; break;
+        case Effect::remove_any:
+          kept_[i] = true;
+          crashed_polls_.push_back(i);
+          break;
         case Effect::remove_empty: kept_[i] = true; break;
         case Effect::peek: {
           PqValue& value = values_[m.element];
           ++value.peeks_left;
           value.last_peek_call = ops_[i]->call;  // ops ascend by call
+          value.last_peek = i;
+          if (value.first_peek == kNoUniqueOp || ops_[i]->ret < ops_[value.first_peek]->ret) value.first_peek = i;
           kept_[i] = true;
           break;
         }
@@ -481,19 +497,27 @@ class PriorityQueueAnalysis {
     Position from = call_at[op];
     if (w != kNoUniqueOp && values_[w].insert != kNoUniqueOp) from = std::max(from, call_at[values_[w].insert]);
     const auto to = static_cast<Position>(k);  // slots [from, to)
-    // Held spans [insert's return, poll's call) of values with completed polls.
+    // Held spans: a value is in the queue from its insert, which precedes its peeks, to
+    // its poll, which follows them, so from the first return among its insert and peeks
+    // to the last call among its poll and peeks. A value no completed poll returns
+    // leaves only by a crashed poll, none of which can take it before the first is
+    // invoked: it is held until then (or its last peek's call, if later).
+    Position first_crashed_poll = kAfterAll;
+    for (const std::uint32_t c : crashed_polls_) first_crashed_poll = std::min(first_crashed_poll, call_at[c]);
     std::vector<std::tuple<Position, Position, std::uint32_t>> spans;
     for (std::uint32_t u = 0; u < values_.size(); ++u) {
       const PqValue& value = values_[u];
-      if (!value.known || value.poll == kNoUniqueOp || u == w) continue;
-      if (w != kNoUniqueOp && value.urgency < values_[w].urgency) continue;
-      const Position held_from = value.insert == kNoUniqueOp ? kBeforeAll : return_at[value.insert];
-      spans.emplace_back(held_from, call_at[value.poll], u);
+      if (!value.known || u == w || (value.insert != kNoUniqueOp && !kept_[value.insert])) continue;
+      if (w != kNoUniqueOp && value.urgency <= values_[w].urgency) continue;
+      Position until = held_until(value, call_at);
+      if (value.poll == kNoUniqueOp) until = std::max(until, first_crashed_poll);
+      spans.emplace_back(held_from(value, return_at), until, u);
     }
     std::ranges::sort(spans);
     std::vector<std::uint32_t> proof{op};
     if (w != kNoUniqueOp) proof.push_back(values_[w].insert);
     // The fewest spans covering [from, to): the usual greedy, furthest reach first.
+    bool stayer_held = false;
     Position covered = from;
     std::size_t next = 0;
     while (covered < to) {
@@ -515,13 +539,36 @@ class PriorityQueueAnalysis {
                                "prove that it has none: which crashed poll takes out which other value, and when a "
                                "peeked value goes in, are choices this test makes only where they are forced");
       }
-      proof.push_back(values_[best].insert);
-      proof.push_back(values_[best].poll);
+      const PqValue& holder = values_[best];
+      proof.insert(proof.end(), {holder.insert, holder.poll, holder.first_peek, holder.last_peek});
+      stayer_held |= holder.poll == kNoUniqueOp;
       covered = reach;
     }
+    // A stayer's span holds with the history's crashed polls as they are. Relaxed, an
+    // op may take effect anywhere, before its own call too (refute/relaxed_history.hpp),
+    // and every poll or observation relaxed is a crashed poll that could take the stayer
+    // out at once; so every op but the inserts joins the proof as recorded.
+    if (stayer_held) {
+      for (std::uint32_t i = 0; i < ops_.size(); ++i) {
+        if (semantics_.ops[i].effect != Effect::insert) proof.push_back(i);
+      }
+    }
     const std::string why = w == kNoUniqueOp ? "an empty observation while values were surely in the queue"
-                                             : "a poll while a value of higher priority was surely in the queue";
+                            : semantics_.ops[op].effect == Effect::peek
+                                ? "a peek while a value of higher priority was surely in the queue"
+                                : "a poll while a value of higher priority was surely in the queue";
     return answer_.refute(std::move(proof), why);
+  }
+
+  static Position held_from(const PqValue& value, const std::vector<Position>& return_at) {
+    Position from = value.insert == kNoUniqueOp ? kBeforeAll : return_at[value.insert];
+    if (value.first_peek != kNoUniqueOp) from = std::min(from, return_at[value.first_peek]);
+    return from;
+  }
+  static Position held_until(const PqValue& value, const std::vector<Position>& call_at) {
+    Position until = value.poll == kNoUniqueOp ? kBeforeAll : call_at[value.poll];
+    if (value.last_peek != kNoUniqueOp) until = std::max(until, call_at[value.last_peek]);
+    return until;
   }
 
   std::span<const Operation* const> ops_;
@@ -530,6 +577,7 @@ class PriorityQueueAnalysis {
   std::vector<PqValue> values_;          // per value id
   std::vector<bool> kept_;               // per op: takes part in the sweep
   std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
+  std::vector<std::uint32_t> crashed_polls_;
   std::optional<std::pair<std::uint32_t, std::uint32_t>> polled_twice_;  // value, its second completed poll
   std::vector<SweepEvent> events_;
   std::vector<std::uint32_t> order_;
