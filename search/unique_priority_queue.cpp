@@ -501,48 +501,40 @@ class PriorityQueueAnalysis {
     // its poll, which follows them, so from the first return among its insert and peeks
     // to the last call among its poll and peeks. A value no completed poll returns
     // leaves only by a crashed poll, none of which can take it before the first is
-    // invoked: it is held until then (or its last peek's call, if later).
+    // invoked: it is held until then (or its last peek's call, if later). That longer
+    // span needs a longer proof (below), so covers without it are tried first.
     Position first_crashed_poll = kAfterAll;
     for (const std::uint32_t c : crashed_polls_) first_crashed_poll = std::min(first_crashed_poll, call_at[c]);
-    std::vector<std::tuple<Position, Position, std::uint32_t>> spans;
+    std::vector<Span> own, with_stayers;
     for (std::uint32_t u = 0; u < values_.size(); ++u) {
       const PqValue& value = values_[u];
       if (!value.known || u == w || (value.insert != kNoUniqueOp && !kept_[value.insert])) continue;
       if (w != kNoUniqueOp && value.urgency <= values_[w].urgency) continue;
-      Position until = held_until(value, call_at);
-      if (value.poll == kNoUniqueOp) until = std::max(until, first_crashed_poll);
-      spans.emplace_back(held_from(value, return_at), until, u);
+      const Position until = held_until(value, call_at);
+      own.push_back({held_from(value, return_at), until, u});
+      with_stayers.push_back(own.back());
+      if (value.poll == kNoUniqueOp) std::get<1>(with_stayers.back()) = std::max(until, first_crashed_poll);
     }
-    std::ranges::sort(spans);
+    bool stayer_held = false;
+    std::optional<std::vector<std::uint32_t>> holders = cover(std::move(own), from, to);
+    if (!holders) {
+      holders = cover(std::move(with_stayers), from, to);
+      stayer_held = true;
+    }
+    if (!holders) {
+      const std::string what =
+          w == kNoUniqueOp ? "an empty observation"
+                           : (semantics_.ops[op].effect == Effect::peek ? "a peek of " : "a poll of ") + value_name(w);
+      return answer_.decline("op " + std::to_string(ops_[op]->id) + ", " + what +
+                             ", found no place before it returned, and the values surely in its way do not cover "
+                             "its interval: which crashed poll takes out which other value, and when a peeked value "
+                             "goes in, are choices this test makes only where they are forced");
+    }
     std::vector<std::uint32_t> proof{op};
     if (w != kNoUniqueOp) proof.push_back(values_[w].insert);
-    // The fewest spans covering [from, to): the usual greedy, furthest reach first.
-    bool stayer_held = false;
-    Position covered = from;
-    std::size_t next = 0;
-    while (covered < to) {
-      Position reach = covered;
-      std::uint32_t best = kNoUniqueOp;
-      for (; next < spans.size() && std::get<0>(spans[next]) <= covered; ++next) {
-        if (std::get<1>(spans[next]) > reach) {
-          reach = std::get<1>(spans[next]);
-          best = std::get<2>(spans[next]);
-        }
-      }
-      if (best == kNoUniqueOp) {
-        const std::string what =
-            w == kNoUniqueOp
-                ? "an empty observation"
-                : (semantics_.ops[op].effect == Effect::peek ? "a peek of " : "a poll of ") + value_name(w);
-        return answer_.decline("op " + std::to_string(ops_[op]->id) + ", " + what +
-                               ", found no place before it returned, and values with completed polls alone do not "
-                               "prove that it has none: which crashed poll takes out which other value, and when a "
-                               "peeked value goes in, are choices this test makes only where they are forced");
-      }
-      const PqValue& holder = values_[best];
+    for (const std::uint32_t u : *holders) {
+      const PqValue& holder = values_[u];
       proof.insert(proof.end(), {holder.insert, holder.poll, holder.first_peek, holder.last_peek});
-      stayer_held |= holder.poll == kNoUniqueOp;
-      covered = reach;
     }
     // A stayer's span holds with the history's crashed polls as they are. Relaxed, an
     // op may take effect anywhere, before its own call too (refute/relaxed_history.hpp),
@@ -558,6 +550,31 @@ class PriorityQueueAnalysis {
                                 ? "a peek while a value of higher priority was surely in the queue"
                                 : "a poll while a value of higher priority was surely in the queue";
     return answer_.refute(std::move(proof), why);
+  }
+
+  using Span = std::tuple<Position, Position, std::uint32_t>;  // [from, until) a value is held
+
+  // The fewest spans covering the slots [from, to), by their values, or nullopt: the
+  // usual greedy, furthest reach first.
+  static std::optional<std::vector<std::uint32_t>> cover(std::vector<Span> spans, Position from, Position to) {
+    std::ranges::sort(spans);
+    std::vector<std::uint32_t> chosen;
+    Position covered = from;
+    std::size_t next = 0;
+    while (covered < to) {
+      Position reach = covered;
+      std::uint32_t best = kNoUniqueOp;
+      for (; next < spans.size() && std::get<0>(spans[next]) <= covered; ++next) {
+        if (std::get<1>(spans[next]) > reach) {
+          reach = std::get<1>(spans[next]);
+          best = std::get<2>(spans[next]);
+        }
+      }
+      if (best == kNoUniqueOp) return std::nullopt;
+      chosen.push_back(best);
+      covered = reach;
+    }
+    return chosen;
   }
 
   static Position held_from(const PqValue& value, const std::vector<Position>& return_at) {
