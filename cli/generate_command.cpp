@@ -70,6 +70,7 @@ std::string atomic_command(const generators::AtomicShape& shape) {
                         (shape.keys > 0 ? " --keys " + std::to_string(shape.keys) : std::string()) + " --values " +
                         generators::value_domain_text(shape.values) + " --crash-rate " +
                         generators::format_crash_rate(shape.crash_rate);
+  if (shape.empty_observations) command += " --empty-observations";
   if (shape.violation) command += " --violation";
   command += " --seed " + std::to_string(shape.seed);
   return command;
@@ -84,7 +85,7 @@ std::string atomic_file_name(const generators::AtomicShape& shape) {
     if (c != '(' && c != ')') model += c;
   }
   return "atomic-" + model + "-" + std::to_string(shape.operations) + "-" + std::to_string(shape.seed) +
-         (shape.violation ? "-violation" : "") + ".edn";
+         (shape.empty_observations ? "-empty" : "") + (shape.violation ? "-violation" : "") + ".edn";
 }
 
 // The command that prints exactly this history, every shape option spelled out.
@@ -232,13 +233,15 @@ void add_atomic_options(CLI::App& atomic, GenerateCommandOptions& options) {
                   "Probability that an operation crashes (:info, or no completion at the end)")
       ->type_name("R")
       ->capture_default_str();
+  atomic.add_flag("--empty-observations", shape.empty_observations,
+                  "Queues and stacks: a removal that finds nothing returns :empty (an observation), not :fail");
   atomic.add_flag("--violation", shape.violation,
                   "Inject a pattern no order explains: not linearizable by construction");
   atomic.add_option("--seed", shape.seed, "Random seed; the same options and seed give the same bytes")
       ->type_name("S")
       ->capture_default_str()
       ->check(whole_number());
-  add_generate_output_options(atomic, options, "atomic-<model>-<ops>-<seed>[-violation].edn");
+  add_generate_output_options(atomic, options, "atomic-<model>-<ops>-<seed>[-empty][-violation].edn");
 }
 
 void add_lagging_follower_options(CLI::App& family, GenerateCommandOptions& options) {

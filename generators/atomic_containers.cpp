@@ -343,10 +343,6 @@ std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context) {
   return std::make_unique<SetObject>(context);
 }
 
-std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context) {
-  return std::make_unique<ContainerObject>(context, ContainerOptions{});
-}
-
 std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context, const ContainerOptions& options) {
   return std::make_unique<ContainerObject>(context, options);
 }

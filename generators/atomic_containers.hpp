@@ -1,6 +1,7 @@
 // Options of the simulated queues and stack (atomic_containers.cpp) that the other
-// objects do not have. make_atomic_object() builds them with the defaults, which give
-// the histories they always gave; these are for callers that ask for more.
+// objects do not have. make_atomic_object() builds them from its context: the
+// defaults give the histories they always gave; `generate atomic
+// --empty-observations` asks for more.
 #pragma once
 
 #include "generators/atomic_object.hpp"

@@ -77,6 +77,12 @@ void validate(const AtomicShape& shape, const Model& whole) {
     throw UsageError("--keys " + std::to_string(shape.keys) + " is too many (at most " + std::to_string(kMaxKeys) +
                      ")");
   }
+  if (shape.empty_observations && model.name() != "unordered-queue" && model.name() != "fifo-queue" &&
+      model.name() != "stack") {
+    throw UsageError("--empty-observations means nothing to " + model.name() +
+                     ": only unordered-queue, fifo-queue and stack choose between :fail and :empty for a removal that "
+                     "finds nothing (a priority queue always records :empty)");
+  }
   if (model.name() == "mutex" && shape.values != kUniqueValues) {
     throw UsageError("--values " + std::to_string(shape.values) +
                      " means nothing to the mutex: :acquire and :release carry no values (leave --values out)");
@@ -136,7 +142,8 @@ GeneratedHistory generate_atomic_history(const AtomicShape& shape) {
 
   SeededRandom random(shape.seed);
   ValueSource values(shape.values, std::move(reserved));
-  const auto object = make_atomic_object({*model, init, shape.processes, random, values, shape.keys});
+  const auto object =
+      make_atomic_object({*model, init, shape.processes, random, values, shape.keys, shape.empty_observations});
   if (shape.violation && shape.operations < object->pattern_size()) {
     throw UsageError("a " + model->name() + " violation needs at least " + plural(object->pattern_size(), "operation") +
                      "; --ops is " + std::to_string(shape.operations));

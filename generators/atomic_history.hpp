@@ -43,6 +43,11 @@ struct AtomicShape {
   std::uint64_t values = kUniqueValues;  // or K: values drawn from a domain of K (0..K-1)
   double crash_rate = 0.1;               // probability that an operation crashes
   bool violation = false;                // inject a pattern no order explains
+  // unordered-queue, fifo-queue, stack: a removal that finds the container empty
+  // completes :ok with :empty, an observation (models/container_op.hpp), instead of
+  // :fail, and the violation is one that rests on such an observation
+  // (generators/atomic_containers.hpp).
+  bool empty_observations = false;
   std::uint64_t seed = 1;
 };
 

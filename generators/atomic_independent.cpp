@@ -30,7 +30,8 @@ class IndependentObject final : public AtomicObject {
     for (std::size_t key = 0; key < count; ++key) {
       // Each key's object starts from MODEL's own initial state; MODEL's keys, if it
       // has any (kv inside independent), are its defaults.
-      keys_.push_back(make_atomic_object({inner, context.init, context.processes, context.random, context.values, 0}));
+      keys_.push_back(make_atomic_object(
+          {inner, context.init, context.processes, context.random, context.values, 0, context.empty_observations}));
     }
     pattern_key_ = random_.below(count);
   }

@@ -1,6 +1,8 @@
 // The value source and the choice of object by model name; see atomic_object.hpp.
 #include "generators/atomic_object.hpp"
 
+#include "generators/atomic_containers.hpp"
+
 #include <ariadne/errors.hpp>
 
 #include <algorithm>
@@ -27,7 +29,9 @@ std::unique_ptr<AtomicObject> make_atomic_object(const ObjectContext& context) {
   if (name == "multi-register") return make_multi_register_object(context);
   if (name == "kv") return make_kv_object(context);
   if (name == "set") return make_set_object(context);
-  if (name == "unordered-queue" || name == "fifo-queue" || name == "stack") return make_container_object(context);
+  if (name == "unordered-queue" || name == "fifo-queue" || name == "stack") {
+    return make_container_object(context, {.empty_observations = context.empty_observations});
+  }
   if (name == "mutex") return make_mutex_object(context);
   if (name == "priority-queue" || name == "max-priority-queue") return make_priority_queue_object(context);
   throw UsageError("generate atomic has no simulated object for the model '" + name + "'");

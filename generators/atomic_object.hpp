@@ -107,8 +107,9 @@ struct ObjectContext {
   std::size_t processes = 1;
   SeededRandom& random;
   ValueSource& values;
-  std::size_t keys = 0;  // keyed models: how many keys (k0, k1 ...); 0: the init's, else 3
-                         // independent(MODEL): how many independent keys
+  std::size_t keys = 0;             // keyed models: how many keys (k0, k1 ...); 0: the init's, else 3
+                                    // independent(MODEL): how many independent keys
+  bool empty_observations = false;  // containers: ContainerOptions::empty_observations
 };
 
 // The object for `context.model`; throws UsageError for a model without one.
@@ -119,7 +120,6 @@ std::unique_ptr<AtomicObject> make_register_object(const ObjectContext& context)
 std::unique_ptr<AtomicObject> make_multi_register_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_kv_object(const ObjectContext& context);
 std::unique_ptr<AtomicObject> make_set_object(const ObjectContext& context);
-std::unique_ptr<AtomicObject> make_container_object(const ObjectContext& context);       // the queues, stack
 std::unique_ptr<AtomicObject> make_priority_queue_object(const ObjectContext& context);  // both orders
 std::unique_ptr<AtomicObject> make_mutex_object(const ObjectContext& context);
 // independent(MODEL): one object of `inner` per key, context.keys of them, else

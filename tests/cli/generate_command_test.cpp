@@ -171,6 +171,9 @@ TEST_SUITE("cli") {
         {{"generate", "atomic", "--model", "fifo-queue", "--ops", "3", "--violation"},
          "a fifo-queue violation needs at least 4 operations"},
         {{"generate", "atomic", "--model", "kv", "--count", "2"}, "--out-dir"},
+        {{"generate", "atomic", "--model", "register", "--empty-observations"},
+         "--empty-observations means nothing to register"},
+        {{"generate", "atomic", "--model", "priority-queue", "--empty-observations"}, "always records :empty"},
     };
     for (const auto& bad : cases) {
       std::string command;
@@ -245,6 +248,30 @@ TEST_SUITE("cli") {
           std::string::npos);
   }
 
+  TEST_CASE("generate atomic: --empty-observations writes :empty removals, is in the generated line and the name") {
+    TempDir dir;
+    for (const std::string model : {"fifo-queue", "stack", "unordered-queue", "independent(fifo-queue)"}) {
+      CAPTURE(model);
+      const auto run = run_cli({"generate", "atomic", "--model", model, "--ops", "60", "--empty-observations",
+                                "--violation", "--count", "3", "--out-dir", dir.path().string()});
+      REQUIRE_MESSAGE(run.status == 0, run.err);
+    }
+    const std::vector<fs::path> files = edn_files(dir.path());
+    REQUIRE(files.size() == 12);
+    for (const auto& file : files) {
+      CAPTURE(file);
+      check_reprints(file);
+      CHECK(file.filename().string().find("-empty-violation.edn") != std::string::npos);
+      CHECK(read_text(file).find("--empty-observations --violation") != std::string::npos);
+    }
+    // Every file is refuted, and the queues' removals of nothing are observations.
+    const std::string text = read_text(dir.path() / "atomic-fifo-queue-60-1-empty-violation.edn");
+    CHECK(text.find(":value :empty}") != std::string::npos);
+    const auto corpus = run_cli({"corpus", dir.path().string()});
+    CHECK_MESSAGE(corpus.status == 0, corpus.out, corpus.err);
+    CHECK(corpus.out.find("matches 12") != std::string::npos);
+  }
+
   TEST_CASE("generate atomic: the committed families, one per model, are reproducible and as expected") {
     for (const std::string family : {"register", "cas-register", "etcd", "multi-register", "mutex", "set",
                                      "unordered-queue", "fifo-queue", "stack", "kv"}) {
@@ -283,8 +310,9 @@ TEST_SUITE("cli") {
   TEST_CASE("generate atomic: help teaches the models, values, crashes and violations") {
     const auto run = run_cli({"generate", "atomic", "--help"});
     CHECK(run.status == 0);
-    for (const std::string word : {"--model", "--values", "unique|K", "--crash-rate", "--violation",
-                                   "linearizable by construction", "fifo-queue", "stale", "--out-dir"}) {
+    for (const std::string word :
+         {"--model", "--values", "unique|K", "--crash-rate", "--violation", "linearizable by construction",
+          "fifo-queue", "stale", "--out-dir", "--empty-observations", "max-priority-queue"}) {
       CAPTURE(word);
       CHECK(run.out.find(word) != std::string::npos);
     }
