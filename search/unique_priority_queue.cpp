@@ -40,8 +40,11 @@
 // peek returns some higher value is surely in the queue (peek_before()).
 //
 // Rule 3 and the early inserts are choices: a crashed poll spent now may be the one a
-// later stayer needed, and a value put in early may stand in another op's way. So
-// the sweep's answers are trusted only as far as they prove themselves:
+// later stayer needed, and a value put in early may stand in another op's way. A
+// sweep stuck without a proof (below) after spending a crashed poll is run again
+// spending them late instead: rule 3 then applies only when a waiting op returns
+// with no other place left, for the stayers in the way of every op waiting then.
+// Either way the sweep's answers are trusted only as far as they prove themselves:
 //   - Linearizable: the order is replayed by the certificate checker, as every
 //     engine's.
 //   - A completed op still waiting at its return has no place left in the sweep, and
@@ -120,16 +123,24 @@ struct SweepEvent {
   auto operator<=>(const SweepEvent&) const = default;
 };
 
+// When rule 3 spends crashed polls: as soon as a stayer is in some waiting op's way,
+// or only when a waiting op returns and has no other place left.
+enum class Spending : std::uint8_t { early, late };
+
 class PriorityQueueAnalysis {
  public:
   PriorityQueueAnalysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
-                        const UniqueStopPoll& should_stop)
-      : ops_(ops), semantics_(semantics), answer_(should_stop) {}
+                        const UniqueStopPoll& should_stop, Spending spending)
+      : ops_(ops), semantics_(semantics), answer_(should_stop), late_(spending == Spending::late) {}
 
   UniqueValueAnalysis run() {
     if (classify() && distinct_priorities() && plain_refutations()) sweep();
     return answer_.take();
   }
+
+  // Whether the sweep got stuck without a proof after spending a crashed poll: another
+  // way of spending them may get through.
+  bool stuck_after_spending() const { return stuck_without_proof_ && spent_; }
 
  private:
   using Ranked = std::pair<std::int64_t, std::uint32_t>;  // (urgency, value)
@@ -336,13 +347,13 @@ class PriorityQueueAnalysis {
         return true;
       }
       case Effect::remove:
-        if (!values_[m.element].poll_waiting) return true;
+        if (!values_[m.element].poll_waiting || rescued(op)) return true;
         return stuck(op, m.element, k);
       case Effect::remove_empty:
-        if (!waiting_[op]) return true;
+        if (!waiting_[op] || rescued(op)) return true;
         return stuck(op, kNoUniqueOp, k);
       case Effect::peek: {
-        if (!waiting_[op]) return true;
+        if (!waiting_[op] || rescued(op)) return true;
         // Its last chance: inserted now, if it would be the top, it is peeked at once
         // (settle()); as late as the peek allows, so the least time in the queue.
         PqValue& value = values_[m.element];
@@ -359,6 +370,17 @@ class PriorityQueueAnalysis {
   }
 
   Ranked top() const { return present_.empty() ? Ranked{0, kNoUniqueOp} : present_.top(); }
+
+  // Spending late: at a waiting op's return, crashed polls take out the stayers in the
+  // way of the waiting ops (rule 3), and the rules go on from there. Whether `op` then
+  // took effect.
+  bool rescued(std::uint32_t op) {
+    if (!late_ || unused_crashed_polls_.empty()) return false;
+    spend_now_ = true;
+    settle();
+    spend_now_ = false;
+    return !waiting_[op];
+  }
 
   void settle() {
     for (;;) {
@@ -385,8 +407,9 @@ class PriorityQueueAnalysis {
       while (!waiting_below_.empty() && !waiting_[waiting_below_.top().second]) waiting_below_.pop();
       const bool wait_below =
           !waiting_empties_.empty() || (!waiting_below_.empty() && waiting_below_.top().first < urgency);
-      if (u != kNoUniqueOp && values_[u].poll == kNoUniqueOp && values_[u].peeks_left == 0 && wait_below &&
-          !unused_crashed_polls_.empty()) {  // rule 3
+      if ((!late_ || spend_now_) && u != kNoUniqueOp && values_[u].poll == kNoUniqueOp && values_[u].peeks_left == 0 &&
+          wait_below && !unused_crashed_polls_.empty()) {  // rule 3
+        spent_ = true;
         present_.pop();
         take_out(u, unused_crashed_polls_.back());
         unused_crashed_polls_.pop_back();
@@ -522,6 +545,7 @@ class PriorityQueueAnalysis {
       stayer_held = true;
     }
     if (!holders) {
+      stuck_without_proof_ = true;
       const std::string what =
           w == kNoUniqueOp ? "an empty observation"
                            : (semantics_.ops[op].effect == Effect::peek ? "a peek of " : "a poll of ") + value_name(w);
@@ -591,6 +615,10 @@ class PriorityQueueAnalysis {
   std::span<const Operation* const> ops_;
   const models::Semantics& semantics_;
   UniqueAnswer answer_;
+  bool late_;               // Spending::late
+  bool spend_now_ = false;  // spending late: rule 3 applies now
+  bool spent_ = false;      // rule 3 took a value out
+  bool stuck_without_proof_ = false;
   std::vector<PqValue> values_;          // per value id
   std::vector<bool> kept_;               // per op: takes part in the sweep
   std::vector<std::uint32_t> anywhere_;  // completed ops that observe and change nothing
@@ -612,7 +640,10 @@ class PriorityQueueAnalysis {
 UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* const> ops,
                                                   const models::Semantics& semantics,
                                                   const UniqueStopPoll& should_stop) {
-  return PriorityQueueAnalysis(ops, semantics, should_stop).run();
+  PriorityQueueAnalysis early(ops, semantics, should_stop, Spending::early);
+  UniqueValueAnalysis answer = early.run();
+  if (!early.stuck_after_spending()) return answer;
+  return PriorityQueueAnalysis(ops, semantics, should_stop, Spending::late).run();
 }
 
 }  // namespace ariadne::search

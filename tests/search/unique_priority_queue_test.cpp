@@ -205,8 +205,9 @@ TEST_SUITE("search") {
 
     // A crashed poll spent on the first value in the way (1, under the poll of 0) is the
     // one a later value in the way (5, over the poll of 3) needed; a later crashed poll
-    // could have taken 1 in time. The engine spends crashed polls as it goes, so it
-    // finds no place for the poll of 3 and no proof that it has none: it declines.
+    // could have taken 1 in time. Spending crashed polls as early as it can, the sweep
+    // is stuck at the poll of 3; spending them late, at the polls' returns, it gets
+    // through.
     EventScript spent;
     spent.invoke(0, "insert", I(1)).invoke(1, "insert", I(0)).invoke(2, "insert", I(3));
     spent.ok(0, "insert", I(1)).ok(1, "insert", I(0));
@@ -216,10 +217,22 @@ TEST_SUITE("search") {
     spent.invoke(5, "poll").ok(5, "poll", I(3));
     spent.invoke(6, "poll");  // crashes
     spent.ok(1, "poll", I(0));
-    CHECK(unique_engine_verdict(spent, "max-priority-queue", reason) == Verdict::unknown);
+    CHECK(unique_engine_verdict(spent, "max-priority-queue", reason) == Verdict::linearizable);
+    // Then, on values of their own: 21 is in the way of the poll of 20, and 22 arrives
+    // (and stays) before that poll returns, so 21 must go while it is the top, early.
+    // Spending early gets stuck above, spending late here: the test declines.
+    EventScript both = spent;
+    both.invoke(0, "insert", I(21)).ok(0, "insert", I(21));  // never polled
+    both.invoke(0, "insert", I(20)).ok(0, "insert", I(20));
+    both.invoke(7, "poll");  // crashes
+    both.invoke(1, "poll");  // the poll of 20
+    both.invoke(0, "insert", I(22)).ok(0, "insert", I(22));
+    both.ok(1, "poll", I(20));
+    both.invoke(1, "poll").ok(1, "poll", I(22));
+    CHECK(unique_engine_verdict(both, "max-priority-queue", reason) == Verdict::unknown);
     CHECK(reason.find("choices") != std::string::npos);
     auto model = make_model_from_spec("max-priority-queue");
-    CHECK(check(spent.build(*model), *model, CheckOptions{.engine = Engine::brute, .jobs = 1}).verdict ==
+    CHECK(check(both.build(*model), *model, CheckOptions{.engine = Engine::brute, .jobs = 1}).verdict ==
           Verdict::linearizable);
   }
 
