@@ -4,8 +4,9 @@
 // With each value enqueued once, the queue's state is a set, and a completed
 // dequeue of x is legal exactly when x's enqueue went before it: nothing else
 // constrains it (an :fail on an empty queue never happened; a dequeue that returned
-// :empty does constrain the others, and the test declines it:
-// UniqueAnswer::empty_observation). So the history is linearizable iff every
+// :empty does constrain the others, and such histories go to the priority queue's
+// sweep instead, every element of one priority: unique_values.cpp, and
+// unique_priority_queue.cpp). So the history is linearizable iff every
 // dequeue returns a value enqueued (or initially present), no value is dequeued
 // twice, and no dequeue completes before its value's enqueue is invoked. The order:
 // each enqueue at its call + epsilon, each dequeue at max(its call, its enqueue's

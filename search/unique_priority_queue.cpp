@@ -1,6 +1,8 @@
-// Linearizability of a priority queue whose inserted elements are unique and whose
-// priorities are distinct, in O(n log n), with an explicit order or the ops of a
-// proof that none exists.
+// Linearizability of a priority queue whose inserted elements are unique, in
+// O(n log n), with an explicit order or the ops of a proof that none exists. Equal
+// priorities are allowed (any element of the top priority may go first), so an
+// unordered queue is one too, every element of one priority: its test (unique_bag.cpp)
+// hands the histories with an empty observation over to this one.
 //
 // The refutation is the condition of [LeeMathur25: Z. H. Lee and U. Mathur,
 // "Efficient Decrease-And-Conquer Linearizability Monitoring", OOPSLA 2025] for
@@ -73,8 +75,9 @@
 // crashed poll takes effect only by rule 3, or never. A crashed peek changes nothing
 // and is dropped.
 //
-// Declined: a value inserted twice, two values of the same priority (which of them
-// goes first is then a choice), and the stuck ops above.
+// "The top value" here is any value of the top priority, and "higher" strictly higher.
+//
+// Declined: a value inserted twice, and the stuck ops above.
 #include "search/unique_values.hpp"
 
 #include <algorithm>
@@ -134,7 +137,7 @@ class PriorityQueueAnalysis {
       : ops_(ops), semantics_(semantics), answer_(should_stop), late_(spending == Spending::late) {}
 
   UniqueValueAnalysis run() {
-    if (classify() && distinct_priorities() && plain_refutations()) sweep();
+    if (classify() && plain_refutations()) sweep();
     return answer_.take();
   }
 
@@ -148,13 +151,16 @@ class PriorityQueueAnalysis {
   std::string value_name(std::uint32_t v) const { return semantics_.value_name(v); }
 
   bool classify() {
-    if (semantics_.theory != models::Theory::priority_queue) return answer_.decline("not a priority queue");
+    // An unordered queue is a priority queue whose elements share one priority.
+    if (semantics_.theory != models::Theory::priority_queue && semantics_.theory != models::Theory::unordered_queue) {
+      return answer_.decline("not a priority queue");
+    }
     values_.assign(semantics_.value_count, PqValue{});
     for (std::size_t k = 0; k < semantics_.initial.size(); ++k) {
       PqValue& value = values_[semantics_.initial[k]];
       if (value.known) return answer_.decline("value " + value_name(semantics_.initial[k]) + " is inserted twice");
       value.known = true;
-      value.urgency = semantics_.initial_urgency[k];
+      value.urgency = semantics_.initial_urgency.empty() ? 0 : semantics_.initial_urgency[k];
       value.state = State::present;
     }
     kept_.assign(ops_.size(), false);
@@ -205,22 +211,6 @@ class PriorityQueueAnalysis {
       if (value.insert == kNoUniqueOp) continue;
       if (ops_[value.insert]->must_take_effect() || value.poll != kNoUniqueOp || value.peeks_left > 0) {
         kept_[value.insert] = true;
-      }
-    }
-    return true;
-  }
-
-  bool distinct_priorities() {
-    std::vector<Ranked> urgencies;
-    for (std::uint32_t v = 0; v < values_.size(); ++v) {
-      const PqValue& value = values_[v];
-      if (value.known && (value.insert == kNoUniqueOp || kept_[value.insert])) urgencies.emplace_back(value.urgency, v);
-    }
-    std::ranges::sort(urgencies);
-    for (std::size_t k = 1; k < urgencies.size(); ++k) {
-      if (urgencies[k].first == urgencies[k - 1].first) {
-        return answer_.decline("values " + value_name(urgencies[k - 1].second) + " and " +
-                               value_name(urgencies[k].second) + " have the same priority");
       }
     }
     return true;
@@ -283,7 +273,9 @@ class PriorityQueueAnalysis {
   void sweep() {
     order_events();
     for (std::uint32_t v = 0; v < values_.size(); ++v) {
-      if (values_[v].state == State::present) present_.emplace(values_[v].urgency, v);
+      if (values_[v].state != State::present) continue;
+      present_.emplace(values_[v].urgency, v);
+      note_present(v);
     }
     order_.reserve(events_.size());
     waiting_.assign(ops_.size(), false);
@@ -316,6 +308,7 @@ class PriorityQueueAnalysis {
         waiting_[op] = true;
         waiting_below_.emplace(value.urgency, op);
         if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
+        note_present(m.element);
         break;
       }
       case Effect::peek: {
@@ -325,6 +318,7 @@ class PriorityQueueAnalysis {
         waiting_below_.emplace(value.urgency, op);
         if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
         if (value.state == State::absent && value.insert_invoked) peekable_.emplace(value.urgency, m.element);
+        note_present(m.element);
         break;
       }
       case Effect::remove_any: unused_crashed_polls_.push_back(op); break;
@@ -369,7 +363,28 @@ class PriorityQueueAnalysis {
     }
   }
 
-  Ranked top() const { return present_.empty() ? Ranked{0, kNoUniqueOp} : present_.top(); }
+  // The top urgency and a value of it, or kNoUniqueOp on an empty queue. Values leave
+  // present_ lazily: any of the top urgency's may go first.
+  Ranked top() {
+    while (!present_.empty() && values_[present_.top().second].state != State::present) present_.pop();
+    return present_.empty() ? Ranked{0, kNoUniqueOp} : present_.top();
+  }
+
+  // The top of `heap` after dropping the entries `valid` no longer holds for, or
+  // kNoUniqueOp.
+  template <class Valid>
+  static Ranked first_valid(std::priority_queue<Ranked>& heap, Valid valid) {
+    while (!heap.empty() && !valid(heap.top().second)) heap.pop();
+    return heap.empty() ? Ranked{0, kNoUniqueOp} : heap.top();
+  }
+  bool has_work(std::uint32_t v) const {
+    const PqValue& value = values_[v];
+    return value.state == State::present && (!value.peeking.empty() || (value.poll_waiting && value.peeks_left == 0));
+  }
+  bool is_stayer(std::uint32_t v) const {
+    const PqValue& value = values_[v];
+    return value.state == State::present && value.poll == kNoUniqueOp && value.peeks_left == 0;
+  }
 
   // Spending late: at a waiting op's return, crashed polls take out the stayers in the
   // way of the waiting ops (rule 3), and the rules go on from there. Whether `op` then
@@ -385,19 +400,18 @@ class PriorityQueueAnalysis {
   void settle() {
     for (;;) {
       const auto [urgency, u] = top();
-      if (u != kNoUniqueOp && !values_[u].peeking.empty()) {  // rule 0
-        take_peeks(u);
+      // Rules 0 and 1: a value of the top urgency with peeks or its poll to take effect.
+      const auto [ready_urgency, r] = first_valid(ready_, [this](std::uint32_t v) { return has_work(v); });
+      if (r != kNoUniqueOp && ready_urgency == urgency) {
+        if (!values_[r].peeking.empty()) {
+          take_peeks(r);
+        } else {
+          take_out(r, values_[r].poll);
+        }
         continue;
       }
-      if (u != kNoUniqueOp && values_[u].poll_waiting && values_[u].peeks_left == 0) {  // rule 1
-        present_.pop();
-        take_out(u, values_[u].poll);
-        continue;
-      }
-      while (!pairable_.empty() && !is_pairable(pairable_.top().second)) pairable_.pop();
-      if (!pairable_.empty() && (u == kNoUniqueOp || pairable_.top().first > urgency)) {  // rule 2
-        const std::uint32_t p = pairable_.top().second;
-        pairable_.pop();
+      const auto [pair_urgency, p] = first_valid(pairable_, [this](std::uint32_t v) { return is_pairable(v); });
+      if (p != kNoUniqueOp && (u == kNoUniqueOp || pair_urgency >= urgency)) {  // rule 2
         order_.push_back(values_[p].insert);
         peekable_.erase({values_[p].urgency, p});
         take_peeks(p);
@@ -407,11 +421,11 @@ class PriorityQueueAnalysis {
       while (!waiting_below_.empty() && !waiting_[waiting_below_.top().second]) waiting_below_.pop();
       const bool wait_below =
           !waiting_empties_.empty() || (!waiting_below_.empty() && waiting_below_.top().first < urgency);
-      if ((!late_ || spend_now_) && u != kNoUniqueOp && values_[u].poll == kNoUniqueOp && values_[u].peeks_left == 0 &&
-          wait_below && !unused_crashed_polls_.empty()) {  // rule 3
+      const auto [stayer_urgency, st] = first_valid(stayers_, [this](std::uint32_t v) { return is_stayer(v); });
+      if ((!late_ || spend_now_) && st != kNoUniqueOp && stayer_urgency == urgency && wait_below &&
+          !unused_crashed_polls_.empty()) {  // rule 3
         spent_ = true;
-        present_.pop();
-        take_out(u, unused_crashed_polls_.back());
+        take_out(st, unused_crashed_polls_.back());
         unused_crashed_polls_.pop_back();
         continue;
       }
@@ -436,6 +450,7 @@ class PriorityQueueAnalysis {
     present_.emplace(value.urgency, v);
     peekable_.erase({value.urgency, v});
     order_.push_back(value.insert);
+    note_present(v);
   }
 
   // Before value u's insert takes effect at its return, the k-th event: a lower value
@@ -446,7 +461,8 @@ class PriorityQueueAnalysis {
   // its last peek have begun. Later there would be no place for that peek.
   void peek_before(std::uint32_t u, std::size_t k) {
     const auto [urgency, t] = top();
-    auto it = t == kNoUniqueOp ? peekable_.begin() : peekable_.upper_bound({urgency, kNoUniqueOp});
+    // (one of the top urgency, once in, is a top value too)
+    auto it = t == kNoUniqueOp ? peekable_.begin() : peekable_.lower_bound({urgency, 0});
     while (it != peekable_.end() && it->first < values_[u].urgency) {
       const std::uint32_t v = it->second;
       if (!blocked_until_peeked(v, u, k)) {
@@ -498,6 +514,13 @@ class PriorityQueueAnalysis {
     order_.insert(order_.end(), value.peeking.begin(), value.peeking.end());
     value.peeks_left -= static_cast<std::uint32_t>(value.peeking.size());
     value.peeking.clear();
+    note_present(v);
+  }
+
+  // A present value's candidacy for rules 0, 1 and 3, after whatever changed it.
+  void note_present(std::uint32_t v) {
+    if (has_work(v)) ready_.emplace(values_[v].urgency, v);
+    if (is_stayer(v)) stayers_.emplace(values_[v].urgency, v);
   }
 
   void take_out(std::uint32_t v, std::uint32_t by) {
@@ -627,6 +650,9 @@ class PriorityQueueAnalysis {
   std::vector<SweepEvent> events_;
   std::vector<std::uint32_t> order_;
   std::priority_queue<Ranked> present_, pairable_;
+  // Present values with peeks or their poll to take effect, and present stayers: both
+  // as candidates, checked when they come up (has_work(), is_stayer()).
+  std::priority_queue<Ranked> ready_, stayers_;
   std::set<Ranked> peekable_;  // absent values whose insert and some peek are invoked
   // The invoked polls and peeks that have not taken effect, by their value's urgency,
   // lowest first, as (urgency, op).

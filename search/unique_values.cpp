@@ -25,7 +25,14 @@ UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops,
     case models::Theory::registers: return analyse_unique_register(ops, semantics, should_stop);
     case models::Theory::fifo_queue: return analyse_unique_queue(ops, semantics, should_stop);
     case models::Theory::set: return analyse_unique_set(ops, semantics, should_stop);
-    case models::Theory::unordered_queue: return analyse_unique_bag(ops, semantics, should_stop);
+    case models::Theory::unordered_queue:
+      // The bag's test declines empty observations; the priority queue's sweep, every
+      // element of one priority, takes them.
+      if (std::ranges::any_of(semantics.ops,
+                              [](const models::OpMeaning& m) { return m.effect == models::Effect::remove_empty; })) {
+        return analyse_unique_priority_queue(ops, semantics, should_stop);
+      }
+      return analyse_unique_bag(ops, semantics, should_stop);
     case models::Theory::stack: return analyse_unique_stack(ops, semantics, should_stop);
     case models::Theory::priority_queue: return analyse_unique_priority_queue(ops, semantics, should_stop);
     case models::Theory::mutex: break;

@@ -8,7 +8,7 @@
 //   unique_queue.cpp     fifo-queue              Henzinger et al. 2013; LiMo 2025
 //   unique_stack.cpp     stack                   Lee and Mathur 2025; LiMo 2025
 //   unique_set.cpp       set (grow-only)         LiMo 2025
-//   unique_bag.cpp       unordered-queue
+//   unique_bag.cpp       unordered-queue (with an empty observation: unique_priority_queue.cpp)
 //   unique_priority_queue.cpp
 //                        priority-queue,         Lee and Mathur 2025
 //                        max-priority-queue
@@ -115,17 +115,20 @@ class UniqueAnswer {
     }
     return decline(why_not);
   }
-  // A removal that found the container empty (Effect::remove_empty). None of the
-  // container tests takes one: each places every op at a point of its own choosing
-  // (unique_queue.cpp's pi order, unique_stack.cpp's segments, unique_bag.cpp's
-  // calls), and an observation of emptiness asks of that point that every value
-  // enqueued or pushed before it, crashed inserts that some removal returns included,
-  // be removed before it too. Whether such a point exists for every observation at
-  // once is a question about all the other points together (the conditions on it are
-  // not the pairwise ones the tests check), so a test that met one would have to
-  // guess; it declines instead, and the search engines and encodings decide.
+  // A removal that found the container empty (Effect::remove_empty). The FIFO
+  // queue's and the stack's tests do not take one: each places every op at a point of
+  // its own choosing (unique_queue.cpp's pi order, unique_stack.cpp's segments), and
+  // an observation of emptiness asks of that point that every value enqueued or
+  // pushed before it, crashed inserts that some removal returns included, be removed
+  // before it too. Whether such a point exists for every observation at once is a
+  // question about all the other points together (the conditions on it are not the
+  // pairwise ones the tests check), so a test that met one would have to guess; it
+  // declines instead, and the search engines and encodings decide. (The unordered
+  // queue's and the priority queue's sweep, unique_priority_queue.cpp, takes them.)
   bool empty_observation() {
-    return decline("a removal found the container empty (:empty), and no unique-value test covers empty observations");
+    return decline(
+        "a removal found the container empty (:empty), which the queue's and the stack's unique-value tests do not "
+        "cover");
   }
   void linearizable(std::vector<std::uint32_t> order) {
     result_.answer = UniqueValueAnalysis::Answer::linearizable;

@@ -203,12 +203,16 @@ TEST_SUITE("search") {
     }
   }
 
-  // A removal that returned :empty (issue 49) makes each container test decline
-  // (UniqueAnswer::empty_observation): never an answer brute force contradicts, and a
-  // history without one is still decided.
-  TEST_CASE("the unique-value container tests decline empty observations and decide the rest") {
+  // A removal that returned :empty (issue 49) makes the queue's and the stack's test
+  // decline (UniqueAnswer::empty_observation): never an answer brute force
+  // contradicts, and a history without one is still decided. An unordered queue with
+  // one goes to the priority queue's sweep, every element of one priority
+  // (search/unique_priority_queue.cpp), which decides it or declines where it is
+  // stuck without a proof.
+  TEST_CASE("the unique-value container tests decline empty observations or sweep them, and decide the rest") {
     std::uint64_t seed = 90;
     for (const std::string spec : {"fifo-queue()", "stack()", "unordered-queue()"}) {
+      const bool bag = spec == "unordered-queue()";
       const auto has_empty_observation = [](const EventLog& log) {
         return std::any_of(log.events.begin(), log.events.end(), [](const Event& e) {
           return e.type == EventType::ok && e.value.is_keyword() && e.value.text() == "empty";
@@ -231,9 +235,14 @@ TEST_SUITE("search") {
            .on_decline =
                [&](const std::string& reason, const EventLog& log, Verdict) {
                  CHECK(has_empty_observation(log));
-                 CHECK(reason.find("found the container empty") != std::string::npos);
+                 CHECK(reason.find(bag ? "choices" : "found the container empty") != std::string::npos);
                }});
-      CHECK(tally.declined == with_observations);
+      if (bag) {
+        MESSAGE(spec, ": ", with_observations, " with an empty observation");
+        CHECK(tally.declined * 20 <= with_observations);  // measured: 16 of 613
+      } else {
+        CHECK(tally.declined == with_observations);
+      }
       CHECK(tally.linearizable > 50);
       CHECK(tally.refuted > 50);
     }
