@@ -22,6 +22,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A row whose model is "-" or left out: the one the file's own header names (a
+// Violin or LiMo log's `# @object`, a fastlin history's `# queue`), or an error row.
+void model_from_header(CorpusRow& row) {
+  row.model.clear();
+  try {
+    if (auto hint = read_model_hint(row.path.string())) {
+      row.model = std::move(*hint);
+    } else {
+      row.error = "the row names no model, and the file's header names none";
+    }
+  } catch (const InputError& e) {
+    row.error = e.what();
+  }
+}
+
 std::vector<CorpusRow> read_tsv(const std::string& tsv) {
   const std::string text = read_text_file(tsv, "cannot open");
   const fs::path folder = fs::path(tsv).parent_path();
@@ -47,10 +62,11 @@ std::vector<CorpusRow> read_tsv(const std::string& tsv) {
       if (tab == std::string_view::npos) break;
       field_begin = tab + 1;
     }
-    if (fields.size() != 3) {
+    if (fields.size() != 3 && fields.size() != 2) {
       throw InputError(tsv, {line_number, 1},
-                       "expected path<TAB>verdict<TAB>model, got " + std::to_string(fields.size()) + " field" +
-                           (fields.size() == 1 ? "" : "s"));
+                       "expected path<TAB>verdict<TAB>model (or path<TAB>verdict, the model from the file's header), "
+                       "got " +
+                           std::to_string(fields.size()) + " field" + (fields.size() == 1 ? "" : "s"));
     }
     CorpusRow row;
     row.name = std::string(base::trim(fields[0]));
@@ -61,10 +77,11 @@ std::vector<CorpusRow> read_tsv(const std::string& tsv) {
                        "expected a verdict (linearizable, not-linearizable or unknown), got '" +
                            std::string(base::trim(fields[1])) + "'");
     }
-    row.model = std::string(base::trim(fields[2]));
+    row.model = fields.size() == 3 ? std::string(base::trim(fields[2])) : "-";
     if (row.name.empty() || row.model.empty()) {
       throw InputError(tsv, {line_number, row.name.empty() ? 1 : columns[2]}, "empty field");
     }
+    if (row.model == "-") model_from_header(row);
     rows.push_back(std::move(row));
   }
   return rows;

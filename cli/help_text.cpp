@@ -155,7 +155,8 @@ std::string check_help_footer() {
 
 std::string corpus_help_footer() {
   return "\nA corpus is an expected.tsv with lines path<TAB>verdict<TAB>model (paths relative\n"
-         "to the TSV's folder), or a directory whose .edn files start with comment lines\n"
+         "to the TSV's folder; a model left out or '-' is the one the file's header names,\n"
+         "as Violin, LiMo and fastlin files do), or a directory whose .edn files start with comment lines\n"
          "'; expected: <verdict>' and '; model: <spec>'. Verdicts: linearizable,\n"
          "not-linearizable, unknown. A file that cannot be read is an error row.\n"
          "\nExamples:\n"

@@ -133,6 +133,32 @@ TEST_SUITE("cli") {
     CHECK(parse_json(run.out)["totals"]["errors"].number == 1);
   }
 
+  TEST_CASE("corpus: a TSV row without a model, or with '-', takes the one the file's header names") {
+    TempDir dir;
+    // A LiMo stack log (Figure 11's shape: a pop finds the stack empty while 1 is
+    // surely pushed) and a fastlin queue history, each naming its object.
+    dir.write("limo.hist",
+              "# @object atomic-stack\n[0] call push(1)\n[0] return\n[1] call pop\n[1] return empty\n"
+              "[1] call pop\n[1] return 1\n");
+    dir.write("fastlin.log", "# queue\nenq 1 1 2\nenq 2 3 4\ndeq 1 5 6\ndeq 2 7 8\n");
+    dir.write("plain.edn", kGood);  // EDN names no model
+    const auto tsv = dir.write("expected.tsv",
+                               "limo.hist\tnot-linearizable\n"
+                               "fastlin.log\tlinearizable\t-\n"
+                               "plain.edn\tlinearizable\n"
+                               "absent.log\tlinearizable\n");
+    const auto run = run_cli({"corpus", tsv, "--json"});
+    CHECK(run.status == 1);
+    const Json report = parse_json(run.out);
+    CHECK(row_named(report, "limo.hist")["ok"].boolean);
+    CHECK(row_named(report, "limo.hist")["model"].string == "stack");
+    CHECK(row_named(report, "fastlin.log")["ok"].boolean);
+    CHECK(row_named(report, "fastlin.log")["model"].string == "fifo-queue");
+    CHECK(row_named(report, "plain.edn")["error"].string.find("names none") != std::string::npos);
+    CHECK(row_named(report, "absent.log").has("error"));
+    CHECK(report["totals"]["errors"].number == 2);
+  }
+
 }  // TEST_SUITE
 
 }  // namespace ariadne::cli_test
