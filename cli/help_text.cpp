@@ -156,9 +156,9 @@ std::string check_help_footer() {
 std::string corpus_help_footer() {
   return "\nA corpus is an expected.tsv with lines path<TAB>verdict<TAB>model (paths relative\n"
          "to the TSV's folder; a model left out or '-' is the one the file's header names,\n"
-         "as Violin, LiMo and fastlin files do), or a directory whose .edn files start with comment lines\n"
-         "'; expected: <verdict>' and '; model: <spec>'. Verdicts: linearizable,\n"
-         "not-linearizable, unknown. A file that cannot be read is an error row.\n"
+         "as Violin, LiMo and fastlin files do), or a directory whose .edn files start with\n"
+         "comment lines '; expected: <verdict>' and '; model: <spec>'. Verdicts:\n"
+         "linearizable, not-linearizable, unknown. A file that cannot be read is an error row.\n"
          "\nExamples:\n"
          "  ariadne corpus ../shared/corpus/knossos/expected.tsv\n"
          "  ariadne corpus ../shared/corpus/porcupine/expected.tsv --jobs 2 --timeout 10\n"
