@@ -35,9 +35,11 @@ std::string cannot_take_effect(const Model& model, const Operation& op, const st
          state + (states > 1 ? " (or one of " + std::to_string(states) + " states)" : "");
 }
 
+constexpr std::string_view kUncheckable = "; the certificate cannot be checked";
+
 std::string too_many_states() {
-  return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) +
-         " model states; the certificate cannot be checked";
+  return "replaying the linearization branches into more than " + std::to_string(kMaxTrackedStates) + " model states" +
+         std::string(kUncheckable);
 }
 
 }  // namespace
@@ -126,6 +128,8 @@ std::optional<std::string> check_order(const History& history, const Model& mode
   std::vector<const Operation*> placed;
   return check_placement(history, model, order, consistency, placed);
 }
+
+bool uncheckable(std::string_view problem) { return problem.ends_with(kUncheckable); }
 
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> part) {
   std::optional<Value> end_state;

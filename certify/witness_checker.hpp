@@ -47,4 +47,8 @@ std::optional<std::string> check_legality(const Model& model, std::span<const Op
 std::optional<std::string> check_legality(const Model& model, std::span<const Operation* const> ops_in_order,
                                           std::optional<Value>& end_state);
 
+// Whether a problem the checks above report says only that the replay branched into
+// more states than it tracks: the order may be right, it just cannot be checked.
+bool uncheckable(std::string_view problem);
+
 }  // namespace ariadne::certify

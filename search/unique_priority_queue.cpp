@@ -28,7 +28,12 @@
 //   3. if the top value will never be polled by a completed poll (a *stayer*: a crashed
 //      poll took it, or nothing did) and has no peek left, some invoked poll, peek or
 //      empty observation waits below it, and an invoked crashed poll is unused, that
-//      crashed poll takes the top out;
+//      crashed poll takes the top out; among equal priorities, only once every value
+//      of the top priority is a stayer, and at most kMostTiedStayers of them. The
+//      certificate checker replays a crashed poll with every top value it might have
+//      taken: with only stayers there, which all go before what waits below them, those
+//      branches meet again once they are gone, and g of them branch into at most
+//      C(g, g/2) states on the way, within what the checker tracks;
 //   4. with the queue empty, every invoked empty observation takes effect.
 // Inserts otherwise take effect at their return, as late as they can: a value in the
 // queue only ever stops other ops. Rules 0, 1, 2 and 4 never lose a linearization: an
@@ -83,6 +88,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <queue>
 #include <set>
@@ -102,6 +108,11 @@ constexpr Position kBeforeAll = -1;
 constexpr Position kAfterAll = std::numeric_limits<Position>::max();
 
 enum class State : std::uint8_t { absent, present, gone };
+
+// Rule 3 (the header) takes out at most this many stayers of one priority at once:
+// the certificate checker then tracks at most C(16, 8) = 12,870 states, within its
+// 65,536.
+constexpr std::int64_t kMostTiedStayers = 16;
 
 // A value of the queue, by its value id.
 struct PqValue {
@@ -275,6 +286,7 @@ class PriorityQueueAnalysis {
     for (std::uint32_t v = 0; v < values_.size(); ++v) {
       if (values_[v].state != State::present) continue;
       present_.emplace(values_[v].urgency, v);
+      count_present(v, 1);
       note_present(v);
     }
     order_.reserve(events_.size());
@@ -423,7 +435,7 @@ class PriorityQueueAnalysis {
           !waiting_empties_.empty() || (!waiting_below_.empty() && waiting_below_.top().first < urgency);
       const auto [stayer_urgency, st] = first_valid(stayers_, [this](std::uint32_t v) { return is_stayer(v); });
       if ((!late_ || spend_now_) && st != kNoUniqueOp && stayer_urgency == urgency && wait_below &&
-          !unused_crashed_polls_.empty()) {  // rule 3
+          !unused_crashed_polls_.empty() && only_stayers_at(urgency)) {  // rule 3
         spent_ = true;
         take_out(st, unused_crashed_polls_.back());
         unused_crashed_polls_.pop_back();
@@ -448,6 +460,7 @@ class PriorityQueueAnalysis {
     PqValue& value = values_[v];
     value.state = State::present;
     present_.emplace(value.urgency, v);
+    count_present(v, 1);
     peekable_.erase({value.urgency, v});
     order_.push_back(value.insert);
     note_present(v);
@@ -523,8 +536,22 @@ class PriorityQueueAnalysis {
     if (is_stayer(v)) stayers_.emplace(values_[v].urgency, v);
   }
 
+  // Present values per urgency: all of them, and those no completed poll returns.
+  void count_present(std::uint32_t v, int change) {
+    const PqValue& value = values_[v];
+    present_at_[value.urgency] += change;
+    if (value.poll == kNoUniqueOp) without_poll_at_[value.urgency] += change;
+  }
+  bool only_stayers_at(std::int64_t urgency) const {
+    const auto present = present_at_.find(urgency);
+    const auto without = without_poll_at_.find(urgency);
+    return present != present_at_.end() && without != without_poll_at_.end() && present->second == without->second &&
+           present->second <= kMostTiedStayers;
+  }
+
   void take_out(std::uint32_t v, std::uint32_t by) {
     PqValue& value = values_[v];
+    if (value.state == State::present) count_present(v, -1);
     value.state = State::gone;
     value.poll_waiting = false;
     if (value.poll != kNoUniqueOp) waiting_[value.poll] = false;
@@ -653,6 +680,7 @@ class PriorityQueueAnalysis {
   // Present values with peeks or their poll to take effect, and present stayers: both
   // as candidates, checked when they come up (has_work(), is_stayer()).
   std::priority_queue<Ranked> ready_, stayers_;
+  std::map<std::int64_t, std::int64_t> present_at_, without_poll_at_;  // count_present()
   std::set<Ranked> peekable_;  // absent values whose insert and some peek are invoked
   // The invoked polls and peeks that have not taken effect, by their value's urgency,
   // lowest first, as (urgency, op).
