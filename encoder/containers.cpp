@@ -70,8 +70,10 @@
 // and insert inside its window, O(M*I) in the worst case; each removed_before literal
 // they use costs one clause per removal that may take its insert. The priority axiom
 // takes one clause per candidate pair (of a removal or a peek) and more urgent insert,
-// O((M + P)*I) for P candidate pairs of peeks, and the peek axiom one per peek
-// candidate pair and removal that may take its insert, O(P*D).
+// O((M + P)*I) for P candidate pairs of peeks, but none for an insert that real time
+// shows taken already (see priority_axiom), which leaves about the elements in the
+// queue at the removal; the peek axiom one per peek candidate pair and removal that
+// may take its insert, O(P*D).
 #include "encoder/theories.hpp"
 
 #include <algorithm>
@@ -134,13 +136,14 @@ class ContainerEncoding {
       for (std::uint32_t d = 0; d < removals_.size(); ++d) lifo_axiom(d);
     }
     if (semantics_.theory == models::Theory::priority_queue) {
+      find_sole_takers();
       for (const Removal& removal : removals_) priority_axiom(removal, "takes");
-    }
-    // Peeks need every removal's matches, which their axiom reads.
-    for (Removal& peek : peeks_) {
-      match_peek(peek);
-      peek_axiom(peek);
-      priority_axiom(peek, "sees");
+      // Peeks need every removal's matches, which their axiom reads.
+      for (Removal& peek : peeks_) {
+        match_peek(peek);
+        peek_axiom(peek);
+        priority_axiom(peek, "sees");
+      }
     }
     for (const std::uint32_t o : observations_) empty_axiom(o);
   }
@@ -349,6 +352,12 @@ class ContainerEncoding {
   // Priority: when the removal (or peek) `verb`s insert i's element, every present
   // insert x before it with a larger urgency was removed before it. Equal urgencies
   // need no clause: any of the top entries may be handed out.
+  //
+  // Real time spares most clauses: when x's sole taker (find_sole_takers) returned
+  // before the removal was invoked, x was removed before it in every assignment, and
+  // the clause holds. Without this, a long history asks at each removal about every
+  // more urgent insert before it, and each such question costs a clause per removal
+  // that may take x, crashed polls included.
   void priority_axiom(const Removal& removal, const std::string& verb) {
     std::vector<std::vector<Literal>> clauses;
     std::vector<std::uint32_t> ops{removal.op};
@@ -359,11 +368,30 @@ class ContainerEncoding {
         if (more_urgent == k || x.urgency <= urgency || after_in_real_time(x, removal)) continue;
         const Literal before = inserted_before(x, removal);
         if (before == kFalse) continue;
-        clauses.push_back({-m, -presence(x), -before, removed_before(more_urgent, removal.op)});
         if (!x.initial) ops.push_back(x.index);
+        if (const std::optional<std::uint32_t> taker = sole_takers_[more_urgent];
+            taker && builder_.precedes(*taker, removal.op)) {
+          ops.push_back(*taker);  // the clause holds by its matching and real time
+          continue;
+        }
+        clauses.push_back({-m, -presence(x), -before, removed_before(more_urgent, removal.op)});
       }
     }
     add_group(name(removal.op) + " " + verb + " an element of the top priority", std::move(ops), clauses);
+  }
+
+  // Per insert: a removal that took effect in every assignment (a completed one,
+  // without selectors) and can take nothing but this insert's element, so that it is
+  // matched to this insert; the one that returned first, if several (which the
+  // matching refutes anyway).
+  void find_sole_takers() {
+    sole_takers_.assign(inserts_.size(), std::nullopt);
+    for (const Removal& removal : removals_) {
+      if (removal.candidates.size() != 1 || builder_.presence(removal.op) != kTrue) continue;
+      std::optional<std::uint32_t>& taker = sole_takers_[removal.candidates.front().first];
+      const RealTimeOrder& real_time = builder_.real_time();
+      if (!taker || real_time.ret(removal.op) < real_time.ret(*taker)) taker = removal.op;
+    }
   }
 
   // Peek: the insert a peek is matched to was not taken before the peek, so every
@@ -435,6 +463,7 @@ class ContainerEncoding {
   std::vector<Removal> peeks_;               // a priority queue's completed peeks
   std::unordered_map<std::uint64_t, Literal> removed_before_;
   std::vector<std::optional<std::uint64_t>> fifo_cutoffs_;  // per insert slot
+  std::vector<std::optional<std::uint32_t>> sole_takers_;   // per insert slot (find_sole_takers)
 };
 
 }  // namespace
