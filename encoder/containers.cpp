@@ -1,7 +1,7 @@
-// Queues and stacks as matchings: every present removal is matched to the insert whose
-// element it took, and an axiom on the order of matched pairs says which element the
-// container hands out. The idea follows the matching-and-order view of queue
-// histories in [HenzingerSezginVafeiadis13] and of stack histories in
+// Queues, stacks and priority queues as matchings: every present removal is matched
+// to the insert whose element it took, and an axiom on the order of matched pairs
+// says which element the container hands out. The idea follows the matching-and-order
+// view of queue histories in [HenzingerSezginVafeiadis13] and of stack histories in
 // [DoddsHaasKirsch15], stated here over the total order being searched for instead
 // of over real time, so that it is exact and needs no unique values.
 //
@@ -54,14 +54,15 @@
 // container empty exactly when every present insert before o (every initial element
 // among them) is matched to a removal before o, which is the empty axiom.
 //
-// Conversely, take a legal order. Match each removal to an insert of the entry it
-// took, one not taken yet (when several inserts put the same entry in, any of them;
-// a crashed removal of an empty container is where it took no effect, so it is
-// absent), and each peek to an insert of a top-urgency entry of its element still in
-// the container. The matching holds, and each axiom holds because its conclusion is
-// what legality says: an element ahead (FIFO), above (LIFO) or more urgent (priority)
-// than the one handed out would have been handed out instead, and an empty
-// observation finds nothing. So no linearizable history is lost.
+// Conversely, take a legal order. Match each removal to the insert that put in the
+// element it took (for a priority queue, whose state is a multiset of entries, any
+// insert of that entry not taken yet; a crashed poll of an empty queue is the same
+// as one that took no effect, so it is absent), and each peek to an insert of a
+// top-urgency entry of its element still in the queue. The matching holds, and each
+// axiom holds because its conclusion is what legality says: an element ahead (FIFO),
+// above (LIFO) or more urgent (priority) than the one handed out would have been
+// handed out instead, and an empty observation finds nothing. So no linearizable
+// history is lost.
 //
 // Size, for I inserts, D removals, M candidate pairs (M <= I*D, about D when
 // elements are unique) and concurrency c: M matching variables and O(M) matching
