@@ -96,7 +96,6 @@ namespace {
 // Under the sequential conditions only the register family's direct encoding applies
 // (EncodeOptions::consistency).
 bool direct_encoding_keeps(models::Theory theory, Consistency consistency) {
-  if (theory == models::Theory::priority_queue) return false;  // not yet: the unrolling
   return keeps_real_time(consistency) || theory == models::Theory::registers;
 }
 }  // namespace
@@ -131,9 +130,9 @@ Formula encode(const Model& model, std::span<const Operation* const> ops, const 
     case models::Theory::mutex: encode_mutex(builder, *semantics); break;
     case models::Theory::unordered_queue:
     case models::Theory::fifo_queue:
-    case models::Theory::stack: encode_container(builder, *semantics); break;
+    case models::Theory::stack:
+    case models::Theory::priority_queue: encode_container(builder, *semantics); break;
     case models::Theory::set: encode_set(builder, *semantics); break;
-    case models::Theory::priority_queue: throw EncodingUnsupported("no direct encoding of priority queues");
   }
   // Symmetry breaking counts the ops completed before each invocation, which is
   // exact for real time only.

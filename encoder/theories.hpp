@@ -20,8 +20,9 @@ void encode_registers(FormulaBuilder& builder, const models::Semantics& semantic
 // Acquire/release alternation. mutex.cpp.
 void encode_mutex(FormulaBuilder& builder, const models::Semantics& semantics);
 // Removals matched to inserts, plus the FIFO or LIFO axiom, or none for the
-// unordered queue; and for a removal that returned :empty, the empty axiom: every
-// insert before it taken before it. containers.cpp.
+// unordered queue, or the priority axiom (and peeks matched to inserts not yet taken)
+// for the priority queue; and for a removal that returned :empty, the empty axiom:
+// every insert before it taken before it. containers.cpp.
 void encode_container(FormulaBuilder& builder, const models::Semantics& semantics);
 // Membership before each read. set.cpp.
 void encode_set(FormulaBuilder& builder, const models::Semantics& semantics);

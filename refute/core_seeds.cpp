@@ -25,6 +25,23 @@ namespace {
 
 bool before(const Operation& a, const Operation& b) { return a.ret != kNever && a.ret < b.call; }
 
+// Whether a was inserted, then b, and removing a first is wrong whatever the order
+// the overlaps allow: a queue removed b before a; a stack popped a while b lay above
+// it. The priority queue takes no insert order: b, more urgent, was in before a's
+// poll began and was polled only after it, so a's poll passed it by.
+bool removed_in_wrong_order(models::Theory theory, const models::OpMeaning& put_a, const models::OpMeaning& put_b,
+                            const Operation& insert_a, const Operation& insert_b, const Operation& remove_a,
+                            const Operation& remove_b) {
+  switch (theory) {
+    case models::Theory::fifo_queue: return before(insert_a, insert_b) && before(remove_b, remove_a);
+    case models::Theory::stack:
+      return before(insert_a, insert_b) && before(insert_b, remove_a) && before(remove_a, remove_b);
+    case models::Theory::priority_queue:
+      return put_b.urgency > put_a.urgency && before(insert_b, remove_a) && before(remove_a, remove_b);
+    default: return false;
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
@@ -43,7 +60,7 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
     return seeds;
   }
   if (theory != models::Theory::fifo_queue && theory != models::Theory::stack &&
-      theory != models::Theory::unordered_queue) {
+      theory != models::Theory::unordered_queue && theory != models::Theory::priority_queue) {
     return seeds;
   }
   std::vector<std::vector<std::uint32_t>> inserts(semantics->value_count), removals(semantics->value_count);
@@ -94,11 +111,10 @@ std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation*
       if (a == b) continue;
       const Operation& insert_b = *ops[inserts[b][0]];
       const Operation& remove_b = *ops[removals[b][0]];
-      if (!before(insert_a, insert_b)) continue;
-      const bool wrong = theory == models::Theory::fifo_queue
-                             ? before(remove_b, remove_a)
-                             : before(insert_b, remove_a) && before(remove_a, remove_b);
-      if (wrong) add({inserts[a][0], inserts[b][0], removals[a][0], removals[b][0]});
+      if (removed_in_wrong_order(theory, semantics->ops[inserts[a][0]], semantics->ops[inserts[b][0]], insert_a,
+                                 insert_b, remove_a, remove_b)) {
+        add({inserts[a][0], inserts[b][0], removals[a][0], removals[b][0]});
+      }
     }
   }
   return seeds;

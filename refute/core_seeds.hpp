@@ -10,9 +10,9 @@
 // containers and sets have no such op: a relaxed op there matters only through the
 // values it writes, which the rules of relevant_relaxed.hpp already follow.
 //
-// Patterns: for queues and stacks, the few ops of a known violation pattern, found
-// without a failing op (whose search can be as hard as the verdict on a 2,000-op
-// stack).
+// Patterns: for queues, stacks and priority queues, the few ops of a known
+// violation pattern, found without a failing op (whose search can be as hard as the
+// verdict on a 2,000-op stack).
 //
 // Reads-from: for registers, the failing op's read of a value, every op that could
 // write that value, and the writes that overwrote each such write the read came after
@@ -42,19 +42,21 @@ namespace ariadne::refute {
 std::vector<bool> seed_companions(std::span<const Operation* const> ops, const models::Semantics* semantics,
                                   std::uint32_t failing_op);
 
-// Queues, stacks and registers: small sets of ops (indices into `ops`, ascending) that match a
-// violation pattern of collections, smallest first, at most `limit` of them. The
-// patterns are those that characterise violations of unique-value collections
-// (Henzinger, Sezgin and Vafeiadis, "Aspect-Oriented Linearizability Proofs",
-// CONCUR 2013; Emmi and Enea, "Sound, Complete, and Tractable Linearizability
-// Monitoring for Concurrent Collections", POPL 2018): a value removed that no insert
-// supplies; a value removed twice; a removal that completed before its value's only
-// insert began; two values inserted in one order and removed in the wrong one (a
-// queue: both removed in the inserts' order reversed; a stack: the first pushed
-// popped while the second lies above it). With repeated values a pattern may not
-// refute anything, and the caller decides each seed before using it. Registers whose
-// written values are unique: the few ops of the violated zone condition of Gibbons
-// and Korach's test (search/unique_register.cpp).
+// Queues, stacks, priority queues and registers: small sets of ops (indices into
+// `ops`, ascending) that match a violation pattern of collections, smallest first,
+// at most `limit` of them. The patterns are those that characterise violations of
+// unique-value collections (Henzinger, Sezgin and Vafeiadis, "Aspect-Oriented
+// Linearizability Proofs", CONCUR 2013; Emmi and Enea, "Sound, Complete, and
+// Tractable Linearizability Monitoring for Concurrent Collections", POPL 2018): a
+// value removed that no insert supplies; a value removed twice; a removal that
+// completed before its value's only insert began; two values inserted and removed in
+// the wrong order (a queue: both removed in the inserts' order reversed; a stack: the
+// first pushed popped while the second lies above it; a priority queue: the less
+// urgent polled while the more urgent was in, which was polled only after). With
+// repeated values a pattern may not refute anything, and the caller decides each
+// seed before using it. Registers whose written values are unique: the few ops of
+// the violated zone condition of Gibbons and Korach's test
+// (search/unique_register.cpp).
 // `should_stop` is polled on long partitions (the register test's analysis).
 std::vector<std::vector<std::uint32_t>> pattern_seeds(std::span<const Operation* const> ops,
                                                       const models::Semantics* semantics, std::size_t limit,

@@ -81,7 +81,21 @@ const std::vector<Case> kDirectCases = {
     {"stack([0 2])", "stack()"},
     {"set()", "set()"},
     {"set(#{1})", "set()"},
+    {"priority-queue()", "priority-queue()"},
+    {"priority-queue([[1 0] [0 2] [1 1]])", "priority-queue()"},
+    {"max-priority-queue()", "max-priority-queue()"},
+    {"max-priority-queue([2 [0 1] [2 0]])", "max-priority-queue()"},
 };
+
+// The priority queues: three priorities and three elements, so equal priorities and
+// elements inserted twice are common; peeks; initial entries of equal priority.
+const std::vector<Case> kPriorityQueueCases = [] {
+  std::vector<Case> queues;
+  for (const Case& c : kDirectCases) {
+    if (c.model.find("priority-queue") != std::string::npos) queues.push_back(c);
+  }
+  return queues;
+}();
 
 // The containers, whose removals may return :empty (issue 49): the direct cases but
 // the mutex's and the set's.
@@ -94,10 +108,8 @@ const std::vector<Case> kContainerCases = [] {
 }();
 
 const std::vector<Case> kUnrolledCases = {
-    {"register(0)", "register(0)"},
-    {"cas-register(0)", "cas-register(0)"},
-    {"mutex()", "mutex()"},
-    {"fifo-queue()", "fifo-queue()"},
+    {"register(0)", "register(0)"},   {"cas-register(0)", "cas-register(0)"},   {"mutex()", "mutex()"},
+    {"fifo-queue()", "fifo-queue()"}, {"priority-queue()", "priority-queue()"},
 };
 
 void run_all(const std::vector<Case>& cases, bool force_unrolling, const Run& run) {
@@ -130,6 +142,18 @@ TEST_SUITE("encoder") {
     run_all({{"stack()", "stack()"}, {"fifo-queue([1 0])", "fifo-queue()"}, {"unordered-queue()", "unordered-queue()"}},
             true, Run{.histories = 300, .crash_probability = 0.3, .seed = 20260304, .empty_probability = 0.35});
   }
+
+  // Crashed polls (which take any top entry), crashed and completed peeks, :fail ops,
+  // polls and peeks of :empty, at up to seven ops over four processes.
+  TEST_CASE("the priority queue encoding agrees with brute force on random histories") {
+    run_all(kPriorityQueueCases, false,
+            Run{.histories = 1000,
+                .max_ops = 7,
+                .processes = 4,
+                .crash_probability = 0.3,
+                .seed = 20260305,
+                .empty_probability = 0.2});
+  }
 }
 
 // Longer and denser histories: seven ops (the oracle's limit) over four processes,
@@ -150,6 +174,17 @@ TEST_SUITE("slow") {
                 .crash_probability = 0.35,
                 .seed = 77003,
                 .empty_probability = 0.3});
+  }
+
+  TEST_CASE("the priority queue encoding agrees with brute force on crash-heavy random histories") {
+    run_all(kPriorityQueueCases, false,
+            Run{.histories = 3000,
+                .min_ops = 7,
+                .max_ops = 7,
+                .processes = 4,
+                .crash_probability = 0.35,
+                .seed = 77004,
+                .empty_probability = 0.15});
   }
 
   TEST_CASE("the unrolling agrees with brute force on crash-heavy random histories") {

@@ -31,6 +31,11 @@ bool linearizable_by_encoding(const EventScript& script, const std::string& spec
   return direct;
 }
 
+// A priority queue's entry [priority element].
+Value entry(std::int64_t priority, std::int64_t element) { return Value::vector({I(priority), I(element)}); }
+
+const Value kEmpty = Value::keyword("empty");
+
 EventScript sequential(const std::vector<std::pair<std::string, Value>>& ops) {
   EventScript s;
   for (const auto& [f, v] : ops) s.invoke(0, f, v).ok(0, f, v);
@@ -112,6 +117,115 @@ TEST_SUITE("encoder") {
     CHECK(linearizable_by_encoding(concurrent, "unordered-queue()"));
   }
 
+  TEST_CASE("priority queue: the most urgent entry leaves first, whichever end that is") {
+    const auto ins = [](std::int64_t p, std::int64_t x) {
+      return std::pair<std::string, Value>{"insert", entry(p, x)};
+    };
+    CHECK(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"poll", I(1)}, {"poll", I(0)}}),
+                                   "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"poll", I(0)}}), "priority-queue()"));
+    CHECK(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"poll", I(0)}}), "max-priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"poll", I(1)}}), "max-priority-queue()"));
+    // Not the order of insertion: a later, more urgent entry overtakes.
+    CHECK(linearizable_by_encoding(sequential({ins(1, 0), {"poll", I(0)}, ins(3, 1), ins(2, 2), {"poll", I(2)}}),
+                                   "priority-queue()"));
+  }
+
+  TEST_CASE("priority queue: among entries of equal priority any may leave first") {
+    const auto ins = [](std::int64_t p, std::int64_t x) {
+      return std::pair<std::string, Value>{"insert", entry(p, x)};
+    };
+    for (const char* spec : {"priority-queue()", "max-priority-queue()"}) {
+      CHECK(linearizable_by_encoding(sequential({ins(1, 0), ins(1, 1), {"poll", I(1)}, {"poll", I(0)}}), spec));
+      CHECK(linearizable_by_encoding(sequential({ins(1, 0), ins(1, 1), {"peek", I(1)}, {"peek", I(0)}}), spec));
+    }
+  }
+
+  TEST_CASE("priority queue: an element inserted twice is polled twice, each time by its own priority") {
+    const auto ins = [](std::int64_t p, std::int64_t x) {
+      return std::pair<std::string, Value>{"insert", entry(p, x)};
+    };
+    CHECK(linearizable_by_encoding(sequential({ins(1, 0), ins(3, 0), {"poll", I(0)}, {"poll", I(0)}}),
+                                   "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(1, 0), {"poll", I(0)}, {"poll", I(0)}}), "priority-queue()"));
+    // [1 0] is polled first, so [2 1] must go before [3 0].
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(1, 0), ins(3, 0), ins(2, 1), {"poll", I(0)}, {"poll", I(0)}}),
+                                         "priority-queue()"));
+  }
+
+  TEST_CASE("priority queue: a peek sees the most urgent element and leaves it") {
+    const auto ins = [](std::int64_t p, std::int64_t x) {
+      return std::pair<std::string, Value>{"insert", entry(p, x)};
+    };
+    CHECK(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"peek", I(1)}, {"poll", I(1)}, {"peek", I(0)}}),
+                                   "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(2, 0), ins(1, 1), {"peek", I(0)}}), "priority-queue()"));
+    // Polled, so no longer there; and a peek is no removal, so a poll still finds it.
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(1, 0), {"poll", I(0)}, {"peek", I(0)}}), "priority-queue()"));
+    CHECK(linearizable_by_encoding(sequential({ins(1, 0), {"peek", I(0)}, {"poll", I(0)}}), "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({ins(1, 0), {"peek", I(0)}, {"poll", I(0)}, {"poll", I(0)}}),
+                                         "priority-queue()"));
+    // The second insert of 0 is there for the peek, though the first was polled.
+    CHECK(linearizable_by_encoding(sequential({ins(1, 0), ins(2, 0), {"poll", I(0)}, {"peek", I(0)}}),
+                                   "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({{"peek", I(0)}, ins(1, 0)}), "priority-queue()"));
+  }
+
+  TEST_CASE("priority queue: polls and peeks of :empty find nothing there") {
+    const auto ins = [](std::int64_t p, std::int64_t x) {
+      return std::pair<std::string, Value>{"insert", entry(p, x)};
+    };
+    CHECK(linearizable_by_encoding(sequential({ins(1, 0), {"poll", I(0)}, {"poll", kEmpty}, {"peek", kEmpty}}),
+                                   "priority-queue()"));
+    CHECK_FALSE(
+        linearizable_by_encoding(sequential({ins(1, 0), {"peek", I(0)}, {"peek", kEmpty}}), "priority-queue()"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({{"poll", kEmpty}}), "priority-queue([[1 0]])"));
+  }
+
+  TEST_CASE("priority queue: the initial entries take part by their priorities") {
+    CHECK(linearizable_by_encoding(sequential({{"poll", I(8)}, {"poll", I(7)}}), "priority-queue([[3 7] [1 8]])"));
+    CHECK_FALSE(linearizable_by_encoding(sequential({{"poll", I(7)}}), "priority-queue([[3 7] [1 8]])"));
+    CHECK(linearizable_by_encoding(sequential({{"peek", I(7)}, {"insert", entry(5, 9)}, {"poll", I(9)}}),
+                                   "max-priority-queue([[3 7] [1 8]])"));
+    CHECK(linearizable_by_encoding(sequential({{"poll", I(8)}, {"poll", I(7)}}), "max-priority-queue([[3 7] [3 8]])"));
+  }
+
+  TEST_CASE("priority queue: a crashed poll takes one of the most urgent entries, or nothing") {
+    // 1 is the most urgent: the crashed poll may take it, and 0 follows.
+    EventScript s;
+    s.invoke(0, "insert", entry(1, 0)).ok(0, "insert", entry(1, 0));
+    s.invoke(0, "insert", entry(0, 1)).ok(0, "insert", entry(0, 1));
+    s.invoke(1, "poll").info(1, "poll").invoke(0, "poll").ok(0, "poll", I(0));
+    CHECK(linearizable_by_encoding(s, "priority-queue()"));
+    // It takes one entry, not two; two crashed polls may take both.
+    EventScript one;
+    one.invoke(0, "insert", entry(1, 0)).ok(0, "insert", entry(1, 0));
+    one.invoke(0, "insert", entry(0, 1)).ok(0, "insert", entry(0, 1));
+    one.invoke(1, "poll").info(1, "poll").invoke(0, "poll").ok(0, "poll", kEmpty);
+    CHECK_FALSE(linearizable_by_encoding(one, "priority-queue()"));
+    EventScript two = one;
+    two.invoke(2, "poll").info(2, "poll").invoke(0, "peek").ok(0, "peek", kEmpty);
+    CHECK_FALSE(linearizable_by_encoding(two, "priority-queue()"));  // the first empty poll still came too early
+    EventScript two_first;
+    two_first.invoke(0, "insert", entry(1, 0)).ok(0, "insert", entry(1, 0));
+    two_first.invoke(0, "insert", entry(0, 1)).ok(0, "insert", entry(0, 1));
+    two_first.invoke(1, "poll").info(1, "poll").invoke(2, "poll").info(2, "poll");
+    two_first.invoke(0, "poll").ok(0, "poll", kEmpty);
+    CHECK(linearizable_by_encoding(two_first, "priority-queue()"));
+  }
+
+  TEST_CASE("priority queue: a concurrent poll may take an entry inserted during it") {
+    EventScript s;
+    s.invoke(0, "insert", entry(2, 0)).ok(0, "insert", entry(2, 0));
+    s.invoke(1, "poll").invoke(2, "insert", entry(1, 1)).ok(2, "insert", entry(1, 1)).ok(1, "poll", I(1));
+    s.invoke(0, "poll").ok(0, "poll", I(0));
+    CHECK(linearizable_by_encoding(s, "priority-queue()"));
+    EventScript late;  // the insert of 1 began after the poll of 1 returned
+    late.invoke(0, "insert", entry(2, 0)).ok(0, "insert", entry(2, 0));
+    late.invoke(1, "poll").ok(1, "poll", I(1)).invoke(2, "insert", entry(1, 1)).ok(2, "insert", entry(1, 1));
+    CHECK_FALSE(linearizable_by_encoding(late, "priority-queue()"));
+  }
+
   TEST_CASE("set: a read sees exactly the initial elements and those added before it") {
     CHECK(linearizable_by_encoding(sequential({{"add", I(1)}, {"read", set_of({1})}}), "set()"));
     CHECK_FALSE(linearizable_by_encoding(sequential({{"read", set_of({1})}, {"add", I(1)}}), "set()"));
@@ -164,5 +278,8 @@ TEST_SUITE("encoder") {
     const auto model = make_model_from_spec("stack()");
     const History history = sequential({{"push", I(1)}}).build(*model);
     CHECK(encode_history(history, *model).encoding == "matching with the LIFO axiom (stack)");
+    const auto queue = make_model_from_spec("priority-queue()");
+    const History inserted = sequential({{"insert", entry(1, 0)}}).build(*queue);
+    CHECK(encode_history(inserted, *queue).encoding == "matching with the priority axiom (priority queue)");
   }
 }

@@ -294,8 +294,7 @@ TEST_SUITE("generators") {
   // element ahead of it forbids all the same. And no set of acquires alone refutes a
   // mutex, since one relaxed release could always be ordered between two acquires: the
   // mutex's core is its two acquires together with every release, each of which real
-  // time keeps out of the gap. The priority queues have no direct encoding, and SAT's
-  // unrolling of their relaxed histories is too large: WGL decides them.
+  // time keeps out of the gap.
   TEST_CASE("atomic: the violation's operations alone refute the history, a minimal core") {
     for (const std::string& spec : kModelSpecs) {
       for (std::uint64_t seed = 1; seed <= 4; ++seed) {
@@ -316,8 +315,7 @@ TEST_SUITE("generators") {
         }
         const auto partition = testing::partition_of(history, *model, core.front());
         const auto minimality = testing::check_minimality(
-            partition, core, *model,
-            CheckOptions{.engine = priority_queue ? Engine::wgl : Engine::sat, .timeout_seconds = 60, .jobs = 1});
+            partition, core, *model, CheckOptions{.engine = Engine::sat, .timeout_seconds = 60, .jobs = 1});
         CHECK(minimality.refuted);
         CHECK(minimality.necessary == static_cast<int>(core.size()));
         CHECK(minimality.undecided == 0);

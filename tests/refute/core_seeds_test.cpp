@@ -107,3 +107,33 @@ TEST_CASE("reads-from seed: kv, a text no put and appends make is a core alone")
   s.invoke(1, "get", {}, k).ok(1, "get", S("v1 v0 "), k);
   expect_refuted_seed(s, "kv", 2, {2});
 }
+
+TEST_CASE("pattern seed: a priority queue's poll that passed a more urgent element by") {
+  // op 0 inserts 5 with priority 2, op 1 inserts 6 with priority 1, ahead of it in a
+  // priority-queue; op 2 polls 5 while 6 is in, op 3 polls 6 after. In a
+  // max-priority-queue 5 goes first, and the pattern does not apply.
+  const auto entry = [](std::int64_t p, std::int64_t x) { return Value::vector({I(p), I(x)}); };
+  EventScript s;
+  s.invoke(0, "insert", entry(2, 5)).ok(0, "insert", entry(2, 5));
+  s.invoke(0, "insert", entry(1, 6)).ok(0, "insert", entry(1, 6));
+  s.invoke(1, "poll").ok(1, "poll", I(5)).invoke(1, "poll").ok(1, "poll", I(6));
+  for (const char* spec : {"priority-queue", "max-priority-queue"}) {
+    auto model = make_model_from_spec(spec);
+    const History history = s.build(*model);
+    std::vector<const Operation*> ops;
+    for (const Operation& op : history.ops) ops.push_back(&op);
+    const refute::RelaxedRelevance relevance(ops, *model);
+    const auto seeds = refute::pattern_seeds(ops, relevance.semantics(), 10);
+    INFO(spec);
+    if (std::string(spec) == "max-priority-queue") {
+      CHECK(seeds.empty());
+      continue;
+    }
+    REQUIRE(seeds.size() == 1);
+    CHECK(seeds[0] == std::vector<std::uint32_t>{0, 1, 2, 3});
+    search::StopSignal stop;
+    refute::RelaxedChecker checker(ops, *model, stop, 1ULL << 30);
+    const std::vector<bool> keep(ops.size(), true);
+    CHECK(checker.decide(keep).verdict == refute::RelaxedVerdict::not_linearizable);
+  }
+}

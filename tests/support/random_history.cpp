@@ -62,6 +62,16 @@ OpDraw draw(const std::string& model, std::mt19937_64& rng) {
     }
     return {stack ? "pop" : "dequeue", Value(), num(pick(rng, 3)), {}};
   }
+  if (model == "priority-queue()" || model == "max-priority-queue()") {
+    // Three priorities and three elements: equal priorities, and elements inserted
+    // twice, with the same priority or another, are common.
+    const int choice = pick(rng, 5);
+    if (choice < 2) {
+      Value v = Value::vector({num(pick(rng, 3)), num(pick(rng, 3))});
+      return {"insert", v, v, {}};
+    }
+    return {choice < 4 ? "poll" : "peek", Value(), num(pick(rng, 3)), {}};
+  }
   if (model == "multi-register({:x 0 :y 0})") {
     std::vector<Value> micro_invoke, micro_ok;
     int n = 1 + pick(rng, 2);
@@ -247,7 +257,7 @@ OpDraw draw_op(const std::string& model, const RandomHistoryShape& shape, std::m
   pool = 0;
   // A removal that found the container empty, now and then, when the shape asks.
   const auto maybe_empty = [&](OpDraw d) {
-    const bool removal = d.f == "dequeue" || d.f == "pop";
+    const bool removal = d.f == "dequeue" || d.f == "pop" || d.f == "poll" || d.f == "peek";
     if (removal && shape.empty_probability > 0 &&
         std::uniform_real_distribution<double>(0, 1)(rng) < shape.empty_probability) {
       d.ok_value = kw("empty");

@@ -33,13 +33,17 @@ struct RandomHistoryShape {
   // still open, sometimes the earlier one). 0 draws nothing more, so a seed gives the
   // histories it always gave.
   double crashed_duplicate_probability = 0;
-  // fifo-queue, stack, unordered-queue: the chance that a dequeue or pop returns
-  // :empty, the observation that it found the container empty
-  // (models/container_op.hpp), instead of a value. 0 draws nothing more.
+  // fifo-queue, stack, unordered-queue, the priority queues: the chance that a
+  // dequeue, pop, poll or peek returns :empty, the observation that it found the
+  // container empty (models/container_op.hpp), instead of a value. 0 draws nothing
+  // more.
   double empty_probability = 0;
 };
 
 // Model names with a generator; each is also a valid make_model_from_spec argument.
+// priority-queue() and max-priority-queue() have a generator too (inserts of
+// [priority element], polls, peeks), left out of this list, which the tests that
+// sweep every model read.
 // random_history() also takes independent(NAME) for each of them: ops on keys 0
 // and 1, values [key value] tuples, as Jepsen's independent histories.
 std::vector<std::string> random_history_models();
