@@ -697,7 +697,9 @@ UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* con
   PriorityQueueAnalysis early(ops, semantics, should_stop, Spending::early);
   UniqueValueAnalysis answer = early.run();
   if (!early.stuck_after_spending()) return answer;
-  return PriorityQueueAnalysis(ops, semantics, should_stop, Spending::late).run();
+  UniqueValueAnalysis late = PriorityQueueAnalysis(ops, semantics, should_stop, Spending::late).run();
+  // Declined both ways: the first sweep's reason, which names the op it got stuck at.
+  return late.answer == UniqueValueAnalysis::Answer::declined ? answer : late;
 }
 
 }  // namespace ariadne::search
