@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -203,6 +204,31 @@ std::vector<RefOp> random_repeating_history(std::mt19937_64& rng, std::size_t si
   return ops;
 }
 
+// Each of `count` histories that `make` gives, decided by every engine of `engines`,
+// must get the verdict of the brute force written here: (linearizable, refuted).
+std::pair<int, int> agree_with_reference(std::uint64_t seed, bool highest_first, int count,
+                                         const std::function<std::vector<RefOp>(std::mt19937_64&, int)>& make,
+                                         std::initializer_list<Engine> engines) {
+  std::mt19937_64 rng(seed);
+  const std::string spec = highest_first ? "max-priority-queue" : "priority-queue";
+  const auto model = make_model_from_spec(spec);
+  std::pair<int, int> tally{0, 0};
+  for (int n = 0; n < count; ++n) {
+    const std::vector<RefOp> ops = make(rng, n);
+    const bool expected = linearizable(ops, highest_first);
+    (expected ? tally.first : tally.second)++;
+    const History history = build_history(to_log(ops), *model);
+    for (const Engine engine : engines) {
+      const CheckResult result =
+          check(history, *model, {.engine = engine, .timeout_seconds = 30, .jobs = 1, .minimal_core = false});
+      INFO(spec, " history #", n, ", engine ", engine_name(engine), ": ", result.reason, "\n",
+           format_events(to_log(ops), Format::edn));
+      REQUIRE(result.verdict == (expected ? Verdict::linearizable : Verdict::not_linearizable));
+    }
+  }
+  return tally;
+}
+
 }  // namespace
 
 TEST_SUITE("models") {
@@ -237,26 +263,14 @@ TEST_SUITE("models") {
   }
 
   TEST_CASE("priority queues: every engine agrees with an independent brute force on random histories") {
-    std::mt19937_64 rng(20261207);
     for (const bool highest_first : {false, true}) {
+      // SAT and SMT take the direct encoding (encoder/containers.cpp), which never
+      // declines: every engine must decide every history.
+      const auto [linearizable_count, refuted] = agree_with_reference(
+          20261207 + (highest_first ? 1U : 0U), highest_first, 1500,
+          [](std::mt19937_64& rng, int n) { return random_history(rng, 3 + static_cast<std::size_t>(n % 5)); },
+          {Engine::wgl, Engine::jit, Engine::brute, Engine::sat, Engine::smt});
       const std::string spec = highest_first ? "max-priority-queue" : "priority-queue";
-      const auto model = make_model_from_spec(spec);
-      int linearizable_count = 0;
-      int refuted = 0;
-      for (int n = 0; n < 1500; ++n) {
-        const std::vector<RefOp> ops = random_history(rng, 3 + n % 5);
-        const bool expected = linearizable(ops, highest_first);
-        (expected ? linearizable_count : refuted)++;
-        const History history = build_history(to_log(ops), *model);
-        // SAT and SMT take the direct encoding (encoder/containers.cpp), which never
-        // declines: every engine must decide every history.
-        for (const Engine engine : {Engine::wgl, Engine::jit, Engine::brute, Engine::sat, Engine::smt}) {
-          const CheckResult result =
-              check(history, *model, {.engine = engine, .timeout_seconds = 30, .jobs = 1, .minimal_core = false});
-          INFO(spec, " history #", n, ", engine ", engine_name(engine), ": ", result.reason);
-          REQUIRE(result.verdict == (expected ? Verdict::linearizable : Verdict::not_linearizable));
-        }
-      }
       MESSAGE(spec, ": ", linearizable_count, " linearizable, ", refuted, " not");
       CHECK(linearizable_count > 200);
       CHECK(refuted > 200);
@@ -264,25 +278,14 @@ TEST_SUITE("models") {
   }
 
   TEST_CASE("priority queues: SAT and SMT agree with an independent brute force on repeated elements") {
-    std::mt19937_64 rng(20261209);
     for (const bool highest_first : {false, true}) {
+      const auto [linearizable_count, refuted] =
+          agree_with_reference(20261209 + (highest_first ? 1U : 0U), highest_first, 1500,
+                               [](std::mt19937_64& rng, int n) {
+                                 return random_repeating_history(rng, 3 + static_cast<std::size_t>(n % 6));
+                               },
+                               {Engine::sat, Engine::smt});
       const std::string spec = highest_first ? "max-priority-queue" : "priority-queue";
-      const auto model = make_model_from_spec(spec);
-      int linearizable_count = 0;
-      int refuted = 0;
-      for (int n = 0; n < 1500; ++n) {
-        const std::vector<RefOp> ops = random_repeating_history(rng, 3 + n % 6);
-        const bool expected = linearizable(ops, highest_first);
-        (expected ? linearizable_count : refuted)++;
-        const History history = build_history(to_log(ops), *model);
-        for (const Engine engine : {Engine::sat, Engine::smt}) {
-          const CheckResult result =
-              check(history, *model, {.engine = engine, .timeout_seconds = 30, .jobs = 1, .minimal_core = false});
-          INFO(spec, " history #", n, ", engine ", engine_name(engine), ": ", result.reason, "\n",
-               format_events(to_log(ops), Format::edn));
-          REQUIRE(result.verdict == (expected ? Verdict::linearizable : Verdict::not_linearizable));
-        }
-      }
       MESSAGE(spec, " with repeated elements: ", linearizable_count, " linearizable, ", refuted, " not");
       CHECK(linearizable_count > 200);
       CHECK(refuted > 200);
