@@ -536,11 +536,17 @@ class PriorityQueueAnalysis {
     if (is_stayer(v)) stayers_.emplace(values_[v].urgency, v);
   }
 
-  // Present values per urgency: all of them, and those no completed poll returns.
+  // Present values per urgency: all of them, and those no completed poll returns. An
+  // urgency none is left at leaves the maps, which so hold only the queue's contents.
   void count_present(std::uint32_t v, int change) {
     const PqValue& value = values_[v];
-    present_at_[value.urgency] += change;
-    if (value.poll == kNoUniqueOp) without_poll_at_[value.urgency] += change;
+    adjust(present_at_, value.urgency, change);
+    if (value.poll == kNoUniqueOp) adjust(without_poll_at_, value.urgency, change);
+  }
+  static void adjust(std::map<std::int64_t, std::int64_t>& counts, std::int64_t urgency, int change) {
+    const auto it = counts.try_emplace(urgency, 0).first;
+    it->second += change;
+    if (it->second == 0) counts.erase(it);
   }
   bool only_stayers_at(std::int64_t urgency) const {
     const auto present = present_at_.find(urgency);
