@@ -44,7 +44,8 @@
 // Two more moves put a peeked value in before its insert returns, when its peek
 // would otherwise have no place left: at the peek's own return, if it would be the
 // top; and just before a higher value's insert takes effect, if from then until the
-// peek returns some higher value is surely in the queue (peek_before()).
+// peek returns some higher value is surely in the queue (peek_before()): the values
+// put in there with it count among those, so they are decided from the highest down.
 //
 // Rule 3 and the early inserts are choices: a crashed poll spent now may be the one a
 // later stayer needed, and a value put in early may stand in another op's way. A
@@ -468,23 +469,29 @@ class PriorityQueueAnalysis {
 
   // Before value u's insert takes effect at its return, the k-th event: a lower value
   // v above the top, whose insert has been invoked and whose invoked peeks wait, is
-  // inserted and peeked now (lowest first, so that each is the top at its peeks) when
-  // from now until the first of those peeks returns some value above v is surely in
-  // the queue: u, then those whose inserts return meanwhile, each until its poll and
-  // its last peek have begun. Later there would be no place for that peek.
+  // inserted and peeked now when from now until the first of those peeks returns some
+  // value above v is surely in the queue: u, the values above v put in now with it,
+  // then those that surely go in meanwhile, each until its poll and its last peek have
+  // begun. Later there would be no place for that peek. Decided from the highest such
+  // value down, since each one put in now stands in the way of those below it; put in
+  // lowest first, so that each is the top at its peeks.
   void peek_before(std::uint32_t u, std::size_t k) {
     const auto [urgency, t] = top();
+    if (t != kNoUniqueOp && urgency >= values_[u].urgency) return;
     // (one of the top urgency, once in, is a top value too)
-    auto it = t == kNoUniqueOp ? peekable_.begin() : peekable_.lower_bound({urgency, 0});
-    while (it != peekable_.end() && it->first < values_[u].urgency) {
+    const auto first = t == kNoUniqueOp ? peekable_.begin() : peekable_.lower_bound({urgency, 0});
+    const auto last = peekable_.lower_bound({values_[u].urgency, 0});
+    std::uint64_t held_until = leaves_from(values_[u]);
+    std::vector<std::uint32_t> now;  // highest first
+    for (auto it = std::make_reverse_iterator(last); it != std::make_reverse_iterator(first); ++it) {
       const std::uint32_t v = it->second;
-      if (!blocked_until_peeked(v, u, k)) {
-        ++it;
-        continue;
-      }
-      it = peekable_.erase(it);
-      put_in(v);
-      take_peeks(v);
+      if (!blocked_until_peeked(v, held_until, k)) continue;
+      now.push_back(v);
+      held_until = std::max(held_until, leaves_from(values_[v]));
+    }
+    for (auto it = now.rbegin(); it != now.rend(); ++it) {
+      put_in(*it);
+      take_peeks(*it);
     }
   }
 
@@ -496,23 +503,25 @@ class PriorityQueueAnalysis {
     return unused_crashed_polls_.empty() ? kNever : x.last_peek_call;
   }
 
-  // Whether values above v are surely in the queue from u's insert, the k-th event,
-  // until v's first invoked peek returns (the header of peek_before()). A scan of the
-  // events in between, cut short after kScan of them (then taken as blocked: the peek
-  // goes now, which is always allowed).
-  bool blocked_until_peeked(std::uint32_t v, std::uint32_t u, std::size_t k) const {
+  // Whether values above v are surely in the queue from the k-th event, where some are
+  // held until `held_until`, until v's first invoked peek returns (the header of
+  // peek_before()). A value above v surely goes in by its insert's return and by its
+  // first peek's return. A scan of the events in between, cut short after kScan of
+  // them (then taken as blocked: the peek goes now, which is always allowed).
+  bool blocked_until_peeked(std::uint32_t v, std::uint64_t held_until, std::size_t k) const {
     constexpr std::size_t kScan = 4096;
     std::uint64_t deadline = kNever;
     for (const std::uint32_t peek : values_[v].peeking) deadline = std::min(deadline, ops_[peek]->ret);
-    std::uint64_t covered = leaves_from(values_[u]);
+    std::uint64_t covered = held_until;
     for (std::size_t e = k + 1; e < events_.size() && e <= k + kScan; ++e) {
       const SweepEvent& event = events_[e];
       if (covered >= deadline) return true;
       // A moment after `covered` (where the value holding it may leave) and before this
       // event, which comes before the deadline: the peek may take effect there.
       if (event.time >= deadline || covered < event.time) return false;
+      if (!event.is_return) continue;
       const models::OpMeaning& m = semantics_.ops[event.op];
-      if (event.is_return && m.effect == Effect::insert && values_[m.element].urgency > values_[v].urgency &&
+      if ((m.effect == Effect::insert || m.effect == Effect::peek) && values_[m.element].urgency > values_[v].urgency &&
           values_[m.element].state == State::absent) {
         covered = std::max(covered, leaves_from(values_[m.element]));
       }
