@@ -1,6 +1,7 @@
 // The sentences of queues, stacks, sets and the mutex: an element taken that was
-// never there (or taken twice), a queue or stack taking the wrong element, a removal
-// that found the container empty while an element was surely there, a set
+// never there (or taken twice), a queue or stack taking the wrong element, a priority
+// queue's poll or peek of an element while one of higher priority was surely there, a
+// removal that found the container empty while an element was surely there, a set
 // read that lost an element, a lock taken while held or released while free.
 //
 // Each shape is an argument from facts of the history alone, and holds only when every
@@ -106,6 +107,68 @@ std::string nothing_supplies(const Described& d, const WhyWords& words, const Ve
   return words_out;
 }
 
+// The removers that could take `y` out, if every one of them comes after `refused`:
+// a completed removal of y in the core is the one op that takes it (y is there
+// once), else any op that may remove anything could have.
+std::optional<std::vector<std::size_t>> late_removers_of(const Described& d, std::uint32_t y,
+                                                         const Operation& refused) {
+  std::vector<std::size_t> removers = d.with(Effect::remove, y);
+  const bool taken_by_core = std::any_of(removers.begin(), removers.end(),
+                                         [&](std::size_t i) { return d.in_core(i) && d.op(i).must_take_effect(); });
+  if (!taken_by_core) {
+    const std::vector<std::size_t> any = d.with(Effect::remove_any, 0);
+    removers.insert(removers.end(), any.begin(), any.end());
+  }
+  if (!d.all_late(removers, refused)) return std::nullopt;
+  return removers;
+}
+
+// ", and no op dequeues y" / ", and y could be dequeued only by OP, which began after
+// the dequeue completed": what rules out every op that could take y out.
+std::string only_removed_by(const Described& d, const WhyWords& words, const Verbs& verbs,
+                            const std::vector<std::size_t>& removers, const Operation& refused, std::uint32_t y) {
+  if (removers.empty()) return ", and no op " + verbs.remove + "s " + d.element(y);
+  return ", and " + d.element(y) + " could be " + verbs.removed + " only by " +
+         (removers.size() == 1 ? words.named(d.op(removers.front())) : words.ids(d.ops_of(removers))) + ", which " +
+         words.after(refused);
+}
+
+// A priority queue's poll or peek of x while y, of higher priority, was surely in it
+// throughout: y inserted once, by a completed insert that precedes the refused op, and
+// every op that could take y out comes after it. x's priority is its only insert's, or
+// its initial entry's.
+std::optional<Shape> outranked_shape(const Described& d, const WhyWords& words, const Verbs& verbs,
+                                     const Operation& refused, std::uint32_t x, const Shape& named) {
+  const models::Semantics& semantics = d.semantics();
+  std::optional<std::int64_t> urgency_of_x;
+  const std::vector<std::size_t> inserters_of_x = d.with(Effect::insert, x);
+  const auto initial = std::find(semantics.initial.begin(), semantics.initial.end(), x);
+  if (inserters_of_x.size() == 1 && initial == semantics.initial.end()) {
+    urgency_of_x = d.meaning(inserters_of_x.front()).urgency;
+  } else if (inserters_of_x.empty() && initial != semantics.initial.end() &&
+             std::count(semantics.initial.begin(), semantics.initial.end(), x) == 1 &&
+             semantics.initial_urgency.size() == semantics.initial.size()) {
+    urgency_of_x = semantics.initial_urgency[static_cast<std::size_t>(initial - semantics.initial.begin())];
+  }
+  if (!urgency_of_x) return std::nullopt;
+  for (std::size_t e = 0; e < d.size(); ++e) {
+    if (!d.in_core(e) || d.meaning(e).effect != Effect::insert || !d.op(e).must_take_effect()) continue;
+    const std::uint32_t y = d.meaning(e).element;
+    if (y == x || d.meaning(e).urgency <= *urgency_of_x || d.initially_holds(y)) continue;
+    if (d.with(Effect::insert, y).size() != 1 || !words.precedes(d.op(e), refused)) continue;
+    const auto removers = late_removers_of(d, y, refused);
+    if (!removers) continue;
+    Shape shape = named;
+    shape.name(&d.op(e), WhyRole::cause);
+    shape.name_all(d.ops_of(*removers), WhyRole::late);
+    shape.sentence = words.named(refused) + " returned " + d.element(x) + ", but " + d.element(y) +
+                     ", of higher priority, was in the " + verbs.object + " all the while: " + words.named(d.op(e)) +
+                     " " + words.before(refused) + only_removed_by(d, words, verbs, *removers, refused, y) + ".";
+    return shape;
+  }
+  return std::nullopt;
+}
+
 std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::size_t r) {
   const Operation& refused = d.op(r);
   const OpMeaning& meaning = d.meaning(r);
@@ -117,6 +180,10 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
     shape.sentence = words.named(refused) + " can take effect in no state of the " + words.model().name() +
                      " with the result it returned.";
     return shape;
+  }
+  if (theory == Theory::priority_queue && (meaning.effect == Effect::remove || meaning.effect == Effect::peek)) {
+    if (auto outranked = outranked_shape(d, words, verbs, refused, meaning.element, shape)) return outranked;
+    if (meaning.effect == Effect::peek) return std::nullopt;
   }
   if (meaning.effect == Effect::remove) {
     const std::uint32_t x = meaning.element;
@@ -159,20 +226,11 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
       const bool blocks = theory == Theory::fifo_queue ? words.precedes(put_y, put_x)
                                                        : words.precedes(put_x, put_y) && words.precedes(put_y, refused);
       if (!blocks) continue;
-      // y is there once: a completed remove of y in the core is the one op that takes
-      // it, and no other can (relaxed ones included). Otherwise any op that may remove
-      // anything could have taken it.
-      std::vector<std::size_t> removers = d.with(Effect::remove, y);
-      const bool taken_by_core = std::any_of(removers.begin(), removers.end(),
-                                             [&](std::size_t i) { return d.in_core(i) && d.op(i).must_take_effect(); });
-      if (!taken_by_core) {
-        const std::vector<std::size_t> any = d.with(Effect::remove_any, 0);
-        removers.insert(removers.end(), any.begin(), any.end());
-      }
-      if (!d.all_late(removers, refused)) continue;
+      const auto removers = late_removers_of(d, y, refused);
+      if (!removers) continue;
       shape.name(&put_x, WhyRole::source);
       shape.name(&put_y, WhyRole::cause);
-      shape.name_all(d.ops_of(removers), WhyRole::late);
+      shape.name_all(d.ops_of(*removers), WhyRole::late);
       std::string sentence = words.named(refused) + " " + verbs.removed + " " + d.element(x) + ", but " + d.element(y);
       if (theory == Theory::fifo_queue) {
         sentence += " was ahead of it in the queue: " + words.named(put_y) + " " + words.before_named(put_x);
@@ -180,14 +238,7 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
         sentence += " lay on top of it: " + words.named(put_y) + " " + words.after_named(put_x) + " and " +
                     words.before(refused);
       }
-      if (removers.empty()) {
-        sentence += ", and no op " + verbs.remove + "s " + d.element(y);
-      } else {
-        sentence += ", and " + d.element(y) + " could be " + verbs.removed + " only by " +
-                    (removers.size() == 1 ? words.named(d.op(removers.front())) : words.ids(d.ops_of(removers))) +
-                    ", which " + words.after(refused);
-      }
-      shape.sentence = sentence + ".";
+      shape.sentence = sentence + only_removed_by(d, words, verbs, *removers, refused, y) + ".";
       return shape;
     }
     return std::nullopt;
@@ -205,15 +256,8 @@ std::optional<Shape> shape_for(const Described& d, const WhyWords& words, std::s
     };
     const auto finish = [&](std::uint32_t x, const std::vector<std::size_t>& removers, const std::string& there) {
       shape.name_all(d.ops_of(removers), WhyRole::late);
-      std::string sentence = words.named(refused) + " found the " + verbs.object + " empty, but " + there;
-      if (removers.empty()) {
-        sentence += ", and no op " + verbs.remove + "s " + d.element(x);
-      } else {
-        sentence += ", and " + d.element(x) + " could be " + verbs.removed + " only by " +
-                    (removers.size() == 1 ? words.named(d.op(removers.front())) : words.ids(d.ops_of(removers))) +
-                    ", which " + words.after(refused);
-      }
-      shape.sentence = sentence + ".";
+      shape.sentence = words.named(refused) + " found the " + verbs.object + " empty, but " + there +
+                       only_removed_by(d, words, verbs, removers, refused, x) + ".";
       return shape;
     };
     for (std::size_t e = 0; e < d.size(); ++e) {

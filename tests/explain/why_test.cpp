@@ -217,6 +217,28 @@ TEST_SUITE("why") {
           "process 1), which began after the dequeue completed.");
   }
 
+  TEST_CASE("a priority queue's poll or peek under a higher element names the insert and the late poll") {
+    testing::EventScript poll;
+    poll.invoke(0, "insert", Value::integer(1)).ok(0, "insert", Value::integer(1));
+    poll.invoke(0, "insert", Value::integer(3)).ok(0, "insert", Value::integer(3));
+    poll.invoke(1, "poll").ok(1, "poll", Value::integer(1));
+    poll.invoke(1, "poll").ok(1, "poll", Value::integer(3));
+    CHECK(checked(poll, "max-priority-queue").why ==
+          "Poll 1 (op 4, process 1) returned 1, but 3, of higher priority, was in the priority queue all the while: "
+          "insert 3 (op 2, process 0) completed before the poll began, and 3 could be polled only by poll 3 (op 6, "
+          "process 1), which began after the poll completed.");
+    // Lowest first, a peek, and a crashed poll that could have taken the element.
+    testing::EventScript peek;
+    peek.invoke(0, "insert", Value::integer(2)).ok(0, "insert", Value::integer(2));
+    peek.invoke(0, "insert", Value::integer(1)).ok(0, "insert", Value::integer(1));
+    peek.invoke(1, "peek").ok(1, "peek", Value::integer(2));
+    peek.invoke(2, "poll").info(2, "poll");
+    CHECK(checked(peek, "priority-queue").why ==
+          "Peek 2 (op 4, process 1) returned 2, but 1, of higher priority, was in the priority queue all the while: "
+          "insert 1 (op 2, process 0) completed before the peek began, and 1 could be polled only by poll nil (op 6, "
+          "process 2, crashed), which began after the peek completed.");
+  }
+
   TEST_CASE("a stack popping under a later push names the push on top") {
     testing::EventScript s;
     s.invoke(0, "push", Value::integer(1)).ok(0, "push", Value::integer(1));
