@@ -204,9 +204,11 @@ TEST_SUITE("search") {
   }
 
   // A removal that returned :empty (issue 49) makes the queue's and the stack's test
-  // decline (UniqueAnswer::empty_observation): never an answer brute force
-  // contradicts, and a history without one is still decided. An unordered queue with
-  // one goes to the priority queue's sweep, every element of one priority
+  // decline (UniqueAnswer::empty_observation), unless the history is refuted as a
+  // bag's (search/unique_values.cpp, refuted_as_bag): never an answer brute force
+  // contradicts, every such refutation holds with every other op relaxed, and a
+  // history without one is still decided. An unordered queue with one goes to the
+  // priority queue's sweep, every element of one priority
   // (search/unique_priority_queue.cpp), which decides it or declines where it is
   // stuck without a proof.
   TEST_CASE("the unique-value container tests decline empty observations or sweep them, and decide the rest") {
@@ -219,6 +221,7 @@ TEST_SUITE("search") {
         });
       };
       int with_observations = 0;
+      int refuted_with_observations = 0;
       const testing::UniqueTally tally = testing::compare_unique_with_brute_force(
           {.spec = spec,
            .histories = 1500,
@@ -236,12 +239,25 @@ TEST_SUITE("search") {
                [&](const std::string& reason, const EventLog& log, Verdict) {
                  CHECK(has_empty_observation(log));
                  CHECK(reason.find(bag ? "choices" : "found the container empty") != std::string::npos);
+               },
+           .on_refuted =
+               [&](std::span<const Operation* const> ops, const search::UniqueValueAnalysis& analysis) {
+                 const bool observed = std::any_of(ops.begin(), ops.end(), [](const Operation* op) {
+                   return op->status == OpStatus::ok && op->value.is_keyword() && op->value.text() == "empty";
+                 });
+                 if (!observed) return;
+                 ++refuted_with_observations;
+                 testing::check_refuted_relaxed(ops, spec, analysis);
                }});
+      MESSAGE(spec, ": ", with_observations, " with an empty observation, ", refuted_with_observations,
+              " of them refuted");
       if (bag) {
-        MESSAGE(spec, ": ", with_observations, " with an empty observation");
         CHECK(tally.declined * 20 <= with_observations);  // measured: 16 of 613
       } else {
-        CHECK(tally.declined == with_observations);
+        // Declined: those the bag does not refute (measured: 207 of 622 queues', 202 of
+        // 604 stacks'); the others refuted as a bag's.
+        CHECK(tally.declined + refuted_with_observations == with_observations);
+        CHECK(refuted_with_observations * 2 > with_observations);
       }
       CHECK(tally.linearizable > 50);
       CHECK(tally.refuted > 50);

@@ -12,7 +12,6 @@
 
 #include "generators/atomic_history.hpp"
 #include "models/semantics.hpp"
-#include "refute/relaxed_check.hpp"
 #include "search/unique_values.hpp"
 #include "support/history_builder.hpp"
 #include "support/unique_differential.hpp"
@@ -151,25 +150,6 @@ EventLog random_priority_queue_history(std::mt19937_64& rng, int operations, con
   return s.log();
 }
 
-// The violation, with every other op relaxed, refuted: what the race's confirmation
-// asks of it before trusting the engine's refutation.
-void check_refuted_relaxed(std::span<const Operation* const> ops, const std::string& spec,
-                           const search::UniqueValueAnalysis& analysis) {
-  auto model = make_model_from_spec(spec);
-  search::StopSignal stop;
-  refute::RelaxedChecker checker(ops, *model, stop, 1ULL << 30);
-  std::vector<bool> keep(ops.size(), false);
-  for (const std::uint32_t i : analysis.violation) keep[i] = true;
-  std::string listing;
-  for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    const Operation& op = *ops[i];
-    listing += (keep[i] ? "* " : "  ") + op.f + " " + op.value.to_edn() + " [" + std::to_string(op.call) + ", " +
-               (op.ret == kNever ? std::string("-") : std::to_string(op.ret)) + "]\n";
-  }
-  INFO(analysis.why, "\n", listing);
-  CHECK(checker.decide_quickly(keep).verdict == refute::RelaxedVerdict::not_linearizable);
-}
-
 testing::UniqueTally compare(const std::string& spec, const std::vector<std::int64_t>& initial, int histories,
                              std::uint64_t seed, std::int64_t levels = 0) {
   return testing::compare_unique_with_brute_force(
@@ -183,8 +163,10 @@ testing::UniqueTally compare(const std::string& spec, const std::vector<std::int
              MESSAGE("declined, ", verdict_name(oracle), " by brute force: ", reason, "\n",
                      format_events(log, Format::edn));
            },
-       .on_refuted = [&](std::span<const Operation* const> ops,
-                         const search::UniqueValueAnalysis& analysis) { check_refuted_relaxed(ops, spec, analysis); }});
+       .on_refuted =
+           [&](std::span<const Operation* const> ops, const search::UniqueValueAnalysis& analysis) {
+             testing::check_refuted_relaxed(ops, spec, analysis);
+           }});
 }
 
 search::UniqueValueAnalysis analyse(const EventScript& script, const std::string& spec) {

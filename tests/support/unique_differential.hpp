@@ -10,6 +10,7 @@
 #include <ariadne/model.hpp>
 
 #include "models/semantics.hpp"
+#include "refute/relaxed_check.hpp"
 #include "search/unique_values.hpp"
 #include "support/history_builder.hpp"
 
@@ -84,6 +85,25 @@ inline UniqueTally compare_unique_with_brute_force(const UniqueDifferential& run
   MESSAGE(run.spec, ": ", tally.linearizable, " linearizable, ", tally.refuted, " refuted, ", tally.declined,
           " declined");
   return tally;
+}
+
+// The violation, with every other op relaxed, refuted: what the race's confirmation
+// asks of it before trusting the engine's refutation.
+inline void check_refuted_relaxed(std::span<const Operation* const> ops, const std::string& spec,
+                                  const search::UniqueValueAnalysis& analysis) {
+  auto model = make_model_from_spec(spec);
+  search::StopSignal stop;
+  refute::RelaxedChecker checker(ops, *model, stop, 1ULL << 30);
+  std::vector<bool> keep(ops.size(), false);
+  for (const std::uint32_t i : analysis.violation) keep[i] = true;
+  std::string listing;
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    const Operation& op = *ops[i];
+    listing += (keep[i] ? "* " : "  ") + op.f + " " + op.value.to_edn() + " [" + std::to_string(op.call) + ", " +
+               (op.ret == kNever ? std::string("-") : std::to_string(op.ret)) + "]\n";
+  }
+  INFO(analysis.why, "\n", listing);
+  CHECK(checker.decide_quickly(keep).verdict == refute::RelaxedVerdict::not_linearizable);
 }
 
 // What check() with `--engine unique` answers on the script's history, and its reason.
