@@ -145,8 +145,12 @@ enum class Spending : std::uint8_t { early, late };
 class PriorityQueueAnalysis {
  public:
   PriorityQueueAnalysis(std::span<const Operation* const> ops, const models::Semantics& semantics,
-                        const UniqueStopPoll& should_stop, Spending spending)
-      : ops_(ops), semantics_(semantics), answer_(should_stop), late_(spending == Spending::late) {}
+                        const UniqueStopPoll& should_stop, Spending spending, InsertionOrder insertion)
+      : ops_(ops),
+        semantics_(semantics),
+        answer_(should_stop),
+        late_(spending == Spending::late),
+        insertion_(insertion) {}
 
   UniqueValueAnalysis run() {
     if (classify() && plain_refutations()) sweep();
@@ -313,6 +317,8 @@ class PriorityQueueAnalysis {
         value.insert_invoked = true;
         if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
         if (!value.peeking.empty()) peekable_.emplace(value.urgency, m.element);
+        if (insertion_ != InsertionOrder::any && value.state == State::absent)
+          going_in_.emplace(value.urgency, m.element);
         break;
       }
       case Effect::remove: {
@@ -424,7 +430,11 @@ class PriorityQueueAnalysis {
         continue;
       }
       const auto [pair_urgency, p] = first_valid(pairable_, [this](std::uint32_t v) { return is_pairable(v); });
-      if (p != kNoUniqueOp && (u == kNoUniqueOp || pair_urgency >= urgency)) {  // rule 2
+      if (p != kNoUniqueOp && (u == kNoUniqueOp || pair_urgency >= urgency) &&
+          (insertion_ != InsertionOrder::highest_first || first_going_in_before(p) == kNoUniqueOp)) {  // rule 2
+        // (Lowest first, the values to go in before p do, and p stays the top.)
+        pull_in_before(p);
+        going_in_.erase({values_[p].urgency, p});
         order_.push_back(values_[p].insert);
         peekable_.erase({values_[p].urgency, p});
         take_peeks(p);
@@ -457,7 +467,22 @@ class PriorityQueueAnalysis {
            value.peeking.size() == value.peeks_left;
   }
 
+  // With an insertion order, the invoked values to go in before v, absent still: the
+  // first of them, or kNoUniqueOp.
+  std::uint32_t first_going_in_before(std::uint32_t v) const {
+    if (going_in_.empty()) return kNoUniqueOp;
+    const std::int64_t urgency = values_[v].urgency;
+    const Ranked next = insertion_ == InsertionOrder::highest_first ? *going_in_.rbegin() : *going_in_.begin();
+    const bool before = insertion_ == InsertionOrder::highest_first ? next.first > urgency : next.first < urgency;
+    return before ? next.second : kNoUniqueOp;
+  }
+  void pull_in_before(std::uint32_t v) {
+    for (std::uint32_t w = first_going_in_before(v); w != kNoUniqueOp; w = first_going_in_before(v)) put_in(w);
+  }
+
   void put_in(std::uint32_t v) {
+    pull_in_before(v);
+    going_in_.erase({values_[v].urgency, v});
     PqValue& value = values_[v];
     value.state = State::present;
     present_.emplace(value.urgency, v);
@@ -680,7 +705,10 @@ class PriorityQueueAnalysis {
   std::span<const Operation* const> ops_;
   const models::Semantics& semantics_;
   UniqueAnswer answer_;
-  bool late_;               // Spending::late
+  bool late_;  // Spending::late
+  InsertionOrder insertion_;
+  // With an insertion order: the values whose insert is invoked, absent still.
+  std::set<Ranked> going_in_;
   bool spend_now_ = false;  // spending late: rule 3 applies now
   bool spent_ = false;      // rule 3 took a value out
   bool stuck_without_proof_ = false;
@@ -707,12 +735,12 @@ class PriorityQueueAnalysis {
 }  // namespace
 
 UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* const> ops,
-                                                  const models::Semantics& semantics,
-                                                  const UniqueStopPoll& should_stop) {
-  PriorityQueueAnalysis early(ops, semantics, should_stop, Spending::early);
+                                                  const models::Semantics& semantics, const UniqueStopPoll& should_stop,
+                                                  InsertionOrder insertion) {
+  PriorityQueueAnalysis early(ops, semantics, should_stop, Spending::early, insertion);
   UniqueValueAnalysis answer = early.run();
   if (!early.stuck_after_spending()) return answer;
-  UniqueValueAnalysis late = PriorityQueueAnalysis(ops, semantics, should_stop, Spending::late).run();
+  UniqueValueAnalysis late = PriorityQueueAnalysis(ops, semantics, should_stop, Spending::late, insertion).run();
   // Declined both ways: the first sweep's reason, which names the op it got stuck at.
   return late.answer == UniqueValueAnalysis::Answer::declined ? answer : late;
 }

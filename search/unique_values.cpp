@@ -19,53 +19,23 @@ bool UniqueAnswer::refute(std::vector<std::uint32_t> ops, std::string why) {
   return false;
 }
 
-namespace {
-
-bool has_empty_observation(const models::Semantics& semantics) {
-  return std::ranges::any_of(semantics.ops,
-                             [](const models::OpMeaning& m) { return m.effect == models::Effect::remove_empty; });
-}
-
-// A FIFO queue's or a stack's history with an empty observation, which their own tests
-// decline (unique_queue.cpp, unique_stack.cpp), is refuted still when it is refuted as
-// a bag's, by the priority queue's sweep with every element of one priority: every
-// legal order of a queue or a stack is a bag's, with the same results (a removal that
-// took x found x there; one that found the container empty found the bag empty; a
-// crashed or relaxed removal takes one of the elements there, which the bag allows
-// too), so a bag's refutation, and its proof with every other op relaxed, hold for
-// them. Where the bag finds an order, which need not be a queue's or a stack's, the
-// own test's decline stands.
-UniqueValueAnalysis refuted_as_bag(std::span<const Operation* const> ops, const models::Semantics& semantics,
-                                   const UniqueStopPoll& should_stop, UniqueValueAnalysis declined) {
-  if (declined.answer != UniqueValueAnalysis::Answer::declined || !has_empty_observation(semantics)) return declined;
-  models::Semantics as_bag = semantics;
-  as_bag.theory = models::Theory::unordered_queue;
-  for (models::OpMeaning& m : as_bag.ops) m.urgency = 0;
-  as_bag.initial_urgency.clear();
-  UniqueValueAnalysis bag = analyse_unique_priority_queue(ops, as_bag, should_stop);
-  if (bag.answer != UniqueValueAnalysis::Answer::not_linearizable) return declined;
-  if (semantics.theory == models::Theory::stack) {
-    if (const auto at = bag.why.find("in the queue"); at != std::string::npos) bag.why.replace(at, 12, "on the stack");
-  }
-  return bag;
-}
-
-}  // namespace
-
 UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops, const models::Semantics& semantics,
                                           const UniqueStopPoll& should_stop) {
   switch (semantics.theory) {
     case models::Theory::registers: return analyse_unique_register(ops, semantics, should_stop);
     case models::Theory::fifo_queue:
-      return refuted_as_bag(ops, semantics, should_stop, analyse_unique_queue(ops, semantics, should_stop));
+      return with_empty_observations(ops, semantics, should_stop, analyse_unique_queue(ops, semantics, should_stop));
     case models::Theory::set: return analyse_unique_set(ops, semantics, should_stop);
     case models::Theory::unordered_queue:
       // The bag's test declines empty observations; the priority queue's sweep, every
       // element of one priority, takes them.
-      if (has_empty_observation(semantics)) return analyse_unique_priority_queue(ops, semantics, should_stop);
+      if (std::ranges::any_of(semantics.ops,
+                              [](const models::OpMeaning& m) { return m.effect == models::Effect::remove_empty; })) {
+        return analyse_unique_priority_queue(ops, semantics, should_stop);
+      }
       return analyse_unique_bag(ops, semantics, should_stop);
     case models::Theory::stack:
-      return refuted_as_bag(ops, semantics, should_stop, analyse_unique_stack(ops, semantics, should_stop));
+      return with_empty_observations(ops, semantics, should_stop, analyse_unique_stack(ops, semantics, should_stop));
     case models::Theory::priority_queue: return analyse_unique_priority_queue(ops, semantics, should_stop);
     case models::Theory::mutex: break;
   }

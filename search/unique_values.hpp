@@ -59,9 +59,20 @@ UniqueValueAnalysis analyse_unique_set(std::span<const Operation* const> ops, co
                                        const UniqueStopPoll& should_stop = {});
 UniqueValueAnalysis analyse_unique_bag(std::span<const Operation* const> ops, const models::Semantics& semantics,
                                        const UniqueStopPoll& should_stop = {});
+// The order in which a priority queue's elements must go in, beside their priorities:
+// any; or that of their urgencies, highest first (a FIFO queue's, given made priorities,
+// the first in the first out) or lowest first (a stack's, the last in the first out).
+enum class InsertionOrder : std::uint8_t { any, highest_first, lowest_first };
 UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* const> ops,
                                                   const models::Semantics& semantics,
-                                                  const UniqueStopPoll& should_stop = {});
+                                                  const UniqueStopPoll& should_stop = {},
+                                                  InsertionOrder insertion = InsertionOrder::any);
+
+// A FIFO queue's or a stack's history that its own test `declined` for an empty
+// observation, refuted or ordered where that can be had cheaply
+// (unique_empty_observations.cpp); any other answer is returned as it is.
+UniqueValueAnalysis with_empty_observations(std::span<const Operation* const> ops, const models::Semantics& semantics,
+                                            const UniqueStopPoll& should_stop, UniqueValueAnalysis declined);
 
 // The test for the semantics' object kind, or a decline naming the kind none covers.
 UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops, const models::Semantics& semantics,
@@ -123,8 +134,9 @@ class UniqueAnswer {
   // before it too. Whether such a point exists for every observation at once is a
   // question about all the other points together (the conditions on it are not the
   // pairwise ones the tests check), so a test that met one would have to guess; it
-  // declines instead, and the search engines and encodings decide. (The unordered
-  // queue's and the priority queue's sweep, unique_priority_queue.cpp, takes them.)
+  // declines instead, and unique_empty_observations.cpp tries other ways, else the
+  // search engines and encodings decide. (The unordered queue's and the priority
+  // queue's sweep, unique_priority_queue.cpp, takes them.)
   bool empty_observation() {
     return decline(
         "a removal found the container empty (:empty), which the queue's and the stack's unique-value tests do not "
