@@ -317,8 +317,9 @@ class PriorityQueueAnalysis {
         value.insert_invoked = true;
         if (is_pairable(m.element)) pairable_.emplace(value.urgency, m.element);
         if (!value.peeking.empty()) peekable_.emplace(value.urgency, m.element);
-        if (insertion_ != InsertionOrder::any && value.state == State::absent)
+        if (insertion_ != InsertionOrder::any && value.state == State::absent) {
           going_in_.emplace(value.urgency, m.element);
+        }
         break;
       }
       case Effect::remove: {
