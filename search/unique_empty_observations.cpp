@@ -103,7 +103,7 @@ UniqueValueAnalysis ordered_as_priority_queue(std::span<const Operation* const> 
   for (models::OpMeaning& m : unobserved.ops) {
     if (m.effect == Effect::remove_empty) m.effect = Effect::none;
   }
-  const UniqueValueAnalysis own =
+  UniqueValueAnalysis own =
       lifo ? analyse_unique_stack(ops, unobserved, should_stop) : analyse_unique_queue(ops, unobserved, should_stop);
   if (own.answer == UniqueValueAnalysis::Answer::not_linearizable) return own;
   if (own.answer != UniqueValueAnalysis::Answer::linearizable) return declined;
