@@ -34,18 +34,14 @@ namespace {
 
 using models::Effect;
 
-bool has_empty_observation(const models::Semantics& semantics) {
-  return std::ranges::any_of(semantics.ops,
-                             [](const models::OpMeaning& m) { return m.effect == Effect::remove_empty; });
-}
-
+// Each step below works on `scratch`, one copy of the semantics made over for it in
+// turn: a 10^6-op history's meanings are copied once, not once a step.
 UniqueValueAnalysis refuted_as_bag(std::span<const Operation* const> ops, const models::Semantics& semantics,
-                                   const UniqueStopPoll& should_stop) {
-  models::Semantics as_bag = semantics;
-  as_bag.theory = models::Theory::unordered_queue;
-  for (models::OpMeaning& m : as_bag.ops) m.urgency = 0;
-  as_bag.initial_urgency.clear();
-  UniqueValueAnalysis bag = analyse_unique_priority_queue(ops, as_bag, should_stop);
+                                   models::Semantics& scratch, const UniqueStopPoll& should_stop) {
+  scratch.theory = models::Theory::unordered_queue;
+  for (models::OpMeaning& m : scratch.ops) m.urgency = 0;
+  scratch.initial_urgency.clear();
+  UniqueValueAnalysis bag = analyse_unique_priority_queue(ops, scratch, should_stop);
   if (bag.answer == UniqueValueAnalysis::Answer::not_linearizable && semantics.theory == models::Theory::stack) {
     if (const auto at = bag.why.find("in the queue"); at != std::string::npos) bag.why.replace(at, 12, "on the stack");
   }
@@ -97,29 +93,30 @@ bool respects_real_time(std::span<const Operation* const> ops, std::span<const s
 }
 
 UniqueValueAnalysis ordered_as_priority_queue(std::span<const Operation* const> ops, const models::Semantics& semantics,
-                                              const UniqueStopPoll& should_stop, const UniqueValueAnalysis& declined) {
+                                              models::Semantics& scratch, const UniqueStopPoll& should_stop,
+                                              const UniqueValueAnalysis& declined) {
   const bool lifo = semantics.theory == models::Theory::stack;
-  models::Semantics unobserved = semantics;
-  for (models::OpMeaning& m : unobserved.ops) {
+  scratch.theory = semantics.theory;
+  for (models::OpMeaning& m : scratch.ops) {
     if (m.effect == Effect::remove_empty) m.effect = Effect::none;
   }
   UniqueValueAnalysis own =
-      lifo ? analyse_unique_stack(ops, unobserved, should_stop) : analyse_unique_queue(ops, unobserved, should_stop);
+      lifo ? analyse_unique_stack(ops, scratch, should_stop) : analyse_unique_queue(ops, scratch, should_stop);
   if (own.answer == UniqueValueAnalysis::Answer::not_linearizable) return own;
   if (own.answer != UniqueValueAnalysis::Answer::linearizable) return declined;
   // Urgencies: the initial elements first in their order, then the inserts in the
   // order found; the sooner in, the sooner out in a queue, the later in a stack.
-  models::Semantics made = semantics;
-  made.theory = models::Theory::priority_queue;
+  scratch.theory = models::Theory::priority_queue;
+  for (std::size_t i = 0; i < scratch.ops.size(); ++i) scratch.ops[i].effect = semantics.ops[i].effect;
   const auto urgency = [lifo](std::int64_t rank) { return lifo ? rank : -rank; };
-  made.initial_urgency.clear();
+  scratch.initial_urgency.clear();
   std::int64_t rank = 0;
-  for (std::size_t k = 0; k < made.initial.size(); ++k) made.initial_urgency.push_back(urgency(rank++));
+  for (std::size_t k = 0; k < scratch.initial.size(); ++k) scratch.initial_urgency.push_back(urgency(rank++));
   for (const std::uint32_t i : own.order) {
-    if (made.ops[i].effect == Effect::insert) made.ops[i].urgency = urgency(rank++);
+    if (scratch.ops[i].effect == Effect::insert) scratch.ops[i].urgency = urgency(rank++);
   }
   UniqueValueAnalysis swept = analyse_unique_priority_queue(
-      ops, made, should_stop, lifo ? InsertionOrder::lowest_first : InsertionOrder::highest_first);
+      ops, scratch, should_stop, lifo ? InsertionOrder::lowest_first : InsertionOrder::highest_first);
   if (swept.answer != UniqueValueAnalysis::Answer::linearizable) return declined;
   if (!respects_real_time(ops, swept.order) || !replays(semantics, swept.order, lifo)) return declined;
   return swept;
@@ -130,10 +127,16 @@ UniqueValueAnalysis ordered_as_priority_queue(std::span<const Operation* const> 
 UniqueValueAnalysis with_empty_observations(std::span<const Operation* const> ops, const models::Semantics& semantics,
                                             const UniqueStopPoll& should_stop, UniqueValueAnalysis declined) {
   if (declined.answer != UniqueValueAnalysis::Answer::declined || !has_empty_observation(semantics)) return declined;
-  UniqueValueAnalysis bag = refuted_as_bag(ops, semantics, should_stop);
+  models::Semantics scratch = semantics;
+  UniqueValueAnalysis bag = refuted_as_bag(ops, semantics, scratch, should_stop);
   if (bag.answer == UniqueValueAnalysis::Answer::not_linearizable) return bag;
   if (bag.answer == UniqueValueAnalysis::Answer::stopped) return bag;
-  return ordered_as_priority_queue(ops, semantics, should_stop, declined);
+  return ordered_as_priority_queue(ops, semantics, scratch, should_stop, declined);
+}
+
+bool has_empty_observation(const models::Semantics& semantics) {
+  return std::ranges::any_of(semantics.ops,
+                             [](const models::OpMeaning& m) { return m.effect == Effect::remove_empty; });
 }
 
 }  // namespace ariadne::search

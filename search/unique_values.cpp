@@ -29,10 +29,7 @@ UniqueValueAnalysis analyse_unique_values(std::span<const Operation* const> ops,
     case models::Theory::unordered_queue:
       // The bag's test declines empty observations; the priority queue's sweep, every
       // element of one priority, takes them.
-      if (std::ranges::any_of(semantics.ops,
-                              [](const models::OpMeaning& m) { return m.effect == models::Effect::remove_empty; })) {
-        return analyse_unique_priority_queue(ops, semantics, should_stop);
-      }
+      if (has_empty_observation(semantics)) return analyse_unique_priority_queue(ops, semantics, should_stop);
       return analyse_unique_bag(ops, semantics, should_stop);
     case models::Theory::stack:
       return with_empty_observations(ops, semantics, should_stop, analyse_unique_stack(ops, semantics, should_stop));

@@ -68,6 +68,9 @@ UniqueValueAnalysis analyse_unique_priority_queue(std::span<const Operation* con
                                                   const UniqueStopPoll& should_stop = {},
                                                   InsertionOrder insertion = InsertionOrder::any);
 
+// Whether some op found the container empty (Effect::remove_empty).
+bool has_empty_observation(const models::Semantics& semantics);
+
 // A FIFO queue's or a stack's history that its own test `declined` for an empty
 // observation, refuted or ordered where that can be had cheaply
 // (unique_empty_observations.cpp); any other answer is returned as it is.

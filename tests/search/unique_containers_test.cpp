@@ -208,10 +208,10 @@ TEST_SUITE("search") {
   // search/unique_empty_observations.cpp, which refutes it as a bag's (such a
   // refutation holds with every other op relaxed), or with the observations left out,
   // or orders it as a priority queue's, or declines: never an answer brute force
-  // contradicts. A history without one is decided as before. An unordered queue with one goes to the
-  // priority queue's sweep, every element of one priority
-  // (search/unique_priority_queue.cpp), which decides it or declines where it is
-  // stuck without a proof.
+  // contradicts. A history without one is decided as before. An unordered queue with
+  // one goes to the priority queue's sweep, every element of one priority
+  // (search/unique_priority_queue.cpp), which decides it or declines where it is stuck
+  // without a proof.
   TEST_CASE("the unique-value container tests decline empty observations or sweep them, and decide the rest") {
     std::uint64_t seed = 90;
     for (const std::string spec : {"fifo-queue()", "stack()", "unordered-queue()"}) {
