@@ -68,6 +68,7 @@ class ClosureSearch {
         bit_of_[r] = next_optional++;
       }
     }
+    twins_.group();
     std::stable_sort(by_return_.begin(), by_return_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return relaxed.ops[a].ret < relaxed.ops[b].ret; });
     return_rank_.assign(relaxed.ops.size(), 0);
