@@ -40,6 +40,9 @@ std::size_t page_size() {
 // interrupts the wait at once (poll() returns EINTR), a deadline is seen this late.
 constexpr int kPollMilliseconds = 20;
 
+// Regular files up to this size are read into memory rather than mapped (read_small).
+constexpr std::size_t kCopiedFileBytes = std::size_t{256} << 10;
+
 }  // namespace
 
 MappedFile::MappedFile(const std::string& path, const Limits* limits) : path_(path) {
@@ -50,6 +53,11 @@ MappedFile::MappedFile(const std::string& path, const Limits* limits) : path_(pa
   struct stat info {};
   if (::fstat(file.fd, &info) != 0) throw InputError(path, {}, "cannot read file: " + error_text());
   if (S_ISDIR(info.st_mode)) throw InputError(path, {}, "is a directory, expected a history file");
+  if (S_ISREG(info.st_mode) && info.st_size > 0 && static_cast<std::size_t>(info.st_size) <= kCopiedFileBytes) {
+    read_small(file.fd, static_cast<std::size_t>(info.st_size));
+    text_ = copy_;
+    return;
+  }
   if (S_ISREG(info.st_mode) && info.st_size > 0) {
     const auto size = static_cast<std::size_t>(info.st_size);
     void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
@@ -70,6 +78,27 @@ MappedFile::MappedFile(const std::string& path, const Limits* limits) : path_(pa
   }
   read_stream(file.fd, limits);
   text_ = copy_;
+}
+
+// A small regular file, read whole: its bytes are copied once, where a mapping costs
+// a page fault for every few pages the readers touch, and the mmap() and munmap()
+// themselves. Read to the end, not to `size`: the file may have grown since fstat()
+// (and a file cut short since reads as what is left).
+void MappedFile::read_small(int fd, std::size_t size) {
+  copy_.resize(size + 1);  // one byte more: a read that fills it means the file grew
+  std::size_t done = 0;
+  for (;;) {
+    if (done == copy_.size()) copy_.resize(copy_.size() + copy_.size() / 2 + 1);
+    const ::ssize_t n = ::read(fd, copy_.data() + done, copy_.size() - done);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n == 0) break;
+    if (errno == EINTR) continue;
+    throw InputError(path_, {}, "cannot read file: " + error_text());
+  }
+  copy_.resize(done);
 }
 
 // Reads to the end of input, waiting for it with poll() so that the limits are seen

@@ -45,6 +45,7 @@ class MappedFile {
   void check_unchanged() const;
 
  private:
+  void read_small(int fd, std::size_t size);
   void read_stream(int fd, const Limits* limits);
 
   std::string path_;

@@ -157,8 +157,9 @@ TEST_SUITE("history") {
   TEST_CASE("a mapped file cut short while it is read is reported, not a SIGBUS") {
     TempPath file("truncated.edn");
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    // 1,024 pages: files up to 256 KiB are read into memory, not mapped (mapped_file.cpp).
     std::string content;
-    while (content.size() < 64 * page) content += kTwoOps;
+    while (content.size() < 1024 * page) content += kTwoOps;
     file.write(content);
     MappedFile mapped(file.str());
     REQUIRE(mapped.text().size() == content.size());
