@@ -1,10 +1,11 @@
 // A history file's bytes, memory-mapped rather than copied: reading a 1.4 GB Jepsen
 // history costs no allocation and no copy, and pages the readers have passed can be
 // handed back to the kernel (release_before) so the file never needs to be resident
-// all at once. Pipes, FIFOs, character devices and other files that cannot be mapped
-// are read into memory, polling the command's limits while they wait and grow: a
-// pipe whose writer never finishes, a FIFO nobody opens for writing, or /dev/zero
-// would otherwise hold the command past its --timeout, --memory-limit and Ctrl-C.
+// all at once. A regular file of 256 KiB or less is read into memory instead, where
+// the mapping's page faults would cost more than the copy. Pipes, FIFOs, character devices and other files that cannot
+// be mapped are read into memory, polling the command's limits while they wait and grow: a pipe whose writer never
+// finishes, a FIFO nobody opens for writing, or /dev/zero would otherwise hold the command past its --timeout,
+// --memory-limit and Ctrl-C.
 //
 // A regular file that shrinks while mapped (another program truncating it) is
 // survived (mapping_faults.hpp) and reported by check_unchanged() as bad input.
