@@ -21,6 +21,8 @@ constexpr int kMaxOverflowingPaths = 8;
 // The search recurses once per kept op it linearizes: past this many kept ops (a
 // window as large as a long partition) the look is not taken.
 constexpr std::size_t kMaxKeptOps = 4096;
+// Not a kept crashed op: no class of twins among them.
+constexpr std::uint32_t kNotTwin = 0xffffffffu;
 
 using search::StopSignal;
 
@@ -69,6 +71,18 @@ class ClosureSearch {
       }
     }
     twins_.group();
+    // The kept crashed ops as twins too, each class used in call order (see explore()).
+    kept_twin_.assign(relaxed.ops.size(), kNotTwin);
+    kept_twin_rank_.assign(relaxed.ops.size(), 0);
+    search::TwinClasses kept_twins;
+    for (const std::uint32_t r : kept_) {
+      if (relaxed.ops[r].must_take_effect()) continue;
+      const std::uint32_t c = kept_twins.add(relaxed.ops[r], r);
+      if (c == kept_twin_used_.size()) kept_twin_used_.push_back(0);
+      kept_twin_[r] = c;
+      kept_twin_rank_[r] = kept_twin_used_[c]++;
+    }
+    std::fill(kept_twin_used_.begin(), kept_twin_used_.end(), 0);
     std::stable_sort(by_return_.begin(), by_return_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return relaxed.ops[a].ret < relaxed.ops[b].ret; });
     return_rank_.assign(relaxed.ops.size(), 0);
@@ -135,7 +149,11 @@ class ClosureSearch {
       next_place_[prev_place_[place]] = place;
       prev_place_[next_place_[place]] = place;
     }
-    if (!relaxed_.ops[r].must_take_effect()) return;
+    if (!relaxed_.ops[r].must_take_effect()) {
+      std::uint32_t& used = kept_twin_used_[kept_twin_[r]];
+      used = linearized_[r] != 0 ? used + 1 : used - 1;
+      return;
+    }
     if (linearized_[r] == 0) {
       first_pending_ = std::min<std::size_t>(first_pending_, return_rank_[r]);
     } else {
@@ -191,6 +209,11 @@ class ClosureSearch {
     for (std::uint32_t place = next_place_[head]; place != head; place = next_place_[place]) {
       if (kept_call_[place] >= horizon) break;  // kept_ ascends by call
       const std::uint32_t r = kept_[place];
+      // Kept crashed twins (the same f, argument and key, both returning at the end of
+      // time) are interchangeable, and the one invoked first may go wherever the other
+      // may (its call is earlier still): only a class's first unused member is tried,
+      // which loses no order and prunes the k! of k twins, as WGL's twins do.
+      if (kept_twin_[r] != kNotTwin && kept_twin_rank_[r] != kept_twin_used_[kept_twin_[r]]) continue;
       const Operation& op = relaxed_.ops[r];
       for (std::uint32_t via = 0; via < reachable->size(); ++via) {
         if ((++polls_ & 1023) == 0 && (stop_.check() != StopSignal::Why::none || steps_ > step_budget_)) {
@@ -309,6 +332,11 @@ class ClosureSearch {
   // place kept_.size() (a dancing-links list: see toggle()).
   std::vector<std::uint32_t> next_place_;
   std::vector<std::uint32_t> prev_place_;
+  // Per relaxed op: the class of a kept crashed op among the kept crashed ops, or
+  // kNotTwin, and its rank there in call order; per class, how many are linearized.
+  std::vector<std::uint32_t> kept_twin_;
+  std::vector<std::uint32_t> kept_twin_rank_;
+  std::vector<std::uint32_t> kept_twin_used_;
   search::ConfigCache cache_;
   std::size_t required_left_ = 0;
   std::vector<StateId> successors_;
