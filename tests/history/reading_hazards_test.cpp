@@ -154,6 +154,22 @@ TEST_SUITE("history") {
     CHECK(limit_of_reading(file.str(), limits) == Limit::memory);
   }
 
+  TEST_CASE("a small file is read whole, and answers as a mapped one does") {
+    TempPath file("small.txt");
+    std::string content;
+    for (int i = 0; i < 1'000; ++i) content += "line " + std::to_string(i) + "\n";
+    file.write(content);
+    MappedFile copied(file.str());
+    CHECK(copied.text() == content);
+    std::string buffer;
+    CHECK(copied.read_at(5, 6, buffer) == content.substr(5, 6));
+    CHECK(copied.read_at(content.size() - 3, 10, buffer) == content.substr(content.size() - 3));
+    copied.release_before(content.size());  // nothing mapped: harmless
+    fs::resize_file(file.str(), 10);
+    copied.check_unchanged();  // a copy is what was read, whatever the file becomes
+    CHECK(copied.text() == content);
+  }
+
   TEST_CASE("a mapped file cut short while it is read is reported, not a SIGBUS") {
     TempPath file("truncated.edn");
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));

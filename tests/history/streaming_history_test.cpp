@@ -98,23 +98,6 @@ TEST_CASE("parse_history agrees with the two-step path in every format") {
   }
 }
 
-TEST_CASE("a small file is read whole, and answers as a mapped one does") {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "ariadne-small-file-test.txt";
-  std::string content;
-  for (int i = 0; i < 1'000; ++i) content += "line " + std::to_string(i) + "\n";
-  std::ofstream(path, std::ios::binary) << content;
-  MappedFile file(path.string());
-  CHECK(file.text() == content);
-  std::string buffer;
-  CHECK(file.read_at(5, 6, buffer) == content.substr(5, 6));
-  CHECK(file.read_at(content.size() - 3, 10, buffer) == content.substr(content.size() - 3));
-  file.release_before(content.size());  // nothing mapped: harmless
-  std::filesystem::resize_file(path, 10);
-  file.check_unchanged();  // a copy is what was read, whatever the file becomes
-  CHECK(file.text() == content);
-  std::filesystem::remove(path);
-}
-
 TEST_CASE("a mapped file reads the same after its pages are released") {
   const std::filesystem::path path = std::filesystem::temp_directory_path() / "ariadne-mapped-file-test.txt";
   std::string content;
