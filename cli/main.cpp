@@ -7,6 +7,7 @@
 #include "answer/version.hpp"
 #include "cli/command_table.hpp"
 #include "cli/help_text.hpp"
+#include "cli/process_heap.hpp"
 
 #include <ariadne/errors.hpp>
 
@@ -59,5 +60,6 @@ int run(int argc, char** argv) {
 }  // namespace ariadne::cli
 
 int main(int argc, char** argv) {
+  ariadne::cli::prepare_process_heap();
   return ariadne::answer::run_guarded([argc, argv] { return ariadne::cli::run(argc, argv); });
 }

@@ -153,11 +153,13 @@ TEST_SUITE("cli") {
 
   TEST_CASE("check --proof cut short by a limit says written false, keeps the verdict, and total_ms counts it") {
     // The core of this queue violation comes in milliseconds, but its proof falls
-    // back to the whole partition's formula of 930,000 clauses, which takes longer
-    // than a second and more than 64 MiB (corpus/regressions/README.md).
+    // back to the whole partition's formula of 8.8 million clauses, which takes
+    // longer than a second and more than 64 MiB (corpus/regressions/README.md). The
+    // same history of 2,000 ops, 930,000 clauses, came to fit in a second once the
+    // heap was on huge pages (cli/process_heap.hpp).
     TempDir dir;
     const std::string history = (dir.path() / "queue.edn").string();
-    const RunResult generated = run_cli({"generate", "atomic", "--model", "fifo-queue", "--ops", "2000", "--processes",
+    const RunResult generated = run_cli({"generate", "atomic", "--model", "fifo-queue", "--ops", "4000", "--processes",
                                          "10", "--crash-rate", "0.02", "--seed", "2", "--violation", "-o", history});
     REQUIRE_MESSAGE(generated.status == 0, generated.err);
     const std::string proof = (dir.path() / "proof").string();
@@ -179,9 +181,9 @@ TEST_SUITE("cli") {
       CHECK(json["limit"].string == limit.reason);
       CHECK(json["limit_phase"].string == "proof");
       CHECK_MESSAGE(contains(run.err, std::string("ariadne: warning: no proof: ")), run.err);
-      // The proof's time is in the whole command's: encoding and loading the
-      // partition's formula alone takes more than 100 ms.
-      CHECK(json["total_ms"].number >= json["read_ms"].number + json["elapsed_ms"].number + 100);
+      // The proof's time is in the whole command's: encoding the partition's
+      // formula up to 64 MiB alone takes tens of milliseconds (85-90 ms measured).
+      CHECK(json["total_ms"].number >= json["read_ms"].number + json["elapsed_ms"].number + 20);
       // A proof cut short leaves no files that would read as a proof.
       CHECK_FALSE(fs::exists(fs::path(proof) / "proof.json"));
       CHECK_FALSE(fs::exists(fs::path(proof) / "core.edn"));
