@@ -53,6 +53,9 @@ bool user_tunes_malloc() {
 
 }  // namespace
 
+// malloc() and free() themselves, not a container: the blocks are there to steer
+// glibc's heap, whose chunks they are.
+// NOLINTBEGIN(cppcoreguidelines-no-malloc)
 void prepare_process_heap() {
   if (user_tunes_malloc()) return;
   mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes);
@@ -82,6 +85,7 @@ void prepare_process_heap() {
   std::free(probe);
   if (top < from && from - top > kProbeBytes) filler_block = std::malloc(from - top - kChunkHeaderBytes);
 }
+// NOLINTEND(cppcoreguidelines-no-malloc)
 
 #else
 
