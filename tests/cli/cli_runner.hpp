@@ -7,12 +7,14 @@
 #include "support/temp_dir.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -63,8 +65,11 @@ struct CliArgv {
 
 // Runs ARIADNE_CLI_PATH with `args`; stdout and stderr go to files (not pipes, so a
 // chatty child cannot block on a full pipe), which also means stdout is not a
-// terminal and output is uncoloured.
-inline RunResult run_cli(const std::vector<std::string>& args) {
+// terminal and output is uncoloured. `in_child`, if given, runs in the child before
+// the command line (to set its environment); `usage`, if given, receives the child's
+// resource usage (its page faults, say).
+inline RunResult run_cli(const std::vector<std::string>& args, const std::function<void()>& in_child,
+                         rusage* usage = nullptr) {
   TempDir capture;
   const std::string out_path = (capture.path() / "stdout").string();
   const std::string err_path = (capture.path() / "stderr").string();
@@ -72,9 +77,13 @@ inline RunResult run_cli(const std::vector<std::string>& args) {
 
   const pid_t child = ::fork();
   if (child < 0) throw std::runtime_error("fork failed");
-  if (child == 0) exec_cli_into(out_path, err_path, command);
+  if (child == 0) {
+    if (in_child) in_child();
+    exec_cli_into(out_path, err_path, command);
+  }
   int wait_status = 0;
-  while (::waitpid(child, &wait_status, 0) < 0) {
+  rusage ignored{};
+  while (::wait4(child, &wait_status, 0, usage != nullptr ? usage : &ignored) < 0) {
   }
   RunResult result;
   result.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
@@ -82,5 +91,7 @@ inline RunResult run_cli(const std::vector<std::string>& args) {
   result.err = read_text(err_path);
   return result;
 }
+
+inline RunResult run_cli(const std::vector<std::string>& args) { return run_cli(args, {}); }
 
 }  // namespace ariadne::cli_test

@@ -9,8 +9,6 @@
 
 #include <doctest/doctest.h>
 
-#include <sys/resource.h>
-
 #include <string>
 #include <vector>
 
@@ -29,25 +27,18 @@ struct FaultedRun {
 
 // Runs the command line with GLIBC_TUNABLES set to `tunables`, or unset if empty.
 FaultedRun run_counting_faults(const std::vector<std::string>& args, const std::string& tunables) {
-  TempDir capture;
-  const std::string out = (capture.path() / "stdout").string();
-  const std::string err = (capture.path() / "stderr").string();
-  const CliArgv command(args);
-  const pid_t child = ::fork();
-  if (child < 0) throw std::runtime_error("fork failed");
-  if (child == 0) {
-    if (tunables.empty()) {
-      ::unsetenv("GLIBC_TUNABLES");
-    } else {
-      ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
-    }
-    exec_cli_into(out, err, command);
-  }
-  int status = 0;
   rusage usage{};
-  while (::wait4(child, &status, 0, &usage) < 0) {
-  }
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_minflt};
+  const RunResult run = run_cli(
+      args,
+      [&tunables] {
+        if (tunables.empty()) {
+          ::unsetenv("GLIBC_TUNABLES");
+        } else {
+          ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
+        }
+      },
+      &usage);
+  return {run.status, usage.ru_minflt};
 }
 
 // Any malloc tunable of the user's turns the settings off; this one changes nothing.
