@@ -40,9 +40,7 @@ constexpr int kTrimBytes = 512 << 20;
 // memory, until it is touched.
 constexpr std::size_t kReservedBytes = std::size_t{64} << 20;
 constexpr std::uintptr_t kHugePageBytes = std::uintptr_t{2} << 20;
-// Before main() the mmap threshold was glibc's default, so every free chunk in the
-// bins is smaller than this: a block this large comes from the heap's top.
-constexpr std::uintptr_t kDefaultMmapThresholdBytes = 128 << 10;
+constexpr std::size_t kProbeBytes = 64 << 10;
 constexpr std::uintptr_t kChunkHeaderBytes = 2 * sizeof(std::size_t);
 
 // The block below the huge pages (prepare_process_heap()), never freed.
@@ -78,13 +76,14 @@ void prepare_process_heap() {
   // A kernel without transparent huge pages refuses the advice (EINVAL): the heap is
   // then an ordinary one.
   if (to <= from || madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE) != 0) return;
-  // The heap below `from` is in small pages. The freed block went back into the
-  // heap's top, which now starts at `start`: a block from there up to `from`, kept
-  // for the process's life, moves every later block onto the huge pages, so the
-  // command line's parser and a small history's check touch one page, not dozens.
-  // Only the block's header is ever touched. A gap too small to be sure the block
-  // comes from the top is left as it is: 32 pages at most.
-  if (from - start >= kDefaultMmapThresholdBytes) filler_block = std::malloc(from - start - kChunkHeaderBytes);
+  // The heap below `from` is in small pages. A block from the heap's top up to
+  // `from`, kept for the process's life, moves every later block onto the huge
+  // pages: the command line's parser and a small history's check then touch one
+  // page, not a hundred. Only the block's header is ever touched.
+  void* volatile probe = std::malloc(kProbeBytes);
+  const auto top = reinterpret_cast<std::uintptr_t>(probe);
+  std::free(probe);
+  if (top < from && from - top > kProbeBytes) filler_block = std::malloc(from - top - kChunkHeaderBytes);
 }
 // NOLINTEND(cppcoreguidelines-no-malloc)
 
